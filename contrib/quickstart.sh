@@ -1,0 +1,44 @@
+#!/bin/sh
+# ompi-evt quick start on a fresh Debian 12 machine.
+#   contrib/quickstart.sh demo   set up, build, run the main job (mpirun -np 2, events shown)
+#   contrib/quickstart.sh test   set up, build, run every test (make check, check-sanitize)
+# Set-up: installs the Debian packages when missing (as root, apt-get update
+# first; otherwise prints the apt-get line), then autogen/configure/make in
+# _build/ beside the sources.
+set -eu
+what=${1:-}
+case "$what" in
+demo|test) ;;
+*) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+top=$(cd "$(dirname "$0")/.." && pwd)
+packages="libopenmpi-dev openmpi-bin libpmix-dev libpmix-bin libucx-dev libhwloc-dev libevent-dev
+ libcriterion-dev libjson-c-dev autoconf automake libtool flex pkg-config make gcc
+ clang libclang-rt-14-dev"
+missing=
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "quickstart: installing$missing"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+    else
+        echo "quickstart: missing Debian packages; run as root:" >&2
+        echo "  apt-get update && apt-get install -y$missing" >&2
+        exit 1
+    fi
+fi
+cd "$top"
+[ -x configure ] || ./autogen.sh
+mkdir -p _build
+cd _build
+[ -f Makefile ] || ../configure
+make -j"$(nproc)"
+if [ "$what" = demo ]; then
+    make demo
+else
+    make check
+    make check-sanitize
+fi
