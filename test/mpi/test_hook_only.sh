@@ -3,7 +3,8 @@
 # libompi_evt; mca_hook_evt.so (found in the component path) must still
 # bring evt up in both ranks: selection, the initialization and
 # finalization raises, once each, visible at evt_base_verbose 10.
-# Negative control: with --mca hook ^evt nothing of evt happens.
+# Negative control: with --mca hook ^evt nothing of evt happens; and with
+# the hook excluded but libompi_evt preloaded, its wrappers do the same.
 set -u
 fail=0
 prog=./test_hook_only
@@ -31,4 +32,14 @@ echo "=== no hook (rc $rc)"; cat "$out"
 [ "$rc" -eq 0 ] || { echo "FAIL: exit $rc"; fail=1; }
 expect nohook 2 '^rank [01] of 2: sum 1$'
 expect nohook 0 'evt:'
+# The other attach path: no hook, libompi_evt preloaded (its PMPI wrappers).
+B=${EVT_TOP_BUILDDIR:-../..}
+${MPIRUN:-mpirun} -np 2 --mca evt_base_verbose 10 --mca hook ^evt \
+    -x LD_PRELOAD="$B/.libs/libompi_evt.so" "$prog" >"$out" 2>&1; rc=$?
+echo "=== preload, no hook (rc $rc)"; cat "$out"
+[ "$rc" -eq 0 ] || { echo "FAIL: exit $rc"; fail=1; }
+expect preload 2 '^rank [01] of 2: sum 1$'
+expect preload 2 'evt:base:select: selected component sync \(priority 20\)'
+expect preload 2 'evt:init: MPI_Init seen \(thread level 0\): raising ompi.mpi.initialization'
+expect preload 2 'evt:init: MPI_Finalize seen: raising ompi.mpi.finalization'
 exit $fail
