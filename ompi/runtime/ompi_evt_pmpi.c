@@ -33,6 +33,10 @@
 
 #include <mpi.h>
 
+#include "opal/class/opal_hash_table.h"
+#include "opal/class/opal_list.h"
+#include "opal/class/opal_object.h"
+#include "opal/util/info.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/runtime/ompi_evt_init.h"
@@ -73,11 +77,38 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
+/* MPI_Finalize ends with opal_class_finalize(), which frees every OPAL
+ * class's constructor/destructor arrays. Objects of the engine that a tool
+ * keeps past MPI_Finalize (info objects of its handles, the engine's hash
+ * tables) are released later, through those freed arrays (ASan: heap use
+ * after free in opal_obj_run_destructors). OBJ_NEW re-initializes a class
+ * whose epoch is stale, OBJ_RELEASE does not: do it here for the classes
+ * the engine's live objects use. Context: INIT (end of MPI_Finalize). */
+static void evt_revive_classes(void)
+{
+    opal_class_t *classes[] = {&opal_object_t_class,  &opal_list_item_t_class,
+                               &opal_list_t_class,    &opal_info_entry_t_class,
+                               &opal_info_t_class,    &opal_hash_table_t_class};
+
+    for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); ++i) {
+        if (opal_class_init_epoch != classes[i]->cls_initialized) {
+            opal_class_initialize(classes[i]);
+        }
+    }
+}
+
 /* Context: INIT. */
 int MPI_Finalize(void)
 {
+    int rc;
+
     (void) ompi_evt_mpi_finalize_top();
-    return PMPI_Finalize();
+    rc = PMPI_Finalize();
+    if (0 < ompi_evt_init_refcount()) {
+        /* A tool still holds MPI_T (and evt) open. */
+        evt_revive_classes();
+    }
+    return rc;
 }
 
 /* Context: TOOL. */

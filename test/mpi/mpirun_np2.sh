@@ -9,6 +9,17 @@
 # Usage (automake LOG_COMPILER): mpirun_np2.sh ./program
 set -u
 prog=$1
+# Sanitizer runs preload evt_nodlclose (test/mpi/Makefile.am), but Open MPI
+# cannot re-initialize MPI_T over components it never unloaded: the cycles
+# program runs without it, and so without leak checking (its host leaks
+# cannot be symbolized once their modules are unloaded).
+case "$prog" in
+*cycles*)
+    if [ -n "${LD_PRELOAD:-}" ]; then
+        unset LD_PRELOAD
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"; export ASAN_OPTIONS
+    fi ;;
+esac
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 ${MPIRUN:-mpirun} -np 2 --mca evt sync --mca evt_base_verbose 10 "$prog" >"$out" 2>&1
