@@ -111,14 +111,18 @@ int ompi_evt_comm_events_register(void)
 }
 
 /**
- * Raise communicator_created for @p comm if the constructor succeeded.
- * @param[in] rc    the PMPI call's return code
- * @param[in] comm  the new communicator (may be MPI_COMM_NULL)
+ * Raise communicator_created for *@p newcomm if the constructor succeeded.
+ * @param[in] rc       the PMPI call's return code
+ * @param[in] newcomm  where the PMPI call stored the new communicator (read
+ *                     here, after the call: C leaves the evaluation order of
+ *                     arguments unspecified)
  * @return @p rc unchanged
  * Context: RAISE.
  */
-static inline int comm_created(int rc, MPI_Comm comm)
+static inline int comm_created(int rc, const MPI_Comm *newcomm)
 {
+    MPI_Comm comm;
+
     mca_base_event_t *ev = comm_created_event;
     comm_created_payload_t payload;
     int size = 0;
@@ -126,9 +130,10 @@ static inline int comm_created(int rc, MPI_Comm comm)
     if (OPAL_LIKELY(NULL == ev || !mca_base_event_active(ev))) {
         return rc;
     }
-    if (MPI_SUCCESS != rc || MPI_COMM_NULL == comm) {
+    if (MPI_SUCCESS != rc || MPI_COMM_NULL == *newcomm) {
         return rc;
     }
+    comm = *newcomm;
     (void) PMPI_Comm_size(comm, &size);
     payload.size = size;
     payload.pad = 0;
@@ -156,57 +161,55 @@ static inline int comm_freed(int rc, uint64_t handle)
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_dup(comm, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_dup_with_info(comm, info, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     /* At the call: see the file comment. */
-    return comm_created(PMPI_Comm_idup(comm, newcomm, request), *newcomm);
+    return comm_created(PMPI_Comm_idup(comm, newcomm, request), newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_split(comm, color, key, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_create(comm, group, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_create_group(comm, group, tag, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
 }
 
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
                     int reorder, MPI_Comm *comm_cart)
 {
-    return comm_created(PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart),
-                        *comm_cart);
+    return comm_created(PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart), comm_cart);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 {
-    return comm_created(PMPI_Cart_sub(comm, remain_dims, new_comm), *new_comm);
+    return comm_created(PMPI_Cart_sub(comm, remain_dims, new_comm), new_comm);
 }
 
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
                      int reorder, MPI_Comm *comm_graph)
 {
-    return comm_created(PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph),
-                        *comm_graph);
+    return comm_created(PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph), comm_graph);
 }
 
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
@@ -214,8 +217,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
                           MPI_Comm *newcomm)
 {
     return comm_created(PMPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights,
-                                               info, reorder, newcomm),
-                        *newcomm);
+                                               info, reorder, newcomm), newcomm);
 }
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
@@ -226,29 +228,26 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     return comm_created(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources,
                                                         sourceweights, outdegree, destinations,
                                                         destweights, info, reorder,
-                                                        comm_dist_graph),
-                        *comm_dist_graph);
+                                                        comm_dist_graph), comm_dist_graph);
 }
 
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
                          int remote_leader, int tag, MPI_Comm *newintercomm)
 {
     return comm_created(PMPI_Intercomm_create(local_comm, local_leader, bridge_comm,
-                                              remote_leader, tag, newintercomm),
-                        *newintercomm);
+                                              remote_leader, tag, newintercomm), newintercomm);
 }
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 {
-    return comm_created(PMPI_Intercomm_merge(intercomm, high, newintercomm), *newintercomm);
+    return comm_created(PMPI_Intercomm_merge(intercomm, high, newintercomm), newintercomm);
 }
 
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
     return comm_created(PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm,
-                                        array_of_errcodes),
-                        *intercomm);
+                                        array_of_errcodes), intercomm);
 }
 
 int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
@@ -258,25 +257,24 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
 {
     return comm_created(PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv,
                                                  array_of_maxprocs, array_of_info, root, comm,
-                                                 intercomm, array_of_errcodes),
-                        *intercomm);
+                                                 intercomm, array_of_errcodes), intercomm);
 }
 
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_connect(port_name, info, root, comm, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_connect(port_name, info, root, comm, newcomm), newcomm);
 }
 
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                     MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_accept(port_name, info, root, comm, newcomm), *newcomm);
+    return comm_created(PMPI_Comm_accept(port_name, info, root, comm, newcomm), newcomm);
 }
 
 int MPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
-    return comm_created(PMPI_Comm_join(fd, intercomm), *intercomm);
+    return comm_created(PMPI_Comm_join(fd, intercomm), intercomm);
 }
 
 int MPI_Comm_get_parent(MPI_Comm *parent)
@@ -293,7 +291,7 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
         && atomic_compare_exchange_strong_explicit(&parent_reported, &expected, 1,
                                                    memory_order_relaxed,
                                                    memory_order_relaxed)) {
-        (void) comm_created(rc, *parent);
+        (void) comm_created(rc, parent);
     }
     return rc;
 }

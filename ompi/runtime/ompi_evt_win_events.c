@@ -83,17 +83,23 @@ int ompi_evt_win_events_register(void)
 
 /** Raise win_created if the constructor succeeded; returns @p rc.
  *  Context: RAISE. */
-static inline int win_created(int rc, MPI_Aint size, int disp_unit, int flavor, MPI_Win win)
+static inline int win_created(int rc, MPI_Aint size, int disp_unit, int flavor,
+                              const MPI_Win *newwin)
 {
+    MPI_Win win;
+
     mca_base_event_t *ev = win_created_event;
     win_created_payload_t payload;
 
     if (OPAL_LIKELY(NULL == ev || !mca_base_event_active(ev))) {
         return rc;
     }
-    if (MPI_SUCCESS != rc || MPI_WIN_NULL == win) {
+    /* *newwin is read here, after the PMPI call (argument evaluation order
+     * is unspecified in C). */
+    if (MPI_SUCCESS != rc || MPI_WIN_NULL == *newwin) {
         return rc;
     }
+    win = *newwin;
     payload.size = (int64_t) size;
     payload.disp_unit = disp_unit;
     payload.flavor = flavor;
@@ -106,27 +112,26 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
                    MPI_Win *win)
 {
     return win_created(PMPI_Win_create(base, size, disp_unit, info, comm, win), size, disp_unit,
-                       MPI_WIN_FLAVOR_CREATE, *win);
+                       MPI_WIN_FLAVOR_CREATE, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win)
 {
     return win_created(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), size,
-                       disp_unit, MPI_WIN_FLAVOR_ALLOCATE, *win);
+                       disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
     return win_created(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), size,
-                       disp_unit, MPI_WIN_FLAVOR_SHARED, *win);
+                       disp_unit, MPI_WIN_FLAVOR_SHARED, win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    return win_created(PMPI_Win_create_dynamic(info, comm, win), 0, 1, MPI_WIN_FLAVOR_DYNAMIC,
-                       *win);
+    return win_created(PMPI_Win_create_dynamic(info, comm, win), 0, 1, MPI_WIN_FLAVOR_DYNAMIC, win);
 }
 
 int MPI_Win_free(MPI_Win *win)

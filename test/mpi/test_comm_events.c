@@ -184,14 +184,14 @@ int main(int argc, char **argv)
     }
     {
         int src[1] = {(rank + size - 1) % size}, dst[1] = {(rank + 1) % size};
-        int nodes[1] = {rank}, degrees[1] = {1};
+        int nodes[1] = {rank}, degrees[1] = {1}, w1[1] = {1}, w2[1] = {1};
         CONSTRUCT("dist_graph_create_adjacent",
-                  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, src, MPI_UNWEIGHTED, 1, dst,
-                                                 MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &c),
+                  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, src, w1, 1, dst, w2,
+                                                 MPI_INFO_NULL, 0, &c),
                   c);
         free_and_expect("dist_graph_create_adjacent", &c, 0);
         CONSTRUCT("dist_graph_create",
-                  MPI_Dist_graph_create(MPI_COMM_WORLD, 1, nodes, degrees, dst, MPI_UNWEIGHTED,
+                  MPI_Dist_graph_create(MPI_COMM_WORLD, 1, nodes, degrees, dst, w1,
                                         MPI_INFO_NULL, 0, &c),
                   c);
         free_and_expect("dist_graph_create", &c, 0);

@@ -120,7 +120,7 @@ static int exchange(MPI_Comm comm, int base)
     left = (rank + size - 1) % size;
     expected_comm = comm;
 
-#define SET(t, m) (tag = base + (t), expected_mode[0][tag] = expected_mode[1][tag] = (m), tag)
+#define SET(t, m) (tag = base + (t), expected_mode[0][tag] = expected_mode[1][tag] = (m))
     /* blocking: even ranks send first */
     SET(0, 0);
     if (0 == rank % 2) {
