@@ -26,7 +26,8 @@ static void rec_cb(mca_base_event_record_t *inst, mca_base_event_registration_t 
 }
 
 static int ndropped_calls;
-static opal_count_t dropped_total, dropped_last;
+static uint64_t dropped_total; /* unsigned: the saturation test sums 2 x OPAL_COUNT_MAX */
+static opal_count_t dropped_last;
 static void *dropped_ud;
 static int seen_at_drop;
 static void drop_cb(opal_count_t count, mca_base_event_registration_t *r, int si,
@@ -34,7 +35,7 @@ static void drop_cb(opal_count_t count, mca_base_event_registration_t *r, int si
 {
     ++ndropped_calls;
     dropped_last = count;
-    dropped_total += count;
+    dropped_total += (uint64_t) count;
     dropped_ud = ud;
     seen_at_drop = seen;
 }
