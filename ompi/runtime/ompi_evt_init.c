@@ -135,6 +135,10 @@ int ompi_evt_mpi_init_bottom(int required, int provided)
     ompi_evt_errhandler_events_install();
     /* Outside the lock: the raise runs tool callbacks. */
     if (raise) {
+        opal_output_verbose(10, ompi_evt_base_framework.framework_output,
+                            "evt:init: MPI_Init seen (thread level %d): raising "
+                            "ompi.mpi.initialization",
+                            provided);
         ompi_evt_lifecycle_raise_initialization(provided);
     }
     return rc;
@@ -154,6 +158,8 @@ int ompi_evt_mpi_finalize_top(void)
     }
 
     /* Outside the lock: the raise and the flush run tool callbacks. */
+    opal_output_verbose(10, ompi_evt_base_framework.framework_output,
+                        "evt:init: MPI_Finalize seen: raising ompi.mpi.finalization");
     ompi_evt_lifecycle_raise_finalization();
     (void) ompi_evt_base_flush();
 
