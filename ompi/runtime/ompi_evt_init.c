@@ -23,6 +23,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/runtime/ompi_evt_init.h"
+#include "ompi/runtime/ompi_evt_producers.h"
 
 /* Exported by libopen-pal but not declared in its installed headers: the
  * opal_init_util reference count (0: mca_base_var and friends are down). */
@@ -129,6 +130,9 @@ int ompi_evt_mpi_init_bottom(int required, int provided)
     }
     (void) pthread_mutex_unlock(&evt_boot_lock);
 
+    /* MPI_Init has constructed the predefined error handlers: interpose
+     * them now (idempotent; a tool may have registered before MPI_Init). */
+    ompi_evt_errhandler_events_install();
     /* Outside the lock: the raise runs tool callbacks. */
     if (raise) {
         opal_output_verbose(10, ompi_evt_base_framework.framework_output,

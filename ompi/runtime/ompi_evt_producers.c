@@ -22,12 +22,18 @@
 #include "opal/mca/base/mca_base_event.h"
 #include "ompi/constants.h"
 #include "ompi/runtime/ompi_evt_init.h"
+/* producers part: the MPI families */
+#include "ompi/runtime/ompi_evt_producers.h"
 
 typedef int (*evt_producer_register_fn_t)(void);
 
 /* Every built-in producer, registered in this order. */
 static const evt_producer_register_fn_t evt_producers[] = {
     ompi_evt_lifecycle_register,
+    ompi_evt_comm_events_register,
+    ompi_evt_errhandler_events_register,
+    ompi_evt_win_events_register,
+    ompi_evt_p2p_events_register,
 };
 
 /* Context: INIT. */

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Sourced by the producer test drivers: run_np NP PROGRAM [mpirun args...]
+# runs ./PROGRAM under mpirun with NP ranks, prints its output, and fails the
+# script when the run fails or does not print "0 failed".
+: "${MPIRUN:=mpirun}"
+here=$(dirname "$0")
+status=0
+
+run_np() {
+    np=$1; prog=$2; shift 2
+    out=$(timeout 60 "$MPIRUN" --oversubscribe -np "$np" "$@" "./$prog" 2>&1)
+    rc=$?
+    echo "== mpirun -np $np $* $prog (exit $rc)"
+    echo "$out"
+    if [ $rc -ne 0 ] || ! echo "$out" | grep -q " 0 failed"; then
+        echo "FAIL: $prog -np $np $*"
+        status=1
+    fi
+}
