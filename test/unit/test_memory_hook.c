@@ -184,9 +184,9 @@ Test(memory_hook, four_threads_totals_exact)
         want += (uint64_t) len * ROUNDS;
         cr_assert_eq(pthread_create(&t[i], NULL, unmapper, (void *) (uintptr_t) len), 0);
     }
-    pthread_barrier_wait(&start);
-    /* the threads' own creation (stacks) happened before: start from here */
+    /* the threads are created and have mapped their regions: count from here */
     opal_memory_patcher_event_sink_reset();
+    pthread_barrier_wait(&start);
     pthread_barrier_wait(&done);
     b = take();
     pthread_barrier_wait(&leave);
