@@ -18,6 +18,7 @@
 
 #include <criterion/criterion.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -44,6 +45,7 @@ static void up(void)
     char *args[] = {"test_memory_event", NULL}, **argv = args;
     mca_base_event_source_t *src;
 
+    setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
     cr_assert_eq(opal_init(&argc, &argv), OPAL_SUCCESS);
     cr_assert_eq(mca_base_event_init(), OPAL_SUCCESS);
     cr_assert_eq(opal_memory_patcher_event_register(0), OPAL_SUCCESS);
