@@ -28,6 +28,7 @@ typedef int (*evt_producer_register_fn_t)(void);
 /* Every built-in producer, registered in this order. */
 static const evt_producer_register_fn_t evt_producers[] = {
     ompi_evt_lifecycle_register,
+    ompi_evt_memory_register, /* OS memory releases (opal/mca/memory/patcher) */
 };
 
 /* Context: INIT. */
