@@ -59,6 +59,10 @@ static int evt_init_locked(void)
     /* Neither is the framework: without it the engine delivers inline, and
      * the base has said why (evt_base_verbose, help messages). */
     (void) ompi_evt_base_open();
+    /* Again, now that the delivery is selected: producers whose event set
+     * depends on it (the memory producer's per-release event) complete
+     * their registration (registration is idempotent). */
+    (void) ompi_evt_producers_register();
     evt_refcount = 1;
     return OMPI_SUCCESS;
 }
@@ -127,6 +131,11 @@ int ompi_evt_mpi_init_bottom(int required, int provided)
         rc = evt_init_locked();
         evt_mpi_ref = OMPI_SUCCESS == rc;
         raise = evt_mpi_ref;
+        if (evt_mpi_ref) {
+            /* MPI_Init has run opal_init: producers that need it (the memory
+             * hooks) can register now even if MPI_T_init_thread came first. */
+            (void) ompi_evt_producers_register();
+        }
     }
     (void) pthread_mutex_unlock(&evt_boot_lock);
 

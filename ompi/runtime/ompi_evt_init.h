@@ -120,6 +120,15 @@ OMPI_DECLSPEC void ompi_evt_lifecycle_raise_initialization(int thread_level);
 /** Raise ompi.mpi.finalization (MPI must not be finalized yet). Context: RAISE. */
 OMPI_DECLSPEC void ompi_evt_lifecycle_raise_finalization(void);
 
+/* ------------------------------------------------------------------------
+ * The OS memory-release producer (ompi_evt_memory.c)
+ * ------------------------------------------------------------------------ */
+
+/** Register ompi.mca.memory.patcher.released (and .release when the selected
+ *  delivery takes async-signal raises) where Open MPI's memory hooks work;
+ *  elsewhere nothing, and OMPI_SUCCESS. Context: INIT. */
+OMPI_DECLSPEC int ompi_evt_memory_register(void);
+
 END_C_DECLS
 
 #endif /* OMPI_EVT_INIT_H */
