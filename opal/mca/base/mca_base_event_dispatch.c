@@ -9,13 +9,13 @@
  * @file Capture, the delivery seam, dispatch and drop counting.
  *
  * Dispatch takes no lock. It announces itself (mca_base_event_reader_enter,
- * one seq_cst exchange on the outermost entry), acquire-loads the event's
- * immutable snapshot and walks it. For each matching entry it stores the
- * registration into its per-thread cur[depth] slot (seq_cst) and then loads
- * reg->freed (seq_cst): with handle_free's seq_cst store of freed followed by
- * its scan of the cur slots (mca_base_event_reg_running) this is a Dekker
- * pair, so either dispatch sees freed and starts nothing, or handle_free sees
- * the registration running and leaves its free callback to the grace path.
+ * one seq_cst exchange on the outermost entry), loads the event's immutable
+ * snapshot and walks it. That announcement is the only ordered operation per
+ * raise: handle_free always leaves the free callback to the grace path
+ * (mca_base_event_grace.c), which waits for every thread that might still
+ * hold a snapshot naming the registration, so no per-registration fence is
+ * needed. reg->freed only stops this thread from starting a callback of a
+ * registration freed earlier in the same dispatch (program order suffices).
  */
 
 #include "opal_config.h"
@@ -152,19 +152,18 @@ static inline void flush_dropped(const mca_base_event_regset_entry_t *e,
  * ------------------------------------------------------------------------ */
 
 /* Deliver @p record to one entry. Returns 1 if a callback ran. */
-static inline int deliver_one(mca_base_event_thread_t *rec, int slot,
-                              const mca_base_event_regset_entry_t *e,
+static inline int deliver_one(const mca_base_event_regset_entry_t *e,
                               mca_base_event_record_t *record, mca_base_event_cb_safety_t context)
 {
     mca_base_event_reg_t *reg = e->reg;
     int s = e->sel[context];
-    int ran = 0;
 
-    /* seq_cst store then seq_cst load: the dispatch half of the Dekker pair
-     * with handle_free (store freed; mca_base_event_reg_running()). */
-    atomic_store_explicit(&rec->cur[slot], reg, memory_order_seq_cst);
-    if (OPAL_UNLIKELY(atomic_load_explicit(&reg->freed, memory_order_seq_cst))) {
-        goto done;
+    /* relaxed: only this thread's own earlier handle_free (a callback
+     * freeing a registration later in this snapshot) must be seen, and
+     * program order gives that. Other threads' frees are covered by the
+     * grace period before the free callback runs. */
+    if (OPAL_UNLIKELY(atomic_load_explicit(&reg->freed, memory_order_relaxed))) {
+        return 0;
     }
     if (OPAL_UNLIKELY(0 > s)) {
         /* no callback at a level serving this context: a drop */
@@ -173,18 +172,11 @@ static inline int deliver_one(mca_base_event_thread_t *rec, int slot,
             /* dropped-handler-only registration: report at once */
             flush_dropped(e, record, context, NULL);
         }
-        goto done;
+        return 0;
     }
     flush_dropped(e, record, context, e->cb_user_data[s]);
     e->cb_fn[s](record, reg->handle, context, e->cb_user_data[s]);
-    ran = 1;
-done:
-    /* release: the callback's accesses happen before a writer's scan sees
-     * the slot clear (pairs with the seq_cst load in
-     * mca_base_event_reg_running(); a stale non-NULL only defers a free
-     * callback to the grace path). */
-    atomic_store_explicit(&rec->cur[slot], NULL, memory_order_release);
-    return ran;
+    return 1;
 }
 
 /* Context: RAISE, PROGRESS, ANY. Locks: none. */
@@ -195,7 +187,7 @@ int mca_base_event_dispatch(const mca_base_event_record_t *record,
     mca_base_event_regset_t *rs;
     mca_base_event_record_t inst;
     mca_base_event_t *event;
-    int slot, ran = 0;
+    int ran = 0;
 
     if (OPAL_UNLIKELY(NULL == record || NULL == record->event || 0 > (int) context
                       || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (int) context)) {
@@ -210,7 +202,6 @@ int mca_base_event_dispatch(const mca_base_event_record_t *record,
     if (OPAL_UNLIKELY(NULL == rec)) {
         return 0;
     }
-    slot = mca_base_event_tls.depth - 1;
     /* seq_cst (acquire suffices for the contents): after our announcement;
      * pairs with the publish in mca_base_event_regset_rebuild(). */
     rs = atomic_load_explicit(&event->regset, memory_order_seq_cst);
@@ -234,7 +225,7 @@ int mca_base_event_dispatch(const mca_base_event_record_t *record,
         for (int i = 0; i < rs->count; ++i) {
             const mca_base_event_regset_entry_t *e = &rs->entries[i];
             if (entry_matches(event, e, record)) {
-                ran += deliver_one(rec, slot, e, &inst, context);
+                ran += deliver_one(e, &inst, context);
             }
         }
     }

@@ -107,9 +107,6 @@ mca_base_event_thread_t *mca_base_event_thread_claim(void)
             return NULL;
         }
         atomic_init(&rec->active, 0);
-        for (int d = 0; d < MCA_BASE_EVENT_MAX_DEPTH; ++d) {
-            atomic_init(&rec->cur[d], NULL);
-        }
         atomic_init(&rec->in_use, true);
         rec->next = atomic_load_explicit(&extra_records, memory_order_relaxed);
         /* seq_cst: publishes the initialised record to scans (pairs with
@@ -155,22 +152,6 @@ static bool grace_blocked(uint64_t epoch)
         }
     });
     return blocked;
-}
-
-/* Caller holds the mutex and set reg->freed (seq_cst) before. */
-bool mca_base_event_reg_running(const mca_base_event_reg_t *reg)
-{
-    bool running = false;
-    FOREACH_RECORD(rec, {
-        for (int d = 0; d < MCA_BASE_EVENT_MAX_DEPTH; ++d) {
-            /* seq_cst: Dekker with dispatch's seq_cst store of cur[d] followed
-             * by its seq_cst load of reg->freed (deliver_one()). */
-            if (reg == atomic_load_explicit(&rec->cur[d], memory_order_seq_cst)) {
-                running = true;
-            }
-        }
-    });
-    return running;
 }
 
 /* Caller holds the mutex. The epoch bump happens after the caller's

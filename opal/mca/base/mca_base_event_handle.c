@@ -180,10 +180,10 @@ cleanup:
     return ret;
 }
 
-/* Caller holds the mutex. Unlinks @p reg, republishes, retires it. Sets
- * *run_now when its free callback may run at once (no callback running). */
+/* Caller holds the mutex. Unlinks @p reg, republishes, retires it.
+ * The free callback runs from the grace path (mca_base_event_reclaim()). */
 static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
-                      mca_base_event_free_cb_fn_t free_cb, bool *run_now)
+                      mca_base_event_free_cb_fn_t free_cb)
 {
     mca_base_event_priv_t *ev = reg->event;
     int transition = 0;
@@ -211,11 +211,14 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
     }
     reg->free_cb = free_cb;
     reg->free_user_data = user_data;
-    /* seq_cst store then the seq_cst scan: handle_free's half of the Dekker
-     * pair with deliver_one() (mca_base_event_dispatch.c). */
-    atomic_store_explicit(&reg->freed, true, memory_order_seq_cst);
-    *run_now = !mca_base_event_reg_running(reg);
-    reg->free_cb_pending = !*run_now;
+    /* relaxed: read back only by this thread's own later dispatch steps
+     * (deliver_one()); other threads are kept out by the grace period. */
+    atomic_store_explicit(&reg->freed, true, memory_order_relaxed);
+    /* The free callback always goes through the grace path: it runs from
+     * mca_base_event_reclaim() once every thread that might hold a snapshot
+     * naming this registration has left dispatch (at once, in the caller's
+     * reclaim, when none is in dispatch). */
+    reg->free_cb_pending = true;
     mca_base_event_retire_reg(reg);
     return transition;
 }
@@ -226,7 +229,6 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
 {
     mca_base_event_reg_t *reg;
     mca_base_event_priv_t *ev;
-    bool run_now = false;
     int transition;
 
     opal_mutex_lock(&mca_base_event_lock);
@@ -246,13 +248,10 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
         return OPAL_ERR_BAD_PARAM;
     }
     ev = reg->event;
-    transition = reg_remove(reg, user_data, free_cb, &run_now);
+    transition = reg_remove(reg, user_data, free_cb);
     opal_mutex_unlock(&mca_base_event_lock);
 
     mca_base_event_listen_notify(ev, transition);
-    if (run_now && NULL != free_cb) {
-        free_cb(registration, MCA_BASE_EVENT_CB_REQUIRE_NONE, user_data);
-    }
     mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
     return OPAL_SUCCESS;
 }
@@ -263,7 +262,6 @@ void mca_base_event_handles_finalize(void)
     for (;;) {
         mca_base_event_reg_t *reg = NULL;
         mca_base_event_priv_t *ev;
-        bool run_now;
         int transition;
 
         opal_mutex_lock(&mca_base_event_lock);
@@ -275,7 +273,7 @@ void mca_base_event_handles_finalize(void)
             break;
         }
         ev = reg->event;
-        transition = reg_remove(reg, NULL, NULL, &run_now);
+        transition = reg_remove(reg, NULL, NULL);
         opal_mutex_unlock(&mca_base_event_lock);
         mca_base_event_listen_notify(ev, transition);
     }

@@ -138,9 +138,6 @@ bool mca_base_event_source_is_registered(const mca_base_event_source_t *source);
 typedef struct mca_base_event_thread_t {
     /** Grace epoch at the outermost dispatch entry, 0 outside dispatch. */
     _Atomic uint64_t active;
-    /** cur[d]: the registration whose callback (or dropped handler) is
-     *  starting or running at dispatch depth d+1. */
-    _Atomic(mca_base_event_reg_t *) cur[MCA_BASE_EVENT_MAX_DEPTH];
     atomic_bool in_use;
     struct mca_base_event_thread_t *next; /**< malloc'ed records list */
 } __attribute__((aligned(MCA_BASE_EVENT_CACHE_LINE))) mca_base_event_thread_t;
@@ -210,9 +207,6 @@ static inline void mca_base_event_reader_exit(mca_base_event_thread_t *rec,
  *  already published the replacement (seq_cst). */
 void mca_base_event_retire_regset(mca_base_event_regset_t *rs);
 void mca_base_event_retire_reg(mca_base_event_reg_t *reg);
-/** Is @p reg announced as running by any thread? Caller holds the mutex,
- *  has set reg->freed (seq_cst) before. */
-bool mca_base_event_reg_running(const mca_base_event_reg_t *reg);
 /** Reclaim what is past its grace period; free callbacks run outside the
  *  mutex. @p block: wait for the mutex (false: trylock, give up). */
 void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context);
