@@ -540,6 +540,18 @@ typedef void (*mca_base_event_listen_fn_t)(mca_base_event_t *event, bool listeni
 OPAL_DECLSPEC int mca_base_event_set_listen_callback(mca_base_event_t *event,
                                                      mca_base_event_listen_fn_t fn, void *ctx);
 
+/* ------------------------------------------------------------------------
+ * Test-only seams (test/unit, test/stress; never called by the project)
+ * ------------------------------------------------------------------------ */
+
+/** Preload @p registration's drop counter (saturation tests).
+ *  @retval OPAL_SUCCESS, OPAL_ERR_BAD_PARAM. Context: ANY. */
+OPAL_DECLSPEC int mca_base_event_test_set_dropped(mca_base_event_registration_t *registration,
+                                                  uint64_t value);
+/** Number of retired snapshots and registrations still waiting for their
+ *  grace period. Context: ANY. */
+OPAL_DECLSPEC int mca_base_event_test_retired_count(void);
+
 END_C_DECLS
 
 #endif /* OPAL_MCA_BASE_EVENT_H */

@@ -1,0 +1,298 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file Grace periods: how writers know no reader still uses an old
+ * registration snapshot or a freed registration.
+ *
+ * Readers (dispatch, count_dropped) announce themselves on their outermost
+ * entry by storing the current grace epoch into their per-thread record
+ * (seq_cst) before loading any snapshot, and clear it on exit (release).
+ * A writer replaces a snapshot (seq_cst store), then bumps the grace epoch
+ * (seq_cst fetch_add) and stamps the retired object with the epoch value G
+ * it replaced. A reader that loaded the old snapshot announced itself before
+ * that load, so before the publish, so with an epoch <= G: the object may be
+ * reclaimed once no record shows an epoch in [1, G].
+ *
+ * Per-thread records come from a static pool (a first raise inside a signal
+ * handler needs no malloc), are claimed by CAS, released by a pthread key
+ * destructor at thread exit and reused; they are never freed.
+ */
+
+#include "opal_config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "opal/mca/base/mca_base_event_internal.h"
+
+__thread mca_base_event_tls_t mca_base_event_tls __attribute__((tls_model("initial-exec")));
+
+_Atomic uint64_t mca_base_event_grace_epoch = 1;
+atomic_bool mca_base_event_retire_pending = false;
+
+static mca_base_event_thread_t static_records[MCA_BASE_EVENT_STATIC_THREAD_RECORDS];
+/** Highest static record index claimed + 1 (scans stop there). */
+static atomic_int static_hwm = 0;
+/** malloc'ed records (push-only list). */
+static _Atomic(mca_base_event_thread_t *) extra_records = NULL;
+
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+static bool thread_key_ok = false;
+
+/* Retire lists: under the mutex. */
+static mca_base_event_regset_t *retired_regsets = NULL;
+static mca_base_event_reg_t *retired_regs = NULL;
+
+/* Context: thread exit. Makes the record reusable. */
+static void thread_release(void *p)
+{
+    mca_base_event_thread_t *rec = p;
+    mca_base_event_tls.rec = NULL;
+    atomic_store_explicit(&rec->active, 0, memory_order_relaxed);
+    /* release: the owner's last accesses happen before a new owner claims it
+     * (pairs with the acquire CAS in mca_base_event_thread_claim()). */
+    atomic_store_explicit(&rec->in_use, false, memory_order_release);
+}
+
+static void thread_key_create(void)
+{
+    thread_key_ok = (0 == pthread_key_create(&thread_key, thread_release));
+}
+
+/* Context: RAISE, SIGNAL (static pool; malloc only beyond it). */
+mca_base_event_thread_t *mca_base_event_thread_claim(void)
+{
+    mca_base_event_thread_t *rec = NULL;
+
+    (void) pthread_once(&thread_key_once, thread_key_create);
+    for (int i = 0; i < MCA_BASE_EVENT_STATIC_THREAD_RECORDS; ++i) {
+        bool expect = false;
+        /* acquire: pairs with the release in thread_release() */
+        if (!atomic_load_explicit(&static_records[i].in_use, memory_order_relaxed)
+            && atomic_compare_exchange_strong_explicit(&static_records[i].in_use, &expect, true,
+                                                       memory_order_acquire,
+                                                       memory_order_relaxed)) {
+            int hwm = atomic_load_explicit(&static_hwm, memory_order_relaxed);
+            /* seq_cst: a writer's scan that starts after our first announcement
+             * must include this record (pairs with the load in scans). */
+            while (hwm < i + 1
+                   && !atomic_compare_exchange_weak_explicit(&static_hwm, &hwm, i + 1,
+                                                             memory_order_seq_cst,
+                                                             memory_order_relaxed)) {
+            }
+            rec = &static_records[i];
+            break;
+        }
+    }
+    if (NULL == rec) {
+        for (rec = atomic_load_explicit(&extra_records, memory_order_acquire); NULL != rec;
+             rec = rec->next) {
+            bool expect = false;
+            if (atomic_compare_exchange_strong_explicit(&rec->in_use, &expect, true,
+                                                        memory_order_acquire,
+                                                        memory_order_relaxed)) {
+                break;
+            }
+        }
+    }
+    if (NULL == rec) {
+        /* beyond the static pool: not from SIGNAL context (documented) */
+        if (0 != posix_memalign((void **) &rec, MCA_BASE_EVENT_CACHE_LINE, sizeof(*rec))) {
+            return NULL;
+        }
+        atomic_init(&rec->active, 0);
+        for (int d = 0; d < MCA_BASE_EVENT_MAX_DEPTH; ++d) {
+            atomic_init(&rec->cur[d], NULL);
+        }
+        atomic_init(&rec->in_use, true);
+        rec->next = atomic_load_explicit(&extra_records, memory_order_relaxed);
+        /* seq_cst: publishes the initialised record to scans (pairs with
+         * the acquire load of extra_records in every scan). */
+        while (!atomic_compare_exchange_weak_explicit(&extra_records, &rec->next, rec,
+                                                      memory_order_seq_cst,
+                                                      memory_order_relaxed)) {
+        }
+    }
+    if (thread_key_ok) {
+        (void) pthread_setspecific(thread_key, rec);
+    }
+    mca_base_event_tls.rec = rec;
+    return rec;
+}
+
+/* Apply @p fn to every record that may be owned. */
+#define FOREACH_RECORD(rec, body)                                                      \
+    do {                                                                               \
+        int hwm_ = atomic_load_explicit(&static_hwm, memory_order_seq_cst);            \
+        for (int i_ = 0; i_ < hwm_; ++i_) {                                            \
+            mca_base_event_thread_t *rec = &static_records[i_];                        \
+            body                                                                       \
+        }                                                                              \
+        for (mca_base_event_thread_t *rec = atomic_load_explicit(&extra_records,       \
+                                                                 memory_order_acquire); \
+             NULL != rec; rec = rec->next) {                                           \
+            body                                                                       \
+        }                                                                              \
+    } while (0)
+
+/* Is any reader active at an epoch <= @p epoch? Context: ANY. */
+static bool grace_blocked(uint64_t epoch)
+{
+    bool blocked = false;
+    FOREACH_RECORD(rec, {
+        /* seq_cst: pairs with the seq_cst announcement in
+         * mca_base_event_reader_enter() and the release clear in
+         * mca_base_event_reader_exit(). */
+        uint64_t a = atomic_load_explicit(&rec->active, memory_order_seq_cst);
+        if (0 != a && a <= epoch) {
+            blocked = true;
+        }
+    });
+    return blocked;
+}
+
+/* Caller holds the mutex and set reg->freed (seq_cst) before. */
+bool mca_base_event_reg_running(const mca_base_event_reg_t *reg)
+{
+    bool running = false;
+    FOREACH_RECORD(rec, {
+        for (int d = 0; d < MCA_BASE_EVENT_MAX_DEPTH; ++d) {
+            /* seq_cst: Dekker with dispatch's seq_cst store of cur[d] followed
+             * by its seq_cst load of reg->freed (deliver_one()). */
+            if (reg == atomic_load_explicit(&rec->cur[d], memory_order_seq_cst)) {
+                running = true;
+            }
+        }
+    });
+    return running;
+}
+
+/* Caller holds the mutex. The epoch bump happens after the caller's
+ * seq_cst publish of the replacement. */
+static uint64_t retire_stamp(void)
+{
+    /* seq_cst: ordered after the publish of the replacement snapshot; pairs
+     * with the relaxed epoch load + seq_cst announcement of readers. */
+    uint64_t g = atomic_fetch_add_explicit(&mca_base_event_grace_epoch, 1, memory_order_seq_cst);
+    atomic_store_explicit(&mca_base_event_retire_pending, true, memory_order_relaxed);
+    return g;
+}
+
+void mca_base_event_retire_regset(mca_base_event_regset_t *rs)
+{
+    if (NULL == rs) {
+        return;
+    }
+    rs->retire_epoch = retire_stamp();
+    rs->retire_next = retired_regsets;
+    retired_regsets = rs;
+}
+
+void mca_base_event_retire_reg(mca_base_event_reg_t *reg)
+{
+    reg->retire_epoch = retire_stamp();
+    reg->retire_next = retired_regs;
+    retired_regs = reg;
+}
+
+static void reg_destroy(mca_base_event_reg_t *reg)
+{
+    for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+        if (NULL != reg->cb_info[s]) {
+            OBJ_RELEASE(reg->cb_info[s]);
+        }
+    }
+    if (NULL != reg->info) {
+        OBJ_RELEASE(reg->info);
+    }
+    free(reg);
+}
+
+/* Context: ANY (block) or RAISE exit (trylock). Free callbacks run outside
+ * the mutex, in @p context. */
+void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
+{
+    mca_base_event_regset_t *rs_done = NULL, **rsp;
+    mca_base_event_reg_t *reg_done = NULL, **rp;
+
+    if (block) {
+        opal_mutex_lock(&mca_base_event_lock);
+    } else if (0 != opal_mutex_trylock(&mca_base_event_lock)) {
+        return; /* a writer holds it and will reclaim itself */
+    }
+    for (rsp = &retired_regsets; NULL != *rsp;) {
+        mca_base_event_regset_t *rs = *rsp;
+        if (!grace_blocked(rs->retire_epoch)) {
+            *rsp = rs->retire_next;
+            rs->retire_next = rs_done;
+            rs_done = rs;
+        } else {
+            rsp = &rs->retire_next;
+        }
+    }
+    for (rp = &retired_regs; NULL != *rp;) {
+        mca_base_event_reg_t *reg = *rp;
+        if (!grace_blocked(reg->retire_epoch)) {
+            *rp = reg->retire_next;
+            reg->retire_next = reg_done;
+            reg_done = reg;
+        } else {
+            rp = &reg->retire_next;
+        }
+    }
+    atomic_store_explicit(&mca_base_event_retire_pending,
+                          NULL != retired_regsets || NULL != retired_regs, memory_order_relaxed);
+    opal_mutex_unlock(&mca_base_event_lock);
+
+    while (NULL != rs_done) {
+        mca_base_event_regset_t *next = rs_done->retire_next;
+        free(rs_done);
+        rs_done = next;
+    }
+    while (NULL != reg_done) {
+        mca_base_event_reg_t *next = reg_done->retire_next;
+        if (reg_done->free_cb_pending && NULL != reg_done->free_cb) {
+            /* no callback of it can run: every thread that could run one
+             * has left dispatch, and none starts (freed is set) */
+            reg_done->free_cb(reg_done->handle, context, reg_done->free_user_data);
+        }
+        reg_destroy(reg_done);
+        reg_done = next;
+    }
+}
+
+/* Context: RAISE exit, outside the mutex. */
+void mca_base_event_reader_exit_slow(mca_base_event_cb_safety_t context)
+{
+    if (MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= context) {
+        return; /* no lock, no free in SIGNAL context; a later exit reclaims */
+    }
+    mca_base_event_reclaim(false, context);
+}
+
+/* Context: INIT. */
+void mca_base_event_grace_finalize(void)
+{
+    mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+}
+
+/* Test-only. */
+int mca_base_event_test_retired_count(void)
+{
+    int n = 0;
+    opal_mutex_lock(&mca_base_event_lock);
+    for (mca_base_event_regset_t *rs = retired_regsets; NULL != rs; rs = rs->retire_next) {
+        ++n;
+    }
+    for (mca_base_event_reg_t *r = retired_regs; NULL != r; r = r->retire_next) {
+        ++n;
+    }
+    opal_mutex_unlock(&mca_base_event_lock);
+    return n;
+}

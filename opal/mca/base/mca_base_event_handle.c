@@ -1,0 +1,499 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file Registrations (MPI_T event handles): alloc/free, callbacks, infos,
+ * dropped handlers, free callbacks and validation by value.
+ *
+ * A handle is a token, not a pointer: (generation << 32) | (slot + 1). The
+ * slot table lives under the engine mutex; a token is valid only while its
+ * slot holds a live registration of the same generation, so a freed, stale
+ * (the slot reused) or forged handle is rejected without being dereferenced.
+ */
+
+#include "opal_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/mca/base/mca_base_event_internal.h"
+
+typedef struct {
+    mca_base_event_reg_t *reg; /**< NULL: free */
+    uint32_t gen;
+} handle_slot_t;
+
+static handle_slot_t *slots = NULL;
+static uint32_t num_slots = 0;
+static int live_regs = 0;
+
+static inline mca_base_event_registration_t *make_token(uint32_t slot, uint32_t gen)
+{
+    return (mca_base_event_registration_t *) (uintptr_t) (((uint64_t) gen << 32)
+                                                          | (uint64_t) (slot + 1));
+}
+
+/* Caller holds the mutex. NULL for anything but a live handle. */
+static mca_base_event_reg_t *lookup(mca_base_event_registration_t *handle)
+{
+    uint64_t v = (uint64_t) (uintptr_t) handle;
+    uint32_t slot = (uint32_t) (v & 0xffffffffu), gen = (uint32_t) (v >> 32);
+
+    if (0 == slot || slot > num_slots || 0 == gen) {
+        return NULL;
+    }
+    if (NULL == slots[slot - 1].reg || slots[slot - 1].gen != gen) {
+        return NULL;
+    }
+    return slots[slot - 1].reg;
+}
+
+/* Caller holds the mutex. */
+int mca_base_event_reg_update_listening(mca_base_event_reg_t *reg)
+{
+    bool now = NULL != reg->dropped_cb;
+    mca_base_event_priv_t *ev = reg->event;
+
+    for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+        now = now || NULL != reg->cb_fn[s];
+    }
+    if (now == reg->listening) {
+        return 0;
+    }
+    reg->listening = now;
+    /* relaxed: the gate is a hint; epochs and snapshots decide delivery */
+    atomic_fetch_add_explicit(&ev->super.active, now ? 1 : -1, memory_order_relaxed);
+    ev->local_listeners += now ? 1 : -1;
+    if (now && 1 == ev->local_listeners) {
+        return 1;
+    }
+    if (!now && 0 == ev->local_listeners) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Merge the keys of @p src into *dst (created if NULL). Caller holds the mutex. */
+static int info_merge(opal_info_t **dst, opal_info_t *src)
+{
+    opal_info_entry_t *entry;
+
+    if (NULL == *dst) {
+        *dst = OBJ_NEW(opal_info_t);
+        if (NULL == *dst) {
+            return OPAL_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    if (NULL == src) {
+        return OPAL_SUCCESS;
+    }
+    OPAL_LIST_FOREACH (entry, &src->super, opal_info_entry_t) {
+        int ret = opal_info_set(*dst, entry->ie_key, entry->ie_value);
+        if (OPAL_SUCCESS != ret) {
+            return ret;
+        }
+    }
+    return OPAL_SUCCESS;
+}
+
+/* Context: TOOL, ANY, callbacks. Locks: engine mutex. A flush point. */
+int mca_base_event_handle_alloc(mca_base_event_t *event, const void *obj, opal_info_t *info,
+                                mca_base_event_registration_t **registration)
+{
+    mca_base_event_priv_t *ev = (mca_base_event_priv_t *) event;
+    mca_base_event_reg_t *reg = NULL;
+    uint32_t slot;
+    uint64_t epoch;
+    int ret = OPAL_SUCCESS;
+
+    if (NULL == event || NULL == registration
+        || (MCA_BASE_VAR_BIND_NO_OBJECT != event->bind && NULL == obj)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    /* Flush point, before the insert: earlier instances reach the existing
+     * registrations only. */
+    (void) mca_base_event_flush();
+
+    opal_mutex_lock(&mca_base_event_lock);
+    if (live_regs >= mca_base_event_max_registrations()) {
+        ret = OPAL_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    reg = calloc(1, sizeof(*reg));
+    if (NULL == reg) {
+        ret = OPAL_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    ret = info_merge(&reg->info, info);
+    if (OPAL_SUCCESS != ret) {
+        goto cleanup;
+    }
+    for (slot = 0; slot < num_slots && NULL != slots[slot].reg; ++slot) {
+    }
+    if (slot == num_slots) {
+        uint32_t nsize = 0 == num_slots ? 64 : 2 * num_slots;
+        handle_slot_t *n = realloc(slots, nsize * sizeof(*n));
+        if (NULL == n) {
+            ret = OPAL_ERR_OUT_OF_RESOURCE;
+            goto cleanup;
+        }
+        memset(n + num_slots, 0, (nsize - num_slots) * sizeof(*n));
+        slots = n;
+        num_slots = nsize;
+    }
+    if (0 == ++slots[slot].gen) {
+        slots[slot].gen = 1; /* 0 never names a live handle */
+    }
+    slots[slot].reg = reg;
+    reg->slot = slot;
+    reg->handle = make_token(slot, slots[slot].gen);
+    reg->event = ev;
+    reg->obj = MCA_BASE_VAR_BIND_NO_OBJECT == event->bind ? NULL : obj;
+    atomic_init(&reg->dropped, 0);
+    atomic_init(&reg->freed, false);
+    epoch = atomic_load_explicit(&mca_base_event_reg_epoch, memory_order_relaxed) + 1;
+    reg->epoch = epoch;
+    reg->next = ev->regs;
+    if (NULL != ev->regs) {
+        ev->regs->prev = reg;
+    }
+    ev->regs = reg;
+    ++live_regs;
+    /* release: pairs with the acquire load at capture
+     * (mca_base_event_raise_internal()); the registration is not in any
+     * snapshot until it has a callback, so nothing else to order here. */
+    atomic_store_explicit(&mca_base_event_reg_epoch, epoch, memory_order_release);
+    *registration = reg->handle;
+    reg = NULL;
+cleanup:
+    opal_mutex_unlock(&mca_base_event_lock);
+    if (NULL != reg) {
+        if (NULL != reg->info) {
+            OBJ_RELEASE(reg->info);
+        }
+        free(reg);
+    }
+    return ret;
+}
+
+/* Caller holds the mutex. Unlinks @p reg, republishes, retires it. Sets
+ * *run_now when its free callback may run at once (no callback running). */
+static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
+                      mca_base_event_free_cb_fn_t free_cb, bool *run_now)
+{
+    mca_base_event_priv_t *ev = reg->event;
+    int transition = 0;
+
+    slots[reg->slot].reg = NULL;
+    --live_regs;
+    if (NULL != reg->prev) {
+        reg->prev->next = reg->next;
+    } else {
+        ev->regs = reg->next;
+    }
+    if (NULL != reg->next) {
+        reg->next->prev = reg->prev;
+    }
+    reg->next = reg->prev = NULL;
+    if (reg->listening) {
+        for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+            reg->cb_fn[s] = NULL;
+        }
+        reg->dropped_cb = NULL;
+        transition = mca_base_event_reg_update_listening(reg);
+        /* on allocation failure the old snapshot stays: freed (below) keeps
+         * dispatch from starting anything of this registration */
+        (void) mca_base_event_regset_rebuild(ev);
+    }
+    reg->free_cb = free_cb;
+    reg->free_user_data = user_data;
+    /* seq_cst store then the seq_cst scan: handle_free's half of the Dekker
+     * pair with deliver_one() (mca_base_event_dispatch.c). */
+    atomic_store_explicit(&reg->freed, true, memory_order_seq_cst);
+    *run_now = !mca_base_event_reg_running(reg);
+    reg->free_cb_pending = !*run_now;
+    mca_base_event_retire_reg(reg);
+    return transition;
+}
+
+/* Context: TOOL, ANY, callbacks. A flush point. */
+int mca_base_event_handle_free(mca_base_event_registration_t *registration, void *user_data,
+                               mca_base_event_free_cb_fn_t free_cb)
+{
+    mca_base_event_reg_t *reg;
+    mca_base_event_priv_t *ev;
+    bool run_now = false;
+    int transition;
+
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    opal_mutex_unlock(&mca_base_event_lock);
+    if (NULL == reg) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    /* Flush point, before the removal: the registration receives what was
+     * raised for it before the free. */
+    (void) mca_base_event_flush();
+
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration); /* freed meanwhile (by a callback)? */
+    if (NULL == reg) {
+        opal_mutex_unlock(&mca_base_event_lock);
+        return OPAL_ERR_BAD_PARAM;
+    }
+    ev = reg->event;
+    transition = reg_remove(reg, user_data, free_cb, &run_now);
+    opal_mutex_unlock(&mca_base_event_lock);
+
+    mca_base_event_listen_notify(ev, transition);
+    if (run_now && NULL != free_cb) {
+        free_cb(registration, MCA_BASE_EVENT_CB_REQUIRE_NONE, user_data);
+    }
+    mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    return OPAL_SUCCESS;
+}
+
+/* Context: INIT (finalize). */
+void mca_base_event_handles_finalize(void)
+{
+    for (;;) {
+        mca_base_event_reg_t *reg = NULL;
+        mca_base_event_priv_t *ev;
+        bool run_now;
+        int transition;
+
+        opal_mutex_lock(&mca_base_event_lock);
+        for (uint32_t s = 0; s < num_slots && NULL == reg; ++s) {
+            reg = slots[s].reg;
+        }
+        if (NULL == reg) {
+            opal_mutex_unlock(&mca_base_event_lock);
+            break;
+        }
+        ev = reg->event;
+        transition = reg_remove(reg, NULL, NULL, &run_now);
+        opal_mutex_unlock(&mca_base_event_lock);
+        mca_base_event_listen_notify(ev, transition);
+    }
+    mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+}
+
+/* Context: TOOL, ANY, callbacks. */
+int mca_base_event_register_callback(mca_base_event_registration_t *registration,
+                                     mca_base_event_cb_safety_t safety, opal_info_t *info,
+                                     void *user_data, mca_base_event_cb_fn_t cb_fn)
+{
+    mca_base_event_reg_t *reg;
+    mca_base_event_priv_t *ev = NULL;
+    int ret = OPAL_SUCCESS, transition = 0;
+    mca_base_event_cb_fn_t old_fn;
+    void *old_ud;
+
+    if (0 > (int) safety || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (int) safety) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    if (NULL == reg) {
+        ret = OPAL_ERR_BAD_PARAM;
+        goto cleanup;
+    }
+    ev = reg->event;
+    old_fn = reg->cb_fn[safety];
+    old_ud = reg->cb_user_data[safety];
+    if (NULL == cb_fn) {
+        if (NULL != reg->cb_info[safety]) {
+            OBJ_RELEASE(reg->cb_info[safety]);
+            reg->cb_info[safety] = NULL;
+        }
+    } else {
+        ret = info_merge(&reg->cb_info[safety], info);
+        if (OPAL_SUCCESS != ret) {
+            goto cleanup;
+        }
+    }
+    reg->cb_fn[safety] = cb_fn;
+    reg->cb_user_data[safety] = NULL == cb_fn ? NULL : user_data;
+    transition = mca_base_event_reg_update_listening(reg);
+    ret = mca_base_event_regset_rebuild(ev);
+    if (OPAL_SUCCESS != ret) {
+        reg->cb_fn[safety] = old_fn;
+        reg->cb_user_data[safety] = old_ud;
+        transition += mca_base_event_reg_update_listening(reg);
+    }
+cleanup:
+    opal_mutex_unlock(&mca_base_event_lock);
+    if (NULL != ev) {
+        mca_base_event_listen_notify(ev, transition);
+    }
+    if (OPAL_SUCCESS == ret) {
+        mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    }
+    return ret;
+}
+
+/* Context: TOOL, ANY. A flush point. */
+int mca_base_event_set_dropped_handler(mca_base_event_registration_t *registration,
+                                       mca_base_event_dropped_cb_fn_t dropped_cb)
+{
+    mca_base_event_reg_t *reg;
+    mca_base_event_priv_t *ev = NULL;
+    mca_base_event_dropped_cb_fn_t old;
+    int ret = OPAL_SUCCESS, transition = 0;
+
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    opal_mutex_unlock(&mca_base_event_lock);
+    if (NULL == reg) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    (void) mca_base_event_flush();
+
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    if (NULL == reg) {
+        ret = OPAL_ERR_BAD_PARAM;
+        goto cleanup;
+    }
+    ev = reg->event;
+    old = reg->dropped_cb;
+    reg->dropped_cb = dropped_cb;
+    transition = mca_base_event_reg_update_listening(reg);
+    ret = mca_base_event_regset_rebuild(ev);
+    if (OPAL_SUCCESS != ret) {
+        reg->dropped_cb = old;
+        transition += mca_base_event_reg_update_listening(reg);
+    }
+cleanup:
+    opal_mutex_unlock(&mca_base_event_lock);
+    if (NULL != ev) {
+        mca_base_event_listen_notify(ev, transition);
+    }
+    return ret;
+}
+
+/* Context: TOOL, ANY. */
+int mca_base_event_handle_set_info(mca_base_event_registration_t *registration,
+                                   opal_info_t *info)
+{
+    mca_base_event_reg_t *reg;
+    int ret;
+
+    if (NULL == info) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    ret = NULL == reg ? OPAL_ERR_BAD_PARAM : info_merge(&reg->info, info);
+    opal_mutex_unlock(&mca_base_event_lock);
+    return ret;
+}
+
+/* Context: TOOL, ANY. */
+int mca_base_event_handle_get_info(mca_base_event_registration_t *registration,
+                                   opal_info_t **info_used)
+{
+    mca_base_event_reg_t *reg;
+    int ret;
+
+    if (NULL == info_used) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    if (NULL == reg) {
+        ret = OPAL_ERR_BAD_PARAM;
+    } else {
+        *info_used = NULL;
+        ret = info_merge(info_used, reg->info);
+    }
+    opal_mutex_unlock(&mca_base_event_lock);
+    return ret;
+}
+
+/* Context: TOOL, ANY. */
+int mca_base_event_callback_set_info(mca_base_event_registration_t *registration,
+                                     mca_base_event_cb_safety_t safety, opal_info_t *info)
+{
+    mca_base_event_reg_t *reg;
+    int ret;
+
+    if (NULL == info || 0 > (int) safety || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (int) safety) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    if (NULL == reg) {
+        ret = OPAL_ERR_BAD_PARAM;
+    } else if (NULL == reg->cb_fn[safety]) {
+        ret = OPAL_ERR_NOT_FOUND;
+    } else {
+        ret = info_merge(&reg->cb_info[safety], info);
+    }
+    opal_mutex_unlock(&mca_base_event_lock);
+    return ret;
+}
+
+/* Context: TOOL, ANY. */
+int mca_base_event_callback_get_info(mca_base_event_registration_t *registration,
+                                     mca_base_event_cb_safety_t safety, opal_info_t **info_used)
+{
+    mca_base_event_reg_t *reg;
+    int ret;
+
+    if (NULL == info_used || 0 > (int) safety || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (int) safety) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    if (NULL == reg) {
+        ret = OPAL_ERR_BAD_PARAM;
+    } else if (NULL == reg->cb_fn[safety]) {
+        ret = OPAL_ERR_NOT_FOUND;
+    } else {
+        *info_used = NULL;
+        ret = info_merge(info_used, reg->cb_info[safety]);
+    }
+    opal_mutex_unlock(&mca_base_event_lock);
+    return ret;
+}
+
+/* Context: ANY. */
+bool mca_base_event_handle_is_valid(mca_base_event_registration_t *registration)
+{
+    bool ok;
+    opal_mutex_lock(&mca_base_event_lock);
+    ok = NULL != lookup(registration);
+    opal_mutex_unlock(&mca_base_event_lock);
+    return ok;
+}
+
+/* Context: ANY. */
+mca_base_event_t *mca_base_event_handle_event(mca_base_event_registration_t *registration)
+{
+    mca_base_event_reg_t *reg;
+    mca_base_event_t *ev;
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    ev = NULL == reg ? NULL : &reg->event->super;
+    opal_mutex_unlock(&mca_base_event_lock);
+    return ev;
+}
+
+/* Test-only: preload a registration's drop counter. */
+int mca_base_event_test_set_dropped(mca_base_event_registration_t *registration,
+                                    uint64_t value)
+{
+    mca_base_event_reg_t *reg;
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = lookup(registration);
+    if (NULL != reg) {
+        atomic_store_explicit(&reg->dropped, value, memory_order_relaxed);
+    }
+    opal_mutex_unlock(&mca_base_event_lock);
+    return NULL == reg ? OPAL_ERR_BAD_PARAM : OPAL_SUCCESS;
+}

@@ -1,0 +1,477 @@
+/* Unit tests: raise and dispatch (bound delivery, safety selection, drops,
+ * saturation, depth cap, ORDERED clamp, epochs, the delivery seam). */
+#include "test_event_common.h"
+
+TestSuite(event_dispatch, .init = evt_test_setup, .fini = evt_test_teardown);
+
+#define MAXSEEN 64
+static int seen;
+static int32_t seen_a[MAXSEEN];
+static opal_count_t seen_ts[MAXSEEN];
+static mca_base_event_cb_safety_t seen_safety[MAXSEEN];
+static void *seen_ud[MAXSEEN];
+static mca_base_event_registration_t *seen_reg[MAXSEEN];
+
+static void rec_cb(mca_base_event_record_t *inst, mca_base_event_registration_t *r,
+                   mca_base_event_cb_safety_t s, void *ud)
+{
+    if (seen < MAXSEEN) {
+        cr_assert_eq(mca_base_event_read(inst, 0, &seen_a[seen]), OPAL_SUCCESS);
+        cr_assert_eq(mca_base_event_get_timestamp(inst, &seen_ts[seen]), OPAL_SUCCESS);
+        seen_safety[seen] = s;
+        seen_ud[seen] = ud;
+        seen_reg[seen] = r;
+    }
+    ++seen;
+}
+
+static int ndropped_calls;
+static uint64_t dropped_total; /* unsigned: the saturation test sums 2 x OPAL_COUNT_MAX */
+static opal_count_t dropped_last;
+static void *dropped_ud;
+static int seen_at_drop;
+static void drop_cb(opal_count_t count, mca_base_event_registration_t *r, int si,
+                    mca_base_event_cb_safety_t s, void *ud)
+{
+    ++ndropped_calls;
+    dropped_last = count;
+    dropped_total += (uint64_t) count;
+    dropped_ud = ud;
+    seen_at_drop = seen;
+}
+
+static mca_base_event_t *mk(const char *name, int bind, uint32_t flags)
+{
+    return evt_test_event(name, bind, flags, evt_test_source("ompi.t", 0, NULL, NULL));
+}
+
+static mca_base_event_registration_t *sub(mca_base_event_t *ev, const void *obj, int safety,
+                                          void *ud)
+{
+    mca_base_event_registration_t *h;
+    cr_assert_eq(mca_base_event_handle_alloc(ev, obj, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, safety, NULL, ud, rec_cb), OPAL_SUCCESS);
+    return h;
+}
+
+static void raise_a(mca_base_event_t *ev, int32_t a)
+{
+    evt_test_payload_t p = {a, 100 + a};
+    cr_assert_eq(mca_base_event_raise(ev, NULL, &p), OPAL_SUCCESS);
+}
+
+Test(event_dispatch, no_listener_no_call)
+{
+    mca_base_event_t *ev = mk("e", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_expect_not(mca_base_event_active(ev));
+    raise_a(ev, 1);
+    cr_expect_eq(seen, 0);
+}
+
+Test(event_dispatch, inline_delivery_payload_and_user_data)
+{
+    mca_base_event_t *ev = mk("e", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    int ud1, ud2;
+    mca_base_event_registration_t *h1 = sub(ev, NULL, 0, &ud1);
+    mca_base_event_registration_t *h2 = sub(ev, NULL, 0, &ud2);
+    raise_a(ev, 7);
+    cr_assert_eq(seen, 2);
+    cr_expect_eq(seen_a[0], 7);
+    cr_expect_eq(seen_a[1], 7);
+    /* oldest registration first */
+    cr_expect_eq(seen_reg[0], h1);
+    cr_expect_eq(seen_ud[0], &ud1);
+    cr_expect_eq(seen_reg[1], h2);
+    cr_expect_eq(seen_ud[1], &ud2);
+    cr_expect_eq(seen_safety[0], MCA_BASE_EVENT_CB_REQUIRE_NONE);
+}
+
+Test(event_dispatch, bad_raise_params)
+{
+    mca_base_event_t *ev = mk("e", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_source_t *other = evt_test_source("ompi.other", 0, NULL, NULL);
+    sub(ev, NULL, 0, NULL);
+    evt_test_payload_t p = {1, 1};
+    cr_expect_eq(mca_base_event_raise(ev, other, &p), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_raise(ev, NULL, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_raise_internal(NULL, NULL, NULL, &p, 0), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_raise(ev, ev->source, &p), OPAL_SUCCESS);
+    cr_expect_eq(seen, 1);
+}
+
+Test(event_dispatch, bound_only_to_bound_registration)
+{
+    mca_base_event_t *ev = mk("b", MCA_BASE_VAR_BIND_MPI_COMM, 0);
+    int comm1, comm2;
+    mca_base_event_registration_t *h1 = sub(ev, &comm1, 0, NULL);
+    mca_base_event_registration_t *h2 = sub(ev, &comm2, 0, NULL);
+    evt_test_payload_t p = {5, 0};
+    cr_assert_eq(mca_base_event_raise_bound(ev, NULL, &comm2, &p), OPAL_SUCCESS);
+    cr_assert_eq(seen, 1);
+    cr_expect_eq(seen_reg[0], h2);
+    cr_assert_eq(mca_base_event_raise_bound(ev, NULL, &comm1, &p), OPAL_SUCCESS);
+    cr_assert_eq(seen, 2);
+    cr_expect_eq(seen_reg[1], h1);
+    int other;
+    cr_assert_eq(mca_base_event_raise_bound(ev, NULL, &other, &p), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_raise(ev, NULL, &p), OPAL_SUCCESS);
+    cr_expect_eq(seen, 2);
+}
+
+Test(event_dispatch, safety_selection)
+{
+    mca_base_event_t *ev = mk("s", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_registration_t *h;
+    int ud_rest, ud_ts;
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_MPI_RESTRICTED,
+                                                  NULL, &ud_rest, rec_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE, NULL,
+                                                  &ud_ts, rec_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb), OPAL_SUCCESS);
+    evt_test_payload_t p = {1, 1};
+    /* NONE -> lowest >= NONE: MPI_RESTRICTED */
+    cr_assert_eq(mca_base_event_raise_ctx(ev, NULL, NULL, &p, MCA_BASE_EVENT_CB_REQUIRE_NONE),
+                 OPAL_SUCCESS);
+    cr_assert_eq(seen, 1);
+    cr_expect_eq(seen_ud[0], &ud_rest);
+    /* THREAD_SAFE -> THREAD_SAFE */
+    cr_assert_eq(mca_base_event_raise_ctx(ev, NULL, NULL, &p,
+                                          MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE),
+                 OPAL_SUCCESS);
+    cr_assert_eq(seen, 2);
+    cr_expect_eq(seen_ud[1], &ud_ts);
+    cr_expect_eq(seen_safety[1], MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE);
+    /* a dispatch requiring ASYNC_SIGNAL_SAFE finds no callback: one drop */
+    mca_base_event_record_t r = {ev, ev->source, NULL, 1, UINT64_MAX, &p};
+    cr_expect_eq(mca_base_event_dispatch(&r, MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE), 0);
+    cr_expect_eq(seen, 2);
+    cr_expect_eq(ndropped_calls, 0);
+    /* reported right before the next delivery, with that callback's user_data */
+    cr_assert_eq(mca_base_event_raise(ev, NULL, &p), OPAL_SUCCESS);
+    cr_expect_eq(ndropped_calls, 1);
+    cr_expect_eq(dropped_last, 1);
+    cr_expect_eq(dropped_ud, &ud_rest);
+    cr_expect_eq(seen_at_drop, 2);
+    cr_expect_eq(seen, 3);
+}
+
+Test(event_dispatch, async_signal_refused_inline)
+{
+    mca_base_event_t *ev = mk("a", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_registration_t *h;
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE,
+                                                  NULL, NULL, rec_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb), OPAL_SUCCESS);
+    evt_test_payload_t p = {1, 1};
+    for (int i = 0; i < 3; ++i) {
+        cr_expect_eq(mca_base_event_raise_ctx(ev, NULL, NULL, &p,
+                                              MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE),
+                     OPAL_ERR_NOT_SUPPORTED);
+    }
+    cr_expect_eq(seen, 0);
+    /* the ASYNC_SIGNAL_SAFE slot serves a NONE context too */
+    raise_a(ev, 4);
+    cr_expect_eq(ndropped_calls, 1);
+    cr_expect_eq(dropped_last, 3);
+    cr_expect_eq(seen, 1);
+}
+
+Test(event_dispatch, dropped_only_registration)
+{
+    mca_base_event_t *ev = mk("d", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_registration_t *h;
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb), OPAL_SUCCESS);
+    cr_expect(mca_base_event_active(ev));
+    raise_a(ev, 1);
+    cr_expect_eq(ndropped_calls, 1);
+    cr_expect_eq(dropped_last, 1);
+    cr_expect_null(dropped_ud);
+    raise_a(ev, 2);
+    raise_a(ev, 3);
+    cr_expect_eq(ndropped_calls, 3);
+    cr_expect_eq(dropped_total, 3);
+}
+
+Test(event_dispatch, saturation)
+{
+    mca_base_event_t *ev = mk("sat", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_registration_t *h = sub(ev, NULL, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb), OPAL_SUCCESS);
+    /* beyond OPAL_COUNT_MAX: reported saturated */
+    cr_assert_eq(mca_base_event_test_set_dropped(h, (uint64_t) OPAL_COUNT_MAX + 5), OPAL_SUCCESS);
+    raise_a(ev, 1);
+    cr_expect_eq(ndropped_calls, 1);
+    cr_expect_eq(dropped_last, OPAL_COUNT_MAX);
+    /* the counter itself never wraps */
+    cr_assert_eq(mca_base_event_test_set_dropped(h, UINT64_MAX - 1), OPAL_SUCCESS);
+    mca_base_event_record_t r = {ev, ev->source, NULL, 1, UINT64_MAX, NULL};
+    for (int i = 0; i < 4; ++i) {
+        mca_base_event_count_dropped(&r);
+    }
+    raise_a(ev, 2);
+    cr_expect_eq(ndropped_calls, 2);
+    cr_expect_eq(dropped_last, OPAL_COUNT_MAX);
+    cr_expect_eq(seen, 2);
+    cr_expect_eq(mca_base_event_test_set_dropped(NULL, 0), OPAL_ERR_BAD_PARAM);
+}
+
+/* depth: a callback that raises the same event again */
+static int depth_calls;
+static mca_base_event_t *depth_ev;
+static int depth_ret[16];
+static void recursive_cb(mca_base_event_record_t *inst, mca_base_event_registration_t *r,
+                         mca_base_event_cb_safety_t s, void *ud)
+{
+    int d = depth_calls++;
+    evt_test_payload_t p = {d, 0};
+    depth_ret[d] = mca_base_event_raise(depth_ev, NULL, &p);
+}
+
+Test(event_dispatch, depth_cap)
+{
+    depth_ev = mk("deep", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_registration_t *h;
+    cr_assert_eq(mca_base_event_handle_alloc(depth_ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, 0, NULL, NULL, recursive_cb), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb), OPAL_SUCCESS);
+    evt_test_payload_t p = {0, 0};
+    cr_assert_eq(mca_base_event_raise(depth_ev, NULL, &p), OPAL_SUCCESS);
+    cr_expect_eq(depth_calls, MCA_BASE_EVENT_MAX_DEPTH);
+    for (int i = 0; i < MCA_BASE_EVENT_MAX_DEPTH - 1; ++i) {
+        cr_expect_eq(depth_ret[i], OPAL_SUCCESS);
+    }
+    cr_expect_eq(depth_ret[MCA_BASE_EVENT_MAX_DEPTH - 1], OPAL_ERR_TEMP_OUT_OF_RESOURCE);
+    /* the refused raise was counted; reported before the next delivery */
+    cr_expect_eq(ndropped_calls, 0);
+    cr_assert_eq(mca_base_event_register_callback(h, 0, NULL, NULL, rec_cb), OPAL_SUCCESS);
+    raise_a(depth_ev, 1);
+    cr_expect_eq(ndropped_calls, 1);
+    cr_expect_eq(dropped_last, 1);
+}
+
+/* ORDERED clamp with a clock going backwards */
+static opal_count_t fake_now;
+static opal_count_t fake_clock(void *ctx)
+{
+    return *(opal_count_t *) ctx;
+}
+
+static void ordering_case(mca_base_event_source_order_t order, const opal_count_t *expect)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.fake", order, fake_clock, &fake_now);
+    mca_base_event_t *ev = evt_test_event("ord", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    sub(ev, NULL, 0, NULL);
+    const opal_count_t clock[5] = {100, 200, 150, 50, 300};
+    for (int i = 0; i < 5; ++i) {
+        fake_now = clock[i];
+        raise_a(ev, i);
+    }
+    cr_assert_eq(seen, 5);
+    for (int i = 0; i < 5; ++i) {
+        cr_expect_eq(seen_ts[i], expect[i], "instance %d: %lld != %lld", i, seen_ts[i], expect[i]);
+    }
+}
+
+Test(event_dispatch, ordered_never_decreases)
+{
+    const opal_count_t expect[5] = {100, 200, 200, 200, 300};
+    ordering_case(MCA_BASE_EVENT_SOURCE_ORDERED, expect);
+}
+
+Test(event_dispatch, unordered_untouched)
+{
+    const opal_count_t expect[5] = {100, 200, 150, 50, 300};
+    ordering_case(MCA_BASE_EVENT_SOURCE_UNORDERED, expect);
+}
+
+/* ---- a test delivery: queues records, dispatches on flush ---- */
+#define QMAX 32
+static mca_base_event_record_t q[QMAX];
+static evt_test_payload_t qdata[QMAX];
+static mca_base_event_cb_safety_t qctx[QMAX];
+static int qn, qflushes;
+static int q_deliver(const mca_base_event_record_t *r, mca_base_event_cb_safety_t c)
+{
+    cr_assert_lt(qn, QMAX);
+    q[qn] = *r;
+    memcpy(&qdata[qn], r->data, r->event->extent);
+    q[qn].data = &qdata[qn];
+    qctx[qn] = c;
+    ++qn;
+    return OPAL_SUCCESS;
+}
+static bool qhold;
+static int q_flush(void)
+{
+    ++qflushes;
+    if (qhold) {
+        return OPAL_SUCCESS;
+    }
+    for (int i = 0; i < qn; ++i) {
+        (void) mca_base_event_dispatch(&q[i], qctx[i]);
+    }
+    qn = 0;
+    return OPAL_SUCCESS;
+}
+static mca_base_event_delivery_t qdel = {"testq", q_deliver, q_flush, NULL,
+                                         MCA_BASE_EVENT_DELIVERY_DEFERRED};
+
+Test(event_dispatch, deferred_delivery)
+{
+    mca_base_event_t *ev = mk("q", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    sub(ev, NULL, 0, NULL);
+    raise_a(ev, 1);
+    raise_a(ev, 2);
+    cr_expect_eq(seen, 0);
+    cr_expect_eq(qn, 2);
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_assert_eq(seen, 2);
+    cr_expect_eq(seen_a[0], 1);
+    cr_expect_eq(seen_a[1], 2);
+    cr_assert_eq(mca_base_event_delivery_set(NULL), OPAL_SUCCESS);
+    raise_a(ev, 3);
+    cr_expect_eq(seen, 3); /* inline again */
+}
+
+Test(event_dispatch, alloc_is_flush_point)
+{
+    mca_base_event_t *ev = mk("fp", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    int ud_old, ud_new;
+    sub(ev, NULL, 0, &ud_old);
+    raise_a(ev, 1);
+    cr_expect_eq(seen, 0);
+    sub(ev, NULL, 0, &ud_new); /* flushes first: instance 1 goes to the old one only */
+    cr_assert_eq(seen, 1);
+    cr_expect_eq(seen_ud[0], &ud_old);
+    raise_a(ev, 2);
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_assert_eq(seen, 3);
+    cr_expect_eq(seen_a[1], 2);
+    cr_expect_eq(seen_a[2], 2);
+}
+
+Test(event_dispatch, epoch_rule)
+{
+    mca_base_event_t *ev = mk("ep", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    int ud_old, ud_new;
+    sub(ev, NULL, 0, &ud_old);
+    raise_a(ev, 1);  /* captured before the alloc below */
+    qhold = true;    /* the alloc's flush cannot drain it */
+    sub(ev, NULL, 0, &ud_new);
+    cr_expect_eq(seen, 0);
+    qhold = false;
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_assert_eq(seen, 1); /* dispatched after the alloc: not to the new one */
+    cr_expect_eq(seen_ud[0], &ud_old);
+}
+
+Test(event_dispatch, free_is_flush_point)
+{
+    mca_base_event_t *ev = mk("ff", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    mca_base_event_registration_t *h = sub(ev, NULL, 0, NULL);
+    raise_a(ev, 1);
+    raise_a(ev, 2);
+    cr_expect_eq(seen, 0);
+    cr_assert_eq(mca_base_event_handle_free(h, NULL, NULL), OPAL_SUCCESS);
+    cr_expect_eq(seen, 2); /* everything raised before the free */
+}
+
+Test(event_dispatch, synchronous_flag)
+{
+    mca_base_event_t *ev = mk("plain", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_t *sev = evt_test_event("sync", MCA_BASE_VAR_BIND_NO_OBJECT,
+                                           MCA_BASE_EVENT_FLAG_SYNCHRONOUS, ev->source);
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    sub(ev, NULL, 0, NULL);
+    sub(sev, NULL, 0, NULL);
+    raise_a(ev, 1);
+    raise_a(ev, 2);
+    cr_expect_eq(seen, 0);
+    raise_a(sev, 3); /* pending ones first, then this one, at the raise */
+    cr_assert_eq(seen, 3);
+    cr_expect_eq(seen_a[0], 1);
+    cr_expect_eq(seen_a[1], 2);
+    cr_expect_eq(seen_a[2], 3);
+    cr_expect_eq(qn, 0);
+}
+
+Test(event_dispatch, async_signal_needs_capable_delivery)
+{
+    mca_base_event_t *ev = mk("as", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    mca_base_event_registration_t *h;
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE,
+                                                  NULL, NULL, rec_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb), OPAL_SUCCESS);
+    evt_test_payload_t p = {1, 1};
+    cr_expect_eq(mca_base_event_raise_ctx(ev, NULL, NULL, &p,
+                                          MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE),
+                 OPAL_ERR_NOT_SUPPORTED);
+    cr_expect_eq(qn, 0);
+    static mca_base_event_delivery_t sigdel = {"testq-sig", q_deliver, q_flush, NULL,
+                                               MCA_BASE_EVENT_DELIVERY_DEFERRED
+                                                   | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE};
+    cr_assert_eq(mca_base_event_delivery_set(&sigdel), OPAL_SUCCESS);
+    cr_expect_eq(mca_base_event_raise_ctx(ev, NULL, NULL, &p,
+                                          MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE),
+                 OPAL_SUCCESS);
+    cr_expect_eq(qn, 1);
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(ndropped_calls, 1); /* the refused one, before this delivery */
+    cr_expect_eq(dropped_last, 1);
+    cr_expect_eq(seen, 1);
+    cr_expect_eq(seen_safety[0], MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE);
+}
+
+Test(event_dispatch, exports_keep_gate_open)
+{
+    mca_base_event_t *ev = mk("x", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    static mca_base_event_delivery_t exp = {"testq-exp", q_deliver, q_flush, NULL,
+                                            MCA_BASE_EVENT_DELIVERY_EXPORTS};
+    cr_expect_not(mca_base_event_active(ev));
+    cr_assert_eq(mca_base_event_delivery_set(&exp), OPAL_SUCCESS);
+    cr_expect(mca_base_event_active(ev));
+    mca_base_event_t *later = evt_test_event("later", MCA_BASE_VAR_BIND_NO_OBJECT, 0, ev->source);
+    cr_expect(mca_base_event_active(later));
+    raise_a(ev, 1);
+    cr_expect_eq(qn, 1); /* exported even without a local listener */
+    cr_assert_eq(mca_base_event_delivery_set(NULL), OPAL_SUCCESS);
+    cr_expect_not(mca_base_event_active(ev));
+    cr_expect_not(mca_base_event_active(later));
+}
+
+/* a callback that reaches a flush point while a flush dispatches to it */
+static void flushing_cb(mca_base_event_record_t *inst, mca_base_event_registration_t *r,
+                        mca_base_event_cb_safety_t s, void *ud)
+{
+    ++seen;
+    cr_expect_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    mca_base_event_registration_t *h2;
+    cr_expect_eq(mca_base_event_handle_alloc(inst->event, NULL, NULL, &h2), OPAL_SUCCESS);
+    cr_expect_eq(mca_base_event_handle_free(h2, NULL, NULL), OPAL_SUCCESS);
+}
+
+Test(event_dispatch, flush_from_callback)
+{
+    mca_base_event_t *ev = mk("fc", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    mca_base_event_registration_t *h;
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, 0, NULL, NULL, flushing_cb), OPAL_SUCCESS);
+    raise_a(ev, 1);
+    raise_a(ev, 2);
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(seen, 2);
+}

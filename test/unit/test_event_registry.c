@@ -1,0 +1,172 @@
+/* Unit tests: sources and event types (naming, idempotence, layouts, lookup). */
+#include "test_event_common.h"
+
+TestSuite(event_registry, .init = evt_test_setup, .fini = evt_test_teardown);
+
+static const mca_base_var_type_t t_i32[1] = {MCA_BASE_VAR_TYPE_INT32_T};
+static const ptrdiff_t o_0[1] = {0};
+
+static int reg(const char *fw, const char *comp, const char *name, int n,
+               const mca_base_var_type_t *types, const ptrdiff_t *offsets,
+               mca_base_event_source_t *src)
+{
+    return mca_base_event_register("whatever", fw, comp, name, "d", OPAL_INFO_LVL_4, n, types,
+                                   offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL);
+}
+
+Test(event_registry, naming_rule)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.t", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    mca_base_event_t *ev;
+    int a = reg(NULL, NULL, "mpi.initialization", 1, t_i32, o_0, src);
+    int b = reg("mything", "base", "happened", 1, t_i32, o_0, src);
+    int c = reg("fw", NULL, "x", 1, t_i32, o_0, src);
+    cr_assert_eq(mca_base_event_get_by_index(a, &ev), OPAL_SUCCESS);
+    cr_expect_str_eq(ev->name, "ompi.mpi.initialization");
+    cr_assert_eq(mca_base_event_get_by_index(b, &ev), OPAL_SUCCESS);
+    cr_expect_str_eq(ev->name, "ompi.mything_base_happened");
+    cr_assert_eq(mca_base_event_get_by_index(c, &ev), OPAL_SUCCESS);
+    cr_expect_str_eq(ev->name, "ompi.fw_x");
+    /* project ignored: another project gives the same full name, same index */
+    cr_expect_eq(mca_base_event_register("opal", "mything", "base", "happened", "d",
+                                         OPAL_INFO_LVL_4, 1, t_i32, o_0, NULL,
+                                         MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL),
+                 b);
+    cr_expect_eq(reg(NULL, NULL, NULL, 1, t_i32, o_0, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg(NULL, NULL, "", 1, t_i32, o_0, src), OPAL_ERR_BAD_PARAM);
+}
+
+Test(event_registry, idempotent_and_stable)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.t", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    int s2 = mca_base_event_source_register("ompi.t", "again", MCA_BASE_EVENT_SOURCE_UNORDERED, 5,
+                                            10, NULL, false, NULL);
+    cr_expect_eq(s2, src->index);
+    cr_expect_eq(mca_base_event_source_get_count(), 1);
+    int a = reg("f", "c", "one", 1, t_i32, o_0, src);
+    int b = reg("f", "c", "two", 1, t_i32, o_0, src);
+    cr_expect_neq(a, b);
+    cr_expect_eq(reg("f", "c", "one", 1, t_i32, o_0, src), a);
+    cr_expect_eq(mca_base_event_get_count(), 2);
+    /* indexes survive an engine finalize/init cycle */
+    cr_assert_eq(mca_base_event_finalize(), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_init(), OPAL_SUCCESS);
+    cr_expect_eq(reg("f", "c", "two", 1, t_i32, o_0, src), b);
+    cr_expect_eq(mca_base_event_get_count(), 2);
+}
+
+Test(event_registry, layout_rejections)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.t", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    const mca_base_var_type_t two_i32[2] = {MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T};
+    const mca_base_var_type_t bad_type[1] = {MCA_BASE_VAR_TYPE_SIZE_T};
+    const mca_base_var_type_t t_int[1] = {MCA_BASE_VAR_TYPE_INT};
+    const mca_base_var_type_t t_u64x2[2] = {MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T};
+    const ptrdiff_t not_from_0[1] = {4};
+    const ptrdiff_t descending[2] = {4, 0};
+    const ptrdiff_t overlap[2] = {0, 4};   /* u64 at 0 overlaps element at 4 */
+    const ptrdiff_t too_big[2] = {0, 256}; /* extent 264 > 256 */
+    const ptrdiff_t fits[2] = {0, 248};    /* extent 256: allowed */
+    const ptrdiff_t equal[2] = {0, 0};
+
+    cr_expect_eq(reg("l", NULL, "a", 1, t_i32, not_from_0, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "b", 2, two_i32, descending, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "c", 2, t_u64x2, overlap, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "d", 1, bad_type, o_0, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "e", 1, t_int, o_0, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "f", 2, t_u64x2, too_big, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "g", 2, two_i32, equal, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "h", -1, t_i32, o_0, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "i", 1, NULL, o_0, src), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(reg("l", NULL, "j", 1, t_i32, o_0, NULL), OPAL_ERR_BAD_PARAM);
+    /* nothing registered by any of them */
+    cr_expect_eq(mca_base_event_get_count(), 0);
+    mca_base_event_t *ev;
+    cr_expect_eq(mca_base_event_get_by_name("ompi.l_a", &ev), OPAL_ERR_NOT_FOUND);
+    int ok = reg("l", NULL, "k", 2, t_u64x2, fits, src);
+    cr_assert_geq(ok, 0);
+    cr_assert_eq(mca_base_event_get_by_index(ok, &ev), OPAL_SUCCESS);
+    cr_expect_eq(ev->extent, 256);
+    cr_expect_eq(ev->num_elements, 2);
+    cr_expect_eq(ev->offsets[1], 248);
+}
+
+Test(event_registry, bad_bind_and_flags)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.t", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    cr_expect_eq(mca_base_event_register(NULL, "b", NULL, "x", "d", OPAL_INFO_LVL_4, 1, t_i32,
+                                         o_0, NULL, MCA_BASE_VAR_BIND_FIRST_AVAILABLE, 0, src,
+                                         NULL),
+                 OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_register(NULL, "b", NULL, "x", "d", OPAL_INFO_LVL_4, 1, t_i32,
+                                         o_0, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0x80, src, NULL),
+                 OPAL_ERR_BAD_PARAM);
+    /* a source that was never registered */
+    mca_base_event_source_t fake = *src;
+    fake.index = 7;
+    cr_expect_eq(reg("b", NULL, "y", 1, t_i32, o_0, &fake), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_get_count(), 0);
+}
+
+Test(event_registry, lookup)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.t", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    int a = reg("look", "up", "me", 1, t_i32, o_0, src);
+    mca_base_event_t *ev = NULL, *ev2 = NULL;
+    cr_assert_eq(mca_base_event_get_by_name("ompi.look_up_me", &ev), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_get_by_index(a, &ev2), OPAL_SUCCESS);
+    cr_expect_eq(ev, ev2);
+    cr_expect_eq(ev->index, a);
+    cr_expect_eq(ev->source, src);
+    cr_expect_eq(ev->verbosity, OPAL_INFO_LVL_4);
+    cr_expect_eq(mca_base_event_get_by_name("ompi.nope", &ev), OPAL_ERR_NOT_FOUND);
+    cr_expect_eq(mca_base_event_get_by_name(NULL, &ev), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_get_by_index(a + 1, &ev), OPAL_ERR_NOT_FOUND);
+    cr_expect_eq(mca_base_event_get_by_index(-1, &ev), OPAL_ERR_NOT_FOUND);
+    cr_expect_eq(mca_base_event_get_by_index(a, NULL), OPAL_ERR_BAD_PARAM);
+}
+
+Test(event_registry, sources)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.clock", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    cr_expect_str_eq(src->name, "ompi.clock");
+    cr_expect_eq(src->ticks_per_second, 1000000000LL);
+    cr_expect_not_null(src->get_timestamp);
+    opal_count_t t1, t2;
+    cr_assert_eq(mca_base_event_source_get_timestamp(src->index, &t1), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_source_get_timestamp(src->index, &t2), OPAL_SUCCESS);
+    cr_expect_geq(t2, t1);
+    cr_expect_gt(t1, 0);
+    cr_expect_eq(mca_base_event_source_get_timestamp(src->index + 5, &t1), OPAL_ERR_NOT_FOUND);
+    cr_expect_eq(mca_base_event_source_get_timestamp(src->index, NULL), OPAL_ERR_BAD_PARAM);
+    int na = mca_base_event_source_register("ompi.noadhoc", "", MCA_BASE_EVENT_SOURCE_UNORDERED,
+                                            1000, 1000, NULL, false, NULL);
+    cr_assert_geq(na, 0);
+    cr_expect_eq(mca_base_event_source_get_timestamp(na, &t1), OPAL_ERR_NOT_SUPPORTED);
+    cr_expect_eq(mca_base_event_source_register(NULL, "", 0, 1, 1, NULL, true, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_source_register("", "", 0, 1, 1, NULL, true, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_source_register("x", "", 0, 0, 1, NULL, true, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_source_register("x", "", 0, 1, 0, NULL, true, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_source_register("x", "", 7, 1, 1, NULL, true, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_source_get_count(), 2);
+    cr_expect_eq(mca_base_event_source_get_by_index(2, &src), OPAL_ERR_NOT_FOUND);
+}
+
+/* Registration before mca_base_event_init() (lazy registry). */
+Test(event_registry_early, before_init)
+{
+    int si = mca_base_event_source_register("ompi.early", "", MCA_BASE_EVENT_SOURCE_ORDERED, 1000000000,
+                                            OPAL_COUNT_MAX, NULL, true, NULL);
+    cr_assert_geq(si, 0);
+    mca_base_event_source_t *src;
+    cr_assert_eq(mca_base_event_source_get_by_index(si, &src), OPAL_SUCCESS);
+    int ei = reg("early", NULL, "bird", 1, t_i32, o_0, src);
+    cr_assert_geq(ei, 0);
+    cr_assert_eq(opal_init_util(NULL, NULL), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_init(), OPAL_SUCCESS);
+    mca_base_event_t *ev;
+    cr_expect_eq(mca_base_event_get_by_name("ompi.early_bird", &ev), OPAL_SUCCESS);
+    cr_expect_eq(ev->index, ei);
+    cr_expect_eq(mca_base_event_finalize(), OPAL_SUCCESS);
+    cr_expect_eq(mca_base_event_finalize(), OPAL_ERR_NOT_INITIALIZED);
+}
