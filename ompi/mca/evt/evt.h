@@ -18,7 +18,7 @@
  * now (sync), later from opal_progress (ring), or forwards it (pmix).
  *
  * Where is the framework opened? Not by Open MPI 4.1 (it does not know evt):
- * by ompi_evt_init() (ompi/mca/evt/base/base.h), called from the hook
+ * by ompi_evt_init() (ompi/runtime/ompi_evt_init.h), called from the hook
  * component at MPI_Init and from MPI_T_init_thread, whichever comes first
  * after opal_init_util. Before it is open, and when no component is usable,
  * the engine delivers inline (sync semantics).
@@ -46,6 +46,7 @@
 #include "opal/mca/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/mca/mca.h"
+#include "ompi/mca/mca.h" /* OMPI_MCA_BASE_VERSION_2_1_0 */
 
 BEGIN_C_DECLS
 
@@ -60,15 +61,19 @@ enum {
 };
 
 /**
- * Start the module after it won selection.
+ * Start the module after it won selection. Called once, after every other
+ * component's module was finalized and before the module is installed as
+ * the engine's delivery.
  * @retval OMPI_SUCCESS  the module is usable
  * @retval other         selection falls back to inline delivery
  * Context: INIT.
  */
 typedef int (*ompi_evt_base_module_init_fn_t)(void);
 
-/** Stop the module: everything pending has been flushed by the base before.
- *  Context: INIT. */
+/** Stop the module. Called for the winner at framework close, after the base
+ *  flushed it, removed it from the engine and unregistered its progress; and
+ *  for a module that lost selection (without evtm_init: release what evtc_init
+ *  took). May be NULL. Context: INIT. */
 typedef int (*ompi_evt_base_module_finalize_fn_t)(void);
 
 /**
@@ -76,8 +81,11 @@ typedef int (*ompi_evt_base_module_finalize_fn_t)(void);
  * @param[in] record   valid only for this call: copy what must outlive it
  * @param[in] context  the safety level the raising context requires
  * @retval OMPI_SUCCESS          taken (dispatched, queued or forwarded)
- * @retval OPAL_ERR_NOT_SUPPORTED  cannot serve @p context (counted as dropped)
- * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  full (counted as dropped)
+ * @retval OPAL_ERR_NOT_SUPPORTED  cannot serve @p context
+ * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  full
+ * On failure the module itself has counted the record as dropped
+ * (mca_base_event_count_dropped(), or a per-ring counter flushed later), as
+ * mca_base_event_delivery_t's deliver contract says; the base adds nothing.
  * Context: RAISE; SIGNAL if OMPI_EVT_MODULE_FLAG_ASYNC_SIGNAL_RAISE.
  */
 typedef int (*ompi_evt_base_module_deliver_fn_t)(const mca_base_event_record_t *record,
@@ -123,6 +131,15 @@ typedef ompi_evt_base_component_1_0_0_t ompi_evt_base_component_t;
 
 /** Version macro for evt components. */
 #define OMPI_EVT_BASE_VERSION_1_0_0 OMPI_MCA_BASE_VERSION_2_1_0("evt", 1, 0, 0)
+
+/* Open MPI main pastes a component pointer together with this macro; 4.1
+ * lacks it. The fallback gives the same symbol, so components written as on
+ * main ("mca_evt_<c>_component" + MCA_BASE_COMPONENT_INIT) build on both. */
+#ifndef MCA_BASE_COMPONENT_INIT
+#    define MCA_BASE_COMPONENT_INIT(project, framework, component)                   \
+        OPAL_DECLSPEC const void *mca_##framework##_##component##_component_ptr = \
+            &mca_##framework##_##component##_component;
+#endif
 
 END_C_DECLS
 

@@ -1,0 +1,82 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * evt/sync component: the component struct and the MCA callbacks only, so
+ * an info tool can query it without the module (as reachable/weighted does).
+ */
+
+#include "ompi_config.h"
+
+#include "opal/mca/base/mca_base_var.h"
+#include "ompi/constants.h"
+#include "ompi/mca/evt/evt.h"
+#include "ompi/mca/evt/sync/evt_sync.h"
+
+static int sync_register(void);
+static int sync_open(void);
+static int sync_close(void);
+static ompi_evt_base_module_t *sync_init(int *priority);
+
+ompi_evt_sync_component_t mca_evt_sync_component = {
+    .super = {
+        .evtc_version = {
+            OMPI_EVT_BASE_VERSION_1_0_0,
+            .mca_component_name = "sync",
+            MCA_BASE_MAKE_VERSION(component, 1, 0, 0),
+            .mca_open_component = sync_open,
+            .mca_close_component = sync_close,
+            .mca_register_component_params = sync_register,
+        },
+        .evtc_data = {
+            /* The component is checkpoint ready */
+            MCA_BASE_METADATA_PARAM_CHECKPOINT
+        },
+        .evtc_init = sync_init,
+    },
+    .priority = OMPI_EVT_SYNC_DEFAULT_PRIORITY,
+};
+MCA_BASE_COMPONENT_INIT(ompi, evt, sync)
+
+/* Register evt_sync_priority. No allocation. Context: INIT. */
+static int sync_register(void)
+{
+    int rc;
+
+    (void) mca_base_var_group_component_register(&mca_evt_sync_component.super.evtc_version,
+                                                 "Synchronous MPI_T event delivery: each event "
+                                                 "is delivered in the raising thread");
+    mca_evt_sync_component.priority = OMPI_EVT_SYNC_DEFAULT_PRIORITY;
+    rc = mca_base_component_var_register(&mca_evt_sync_component.super.evtc_version, "priority",
+                                         "Priority of the sync delivery component (the highest "
+                                         "priority usable component is selected)",
+                                         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
+                                         MCA_BASE_VAR_SCOPE_READONLY,
+                                         &mca_evt_sync_component.priority);
+    return 0 > rc ? rc : OMPI_SUCCESS;
+}
+
+/* Context: INIT. */
+static int sync_open(void)
+{
+    return OMPI_SUCCESS;
+}
+
+/* Context: INIT. */
+static int sync_close(void)
+{
+    return OMPI_SUCCESS;
+}
+
+/* Always usable. Context: INIT. */
+static ompi_evt_base_module_t *sync_init(int *priority)
+{
+    *priority = mca_evt_sync_component.priority;
+    return (ompi_evt_base_module_t *) &ompi_evt_sync_module;
+}

@@ -1,0 +1,140 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * PMPI wrappers of libompi_evt: MPI_Init, MPI_Init_thread, MPI_Finalize,
+ * MPI_T_init_thread, MPI_T_finalize.
+ *
+ * Why wrappers when the hook exists? A tool that calls MPI_T_init_thread
+ * before MPI_Init (or never calls MPI_Init) is not seen by the hook
+ * framework; and an application linked with (or preloading) libompi_evt
+ * gets the same bring-up even where mca_hook_evt.so is not in the
+ * component path. The MPI_Init path is shared with the hook
+ * (ompi_evt_mpi_init_bottom/_finalize_top act once per MPI_Init).
+ *
+ * The host bug (HOST-NOTES.md): Open MPI 4.1.4 segfaults in
+ * mca_base_components_close when the last MPI_T_finalize comes after
+ * MPI_Finalize (its MPI_T teardown closes frameworks MPI_Finalize already
+ * tore down). Our MPI_T_finalize therefore ends MPI_T there itself: it
+ * drops Open MPI's MPI_T reference count under the MPI_T lock, so every
+ * MPI_T call afterwards answers MPI_T_ERR_NOT_INITIALIZED, and skips the
+ * crashing teardown; what that teardown would free is reclaimed at exit.
+ */
+
+#include "ompi_config.h"
+
+#include <pthread.h>
+
+#include <mpi.h>
+
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/base.h"
+#include "ompi/runtime/ompi_evt_init.h"
+
+/* Open MPI's MPI_T state, exported by libmpi; its header
+ * (ompi/mpi/tool/mpit-internal.h) includes a file the installed tree lacks,
+ * so the three declarations are repeated here, as in Open MPI 4.1.4. */
+OMPI_DECLSPEC extern volatile uint32_t ompi_mpit_init_count;
+OMPI_DECLSPEC void ompi_mpit_lock(void);
+OMPI_DECLSPEC void ompi_mpit_unlock(void);
+
+/* MPI_T_init_thread calls that went through us and hold an evt reference;
+ * under evt_mpit_lock. */
+static int evt_mpit_count = 0;
+static pthread_mutex_t evt_mpit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Context: INIT. */
+int MPI_Init(int *argc, char ***argv)
+{
+    int provided = MPI_THREAD_SINGLE;
+    int rc = PMPI_Init(argc, argv);
+
+    if (MPI_SUCCESS == rc) {
+        (void) PMPI_Query_thread(&provided);
+        (void) ompi_evt_mpi_init_bottom(MPI_THREAD_SINGLE, provided);
+    }
+    return rc;
+}
+
+/* Context: INIT. */
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+
+    if (MPI_SUCCESS == rc) {
+        (void) ompi_evt_mpi_init_bottom(required, NULL == provided ? required : *provided);
+    }
+    return rc;
+}
+
+/* Context: INIT. */
+int MPI_Finalize(void)
+{
+    (void) ompi_evt_mpi_finalize_top();
+    return PMPI_Finalize();
+}
+
+/* Context: TOOL. */
+int MPI_T_init_thread(int required, int *provided)
+{
+    int rc = PMPI_T_init_thread(required, provided);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (OMPI_SUCCESS != ompi_evt_init()) {
+        /* The engine could not start: undo, as if MPI_T_init_thread failed. */
+        (void) PMPI_T_finalize();
+        return MPI_T_ERR_MEMORY;
+    }
+    (void) pthread_mutex_lock(&evt_mpit_lock);
+    ++evt_mpit_count;
+    (void) pthread_mutex_unlock(&evt_mpit_lock);
+    return MPI_SUCCESS;
+}
+
+/* Context: TOOL. */
+int MPI_T_finalize(void)
+{
+    int finalized = 0;
+    bool ours = false;
+
+    (void) pthread_mutex_lock(&evt_mpit_lock);
+    if (0 < evt_mpit_count) {
+        --evt_mpit_count;
+        ours = true;
+    }
+    (void) pthread_mutex_unlock(&evt_mpit_lock);
+    if (!ours) {
+        /* Not initialized through us: Open MPI answers (usually
+         * MPI_T_ERR_NOT_INITIALIZED). */
+        return PMPI_T_finalize();
+    }
+
+    /* A flush point (DESIGN sec. 4), then our reference. */
+    (void) ompi_evt_base_flush();
+    (void) ompi_evt_finalize();
+
+    (void) PMPI_Finalized(&finalized);
+    if (finalized) {
+        bool last;
+
+        /* The host bug workaround (see the file comment). */
+        ompi_mpit_lock();
+        last = 1 == ompi_mpit_init_count;
+        if (last) {
+            ompi_mpit_init_count = 0;
+        }
+        ompi_mpit_unlock();
+        if (last) {
+            return MPI_SUCCESS;
+        }
+    }
+    return PMPI_T_finalize();
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# An installed ompi-evt serves tools through pkg-config alone: `make install
+# DESTDIR=tmp`, then (pkg-config --define-prefix relocates the .pc file)
+#  - the cflags put include/ompi-evt first, holding mpi.h, mpi_t_events.h and
+#    the producer header opal/mca/base/mca_base_event.h;
+#  - an unmodified MPI-4 tool (mpi4_tool_compile.c) builds with
+#    mpicc $(pkg-config --cflags ompi-evt) tool.c $(pkg-config --libs ompi-evt)
+#    and runs (MPI_T only, no mpirun);
+#  - a producer including "opal/mca/base/mca_base_event.h" builds too.
+# Prints "N passed, M failed".
+set -u
+top="${EVT_TOP_BUILDDIR:?run from make check}"
+src="${EVT_TOP_SRCDIR:?run from make check}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/evt-pc.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+ko() { failed=$((failed + 1)); echo "FAILED: $*" >&2; }
+
+# A nested make of the same tree: keep the outer make's jobserver out of it.
+if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" install DESTDIR="$tmp/root" \
+        >"$tmp/install.log" 2>&1; then ok; else ko "make install"; tail -20 "$tmp/install.log" >&2; fi
+
+pc=$(find "$tmp/root" -name ompi-evt.pc | head -n 1)
+if [ -n "$pc" ]; then ok; else ko "ompi-evt.pc installed"; echo "0 passed, $((failed)) failed"; exit 1; fi
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
+cflags=$(pkg-config --define-prefix --cflags ompi-evt) && ok || ko "pkg-config --cflags"
+libs=$(pkg-config --define-prefix --libs ompi-evt) && ok || ko "pkg-config --libs"
+first=$(printf '%s\n' $cflags | grep '^-I' | head -n 1 | sed 's/^-I//')
+case "$first" in
+    "$tmp"/root/*/include/ompi-evt) ok ;;
+    *) ko "first -I is the installed include/ompi-evt (got '$first')" ;;
+esac
+for f in mpi.h mpi_t_events.h opal/mca/base/mca_base_event.h; do
+    if [ -f "$first/$f" ]; then ok; else ko "installed $f"; fi
+done
+
+if mpicc $cflags "$src/test/mpi/mpi4_tool_compile.c" -o "$tmp/mpi4_tool" $libs \
+        >"$tmp/cc.log" 2>&1; then ok; else ko "MPI-4 tool build"; cat "$tmp/cc.log" >&2; fi
+if [ -x "$tmp/mpi4_tool" ]; then
+    # No LD_LIBRARY_PATH: the rpath from --libs must find the installed library.
+    if env -u LD_LIBRARY_PATH "$tmp/mpi4_tool" >"$tmp/run.log" 2>&1; then ok; else ko "MPI-4 tool run"; fi
+    cat "$tmp/run.log"
+    if env -u LD_LIBRARY_PATH ldd "$tmp/mpi4_tool" | grep -q "$tmp/root.*libompi_evt"; then ok; else ko "tool linked the installed libompi_evt"; fi
+fi
+
+cat >"$tmp/producer.c" <<'PRODUCER'
+#include "opal_config.h"
+#include "opal/mca/base/mca_base_event.h"
+#include <mpi.h>
+int produce(mca_base_event_t *event, const void *payload)
+{
+    return mca_base_event_raise(event, NULL, payload);
+}
+PRODUCER
+if mpicc $cflags -c "$tmp/producer.c" -o "$tmp/producer.o" >"$tmp/pcc.log" 2>&1; then ok; else ko "producer build"; cat "$tmp/pcc.log" >&2; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
