@@ -1,7 +1,7 @@
 #!/bin/sh
 # Selection of the evt component, through mpirun (np 2) and ompi-evt-info:
 #   --mca evt sync              -> sync selected (priority 20), events delivered
-#   --mca evt ^sync             -> inline, and evt_base_verbose says why; events
+#   --mca evt ^sync,ring        -> inline, and evt_base_verbose says why; events
 #                                  still delivered (sync semantics)
 #   --mca evt_sync_priority 5   -> sync at priority 5
 #   no evt_base_verbose         -> no selection chatter
@@ -34,12 +34,12 @@ expect sync 2 '^rank [01]: delivery: sync$'
 expect sync 2 '^rank [01]: priority: 20$'
 expect sync 2 'evt:base:select: selected component sync \(priority 20\)'
 
-run exclude --mca evt ^sync --mca evt_base_verbose 10
+run exclude --mca evt ^sync,ring --mca evt_base_verbose 10
 expect exclude 2 '^rank [01]: delivery: inline$'
-expect exclude 2 'evt:base:select: no evt component selected: no evt component was found or every one was excluded \(evt = "\^sync"\); events are delivered inline'
+expect exclude 2 'evt:base:select: no evt component selected: no evt component was found or every one was excluded \(evt = "\^sync,ring"\); events are delivered inline'
 expect exclude 0 'selected component sync'
 
-run priority --mca evt_sync_priority 5 --mca evt_base_verbose 10
+run priority --mca evt_sync_priority 5 --mca evt_ring_priority 1 --mca evt_base_verbose 10
 expect priority 2 '^rank [01]: priority: 5$'
 expect priority 2 'evt:base:select: component sync available, priority 5'
 expect priority 2 'evt:base:select: selected component sync \(priority 5\)'
@@ -48,8 +48,9 @@ run quiet --mca evt sync
 expect quiet 2 '^rank [01]: delivery: sync$'
 expect quiet 0 'evt:base:'
 
-# The environment works as well as --mca (OMPI_MCA_evt=^sync).
-OMPI_MCA_evt=^sync run env
+# The environment works as well as --mca (OMPI_MCA_evt=^sync,ring; with
+# only ^sync the ring component would be selected).
+OMPI_MCA_evt=^sync,ring run env
 expect env 2 '^rank [01]: delivery: inline$'
 
 # ompi-evt-info
@@ -73,7 +74,7 @@ expect info 1 '^event:[0-9]+:ompi.mpi.initialization:element:4:[^:]+:uint64:16$'
 expect info 3 '^event:[0-9]+:ompi.mpi.finalization:element:'
 expect info 1 '^event:[0-9]+:ompi.mpi.finalization:element:2:[^:]+:uint64:8$'
 
-"$info" --parsable --mca evt ^sync >"$out" 2>&1
+"$info" --parsable --mca evt ^sync,ring >"$out" 2>&1
 echo "=== info ^sync"; cat "$out"
 expect info-exclude 1 '^evt:delivery:inline:reason:no evt component was found or every one was excluded$'
 expect info-exclude 0 '^evt:component:sync:selected:yes$'

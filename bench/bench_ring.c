@@ -1,0 +1,201 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/*
+ * evt/ring benchmark (make bench; never in make check). ns per operation,
+ * medians over batches, 16-byte payload, one registration with a no-op
+ * callback:
+ *   empty loop | raise with no listener (the "empty call") | source clock read |
+ *   sync (inline dispatch at the raise) | ring enqueue from 1 thread |
+ *   ring enqueue from 2 threads at once (per thread) | drain throughput.
+ * Batches fit in the ring (no drop); the drain between batches is not timed.
+ * Goals (issue 3): enqueue <= clock + 6 ns; 2 threads each >= 90% of the
+ * one-thread rate; drain >= 20 million records/s.
+ */
+#include "ompi_config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../test/unit/test_ring_common.h"
+
+#define BATCH 16384 /* records per timed batch: 16384 x 64 B = 1 MiB */
+#define BATCHES 41
+#define RING_BYTES (4 * 1024 * 1024)
+
+static mca_base_event_t *ev;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, n, sizeof(double), cmp);
+    return v[n / 2];
+}
+
+static void noop_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
+                    mca_base_event_cb_safety_t s, void *ud)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+static double batch_raise(void)
+{
+    ring_test_payload_t p = {1, 2};
+    double t0 = now_ns();
+    for (int i = 0; i < BATCH; ++i) {
+        p.seq = (uint64_t) i;
+        (void) mca_base_event_raise(ev, NULL, &p);
+        __asm__ volatile("" ::: "memory");
+    }
+    return (now_ns() - t0) / BATCH;
+}
+
+static double batch_empty(void)
+{
+    double t0 = now_ns();
+    for (int i = 0; i < BATCH; ++i) {
+        __asm__ volatile("" ::: "memory");
+    }
+    return (now_ns() - t0) / BATCH;
+}
+
+static volatile opal_count_t clock_sink;
+static double batch_clock(void)
+{
+    mca_base_event_source_t *src = ev->source;
+    double t0 = now_ns();
+    for (int i = 0; i < BATCH; ++i) {
+        clock_sink = src->get_timestamp(src->ctx);
+    }
+    return (now_ns() - t0) / BATCH;
+}
+
+/* ---- two producer threads, in lock step with the drainer ---- */
+static pthread_barrier_t bar;
+static double two_t[2][BATCHES];
+static void *two_worker(void *arg)
+{
+    int me = (int) (uintptr_t) arg;
+    for (int b = 0; b < BATCHES; ++b) {
+        pthread_barrier_wait(&bar); /* start together */
+        two_t[me][b] = batch_raise();
+        pthread_barrier_wait(&bar); /* main drains now */
+        pthread_barrier_wait(&bar);
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    mca_base_event_registration_t *h = NULL;
+    double v[BATCHES], empty, noraise, clk, syncd, ring1, ring2a, ring2b, drain_rate;
+    ompi_evt_ring_test_stats_t st;
+    pthread_t t[2];
+
+    if (0 != ring_test_start(RING_BYTES, 8, OMPI_EVT_RING_OVERFLOW_DROP_NEW)) {
+        fprintf(stderr, "bench_ring: cannot start the ring component\n");
+        return 1;
+    }
+    ev = ring_test_event("bench", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    if (NULL == ev) {
+        return 1;
+    }
+    for (int b = 0; b < BATCHES; ++b) {
+        v[b] = batch_empty();
+    }
+    empty = median(v, BATCHES);
+    for (int b = 0; b < BATCHES; ++b) {
+        v[b] = batch_raise(); /* nobody listens */
+    }
+    noraise = median(v, BATCHES);
+    for (int b = 0; b < BATCHES; ++b) {
+        v[b] = batch_clock();
+    }
+    clk = median(v, BATCHES);
+
+    if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &h)
+        || OPAL_SUCCESS != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE,
+                                                            NULL, NULL, noop_cb)) {
+        return 1;
+    }
+
+    /* sync: the engine dispatches inline when no delivery is installed */
+    (void) mca_base_event_delivery_set(NULL);
+    for (int b = 0; b < BATCHES; ++b) {
+        v[b] = batch_raise();
+    }
+    syncd = median(v, BATCHES);
+    (void) mca_base_event_delivery_set(&ring_test_delivery);
+
+    /* ring, one thread */
+    for (int b = 0; b < BATCHES; ++b) {
+        v[b] = batch_raise();
+        (void) ompi_evt_ring_module.evtm_flush();
+    }
+    ring1 = median(v, BATCHES);
+
+    /* ring, two threads at once */
+    pthread_barrier_init(&bar, NULL, 3);
+    for (uintptr_t i = 0; i < 2; ++i) {
+        pthread_create(&t[i], NULL, two_worker, (void *) i);
+    }
+    for (int b = 0; b < BATCHES; ++b) {
+        pthread_barrier_wait(&bar);
+        pthread_barrier_wait(&bar);
+        (void) ompi_evt_ring_module.evtm_flush();
+        pthread_barrier_wait(&bar);
+    }
+    for (int i = 0; i < 2; ++i) {
+        pthread_join(t[i], NULL);
+    }
+    ring2a = median(two_t[0], BATCHES);
+    ring2b = median(two_t[1], BATCHES);
+
+    /* drain throughput: fill this thread's 4 MiB ring (65536 records), time
+     * the flush to the no-op callback */
+    for (int b = 0; b < BATCHES; ++b) {
+        for (int k = 0; k < RING_BYTES / 64 / BATCH; ++k) {
+            (void) batch_raise();
+        }
+        double t0 = now_ns();
+        (void) ompi_evt_ring_module.evtm_flush();
+        v[b] = (now_ns() - t0) / (RING_BYTES / 64);
+    }
+    drain_rate = 1e3 / median(v, BATCHES); /* million records/s */
+
+    ompi_evt_ring_test_stats(&st);
+    printf("bench_ring: 16-byte payload, one registration (no-op callback), medians of %d "
+           "batches of %d\n", BATCHES, BATCH);
+    printf("  empty loop iteration            %7.2f ns\n", empty);
+    printf("  raise, no listener (empty call) %7.2f ns\n", noraise);
+    printf("  source clock read (default)     %7.2f ns\n", clk);
+    printf("  sync: inline dispatch           %7.2f ns\n", syncd);
+    printf("  ring enqueue, 1 thread          %7.2f ns  (clock + %.2f ns; goal <= clock + 6)\n",
+           ring1, ring1 - clk);
+    printf("  ring enqueue, 2 threads         %7.2f / %.2f ns per raise  (rate %.0f%% / %.0f%% "
+           "of 1 thread; goal >= 90%%)\n",
+           ring2a, ring2b, 100.0 * ring1 / ring2a, 100.0 * ring1 / ring2b);
+    printf("  drain to no-op callback         %7.2f ns per record = %.1f million/s (goal >= 20)\n",
+           1e3 / drain_rate, drain_rate);
+    printf("  dropped during the run          %lu (expect 0)\n", st.dropped_full + st.dropped_pool);
+    (void) mca_base_event_handle_free(h, NULL, NULL);
+    ring_test_stop();
+    return 0;
+}

@@ -1,0 +1,460 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * evt/ring module: deliver() stores the captured record in the raising
+ * thread's ring; the drain (opal_progress, flush points, optional timer)
+ * merges the rings and dispatches.
+ *
+ * The drain lock: one drainer at a time, because each ring has one
+ * consumer. It is an atomic exchange, not OPAL_THREAD_TRYLOCK: in a process
+ * without threads that macro "succeeds" without taking anything, so a
+ * callback that calls MPI would re-enter the drain on the same thread
+ * (DESIGN.md sec. 4). A thread-local "draining" flag makes flush() from
+ * inside a callback of the drain return at once instead of waiting for
+ * itself.
+ */
+
+#include "ompi_config.h"
+
+#include <sched.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "opal/constants.h"
+#include "opal/mca/event/event.h"
+#include "opal/runtime/opal_progress_threads.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/mca/evt/ring/evt_ring.h"
+
+/** What the ring stores for one record; event->extent payload bytes follow. */
+typedef struct ring_rec_t {
+    mca_base_event_t *event;
+    mca_base_event_source_t *source;
+    const void *obj;
+    opal_count_t timestamp;
+    uint64_t epoch;
+} ring_rec_t;
+_Static_assert(0 == sizeof(ring_rec_t) % OMPI_EVT_RING_ALIGN, "payload stays aligned");
+
+/** Kind of a record in the ring. */
+#define RING_KIND_RECORD OMPI_EVT_RING_KIND_USER
+
+/** The drain lock (see the file comment). 0 free, 1 held. */
+static atomic_int ring_drain_lock;
+/** This thread holds the drain lock. initial-exec TLS (see evt_ring_pool.c). */
+static __thread bool ring_draining __attribute__((tls_model("initial-exec")));
+/** Drain counters, written under the drain lock (relaxed, read by seams). */
+static atomic_ulong ring_drained, ring_drains_skipped;
+
+/** The drain timer (evt_ring_drain_interval). INIT context only. */
+static opal_event_base_t *ring_timer_base;
+static opal_event_t *ring_timer_ev;
+
+/* ------------------------------------------------------------------------
+ * The drain lock
+ * ------------------------------------------------------------------------ */
+
+/* Context: PROGRESS, ANY. */
+static inline bool ring_drain_trylock(void)
+{
+    /* relaxed pre-check: a second drainer does not write the line */
+    if (0 != atomic_load_explicit(&ring_drain_lock, memory_order_relaxed)) {
+        return false;
+    }
+    /* acquire: pairs with the release store in ring_drain_unlock(): the
+     * consumer positions the previous drainer left in every ring are
+     * visible. */
+    if (0 != atomic_exchange_explicit(&ring_drain_lock, 1, memory_order_acquire)) {
+        return false;
+    }
+    ring_draining = true;
+    return true;
+}
+
+/* Context: the drainer. */
+static inline void ring_drain_unlock(void)
+{
+    ring_draining = false;
+    /* release: pairs with the acquire exchange in ring_drain_trylock() */
+    atomic_store_explicit(&ring_drain_lock, 0, memory_order_release);
+}
+
+/* ------------------------------------------------------------------------
+ * The drain: k-way merge over the ring heads
+ * ------------------------------------------------------------------------ */
+
+/** A ring with records in the drain's snapshot. */
+typedef struct ring_head_t {
+    ompi_evt_ring_t *ring;
+    const ompi_evt_ring_hdr_t *hdr;
+    opal_count_t timestamp;
+} ring_head_t;
+
+static inline const ring_rec_t *head_rec(const ompi_evt_ring_hdr_t *hdr)
+{
+    return (const ring_rec_t *) (hdr + 1);
+}
+
+/* Release what the consumer read, and recycle an exited thread's empty ring.
+ * Context: the drainer. */
+static void ring_retire(ompi_evt_ring_t *ring)
+{
+    ompi_evt_ring_spsc_release(&ring->buf);
+    /* acquire: pairs with the release store of RELEASED in the pool's
+     * thread-exit destructor: every commit of the exited owner is visible
+     * to the refresh below. */
+    if (OMPI_EVT_RING_RELEASED == atomic_load_explicit(&ring->pool.state, memory_order_acquire)
+        && ompi_evt_ring_spsc_empty(&ring->buf)) {
+        ompi_evt_ring_pool_recycle(ring);
+    }
+}
+
+/**
+ * Dispatch up to @p budget records in timestamp order over a snapshot of
+ * the rings (tails read once at the start, so the drain ends).
+ * @param[in] budget   records at most; < 0: everything in the snapshot
+ * @param[in] context  safety level of the calling context
+ * @return records dispatched
+ * Context: the drainer (drain lock held).
+ */
+static int ring_drain(long budget, mca_base_event_cb_safety_t context)
+{
+    ompi_evt_ring_component_t *c = &mca_evt_ring_component;
+    ring_head_t heads[c->pool_size > 0 ? c->pool_size : 1];
+    int n = 0, high, j, best;
+    long done = 0;
+
+    if (NULL == c->rings) {
+        return 0;
+    }
+    /* acquire: pairs with the release CAS in the pool's ring_claim(): every
+     * ring below high_water has left FREE. */
+    high = atomic_load_explicit(&c->high_water, memory_order_acquire);
+    for (int i = 0; i < high; ++i) {
+        ompi_evt_ring_t *ring = &c->rings[i];
+        /* relaxed: FREE rings are empty; a ring claimed right now has no
+         * record in this snapshot anyway. */
+        if (OMPI_EVT_RING_FREE == atomic_load_explicit(&ring->pool.state, memory_order_relaxed)) {
+            continue;
+        }
+        /* acquire inside refresh(): pairs with the commit's release store */
+        (void) ompi_evt_ring_spsc_refresh(&ring->buf);
+        heads[n].hdr = ompi_evt_ring_spsc_peek(&ring->buf);
+        if (NULL == heads[n].hdr) {
+            ring_retire(ring);
+            continue;
+        }
+        heads[n].ring = ring;
+        heads[n].timestamp = head_rec(heads[n].hdr)->timestamp;
+        ++n;
+    }
+
+    while (n > 0 && (budget < 0 || done < budget)) {
+        const ring_rec_t *rec;
+        mca_base_event_record_t record;
+        ompi_evt_ring_t *ring;
+
+        /* the oldest head; ties go to the lower ring index */
+        best = 0;
+        for (j = 1; j < n; ++j) {
+            if (heads[j].timestamp < heads[best].timestamp) {
+                best = j;
+            }
+        }
+        ring = heads[best].ring;
+        rec = head_rec(heads[best].hdr);
+        record.event = rec->event;
+        record.source = rec->source;
+        record.obj = rec->obj;
+        record.timestamp = rec->timestamp;
+        record.epoch = rec->epoch;
+        record.data = rec + 1;
+        /* The bytes stay valid until release(): consume now, release in
+         * batches (each release may move a line to the producer's core). */
+        ompi_evt_ring_spsc_consume(&ring->buf, heads[best].hdr);
+        (void) mca_base_event_dispatch(&record, context);
+        ++done;
+        if (ompi_evt_ring_spsc_unreleased(&ring->buf) >= ring->buf.g.capacity / 4) {
+            ompi_evt_ring_spsc_release(&ring->buf);
+        }
+        heads[best].hdr = ompi_evt_ring_spsc_peek(&ring->buf);
+        if (NULL != heads[best].hdr) {
+            heads[best].timestamp = head_rec(heads[best].hdr)->timestamp;
+        } else {
+            ring_retire(ring);
+            heads[best] = heads[--n];
+        }
+    }
+    for (j = 0; j < n; ++j) {
+        ompi_evt_ring_spsc_release(&heads[j].ring->buf);
+    }
+    /* relaxed: statistics */
+    atomic_fetch_add_explicit(&ring_drained, (unsigned long) done, memory_order_relaxed);
+    return (int) done;
+}
+
+/* ------------------------------------------------------------------------
+ * Module operations
+ * ------------------------------------------------------------------------ */
+
+/* Context: INIT. */
+static int ring_module_init(void)
+{
+    if (0 < mca_evt_ring_component.drain_interval) {
+        return ompi_evt_ring_timer_start();
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Context: INIT. The base flushed before. */
+static int ring_module_finalize(void)
+{
+    ompi_evt_ring_timer_stop();
+    return OMPI_SUCCESS;
+}
+
+/* The DRAIN overflow policy: the ring is full, the context is a normal
+ * one: drain everything now, in the raising thread (what sync would do).
+ * @retval true  drained (retry the store); false: another thread drains
+ * Context: RAISE (not SIGNAL, not inside a drain). */
+static bool ring_overflow_drain(mca_base_event_cb_safety_t context)
+{
+    if (!ring_drain_trylock()) {
+        return false;
+    }
+    (void) ring_drain(-1, context);
+    ring_drain_unlock();
+    return true;
+}
+
+/**
+ * The raise path: copy the record into this thread's ring.
+ * No lock, no allocation, no system call once the thread owns a ring.
+ * Context: RAISE, SIGNAL.
+ */
+static int ring_module_deliver(const mca_base_event_record_t *record,
+                               mca_base_event_cb_safety_t context)
+{
+    bool in_signal = MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= context;
+    size_t extent = record->event->extent;
+    ompi_evt_ring_t *ring;
+    ring_rec_t *rec;
+    int retried = 0;
+
+    ring = ompi_evt_ring_pool_mine(in_signal);
+    if (OPAL_UNLIKELY(NULL == ring)) {
+        /* relaxed: statistics */
+        atomic_fetch_add_explicit(&mca_evt_ring_component.dropped_pool, 1, memory_order_relaxed);
+        mca_base_event_count_dropped(record);
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    if (OPAL_UNLIKELY(!ompi_evt_ring_spsc_enter(&ring->buf))) {
+        /* A signal handler interrupted this thread inside its own raise:
+         * never wait for it (it cannot finish before we return). relaxed
+         * RMW: handlers of different signals may nest. */
+        atomic_fetch_add_explicit(&ring->own.dropped_nested, 1, memory_order_relaxed);
+        mca_base_event_count_dropped(record);
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+again:
+    rec = ompi_evt_ring_spsc_reserve(&ring->buf, sizeof(*rec) + extent, RING_KIND_RECORD);
+    if (OPAL_UNLIKELY(NULL == rec)) {
+        if (0 == retried && OMPI_EVT_RING_OVERFLOW_DRAIN == mca_evt_ring_component.overflow
+            && !in_signal && !ring_draining) {
+            bool drained;
+            retried = 1;
+            /* leave the producer side: callbacks of the drain may raise */
+            ompi_evt_ring_spsc_exit(&ring->buf);
+            drained = ring_overflow_drain(context);
+            if (!ompi_evt_ring_spsc_enter(&ring->buf)) {
+                /* cannot happen outside a handler; count it as nested */
+                atomic_fetch_add_explicit(&ring->own.dropped_nested, 1, memory_order_relaxed);
+                mca_base_event_count_dropped(record);
+                return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+            }
+            if (drained) {
+                goto again;
+            }
+        }
+        /* relaxed load + store: written only inside enter()/exit() */
+        atomic_store_explicit(&ring->own.dropped_full,
+                              atomic_load_explicit(&ring->own.dropped_full, memory_order_relaxed)
+                                  + 1,
+                              memory_order_relaxed);
+        ompi_evt_ring_spsc_exit(&ring->buf);
+        mca_base_event_count_dropped(record);
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    rec->event = record->event;
+    rec->source = record->source;
+    rec->obj = record->obj;
+    rec->timestamp = record->timestamp;
+    rec->epoch = record->epoch;
+    if (0 < extent) {
+        memcpy(rec + 1, record->data, extent);
+    }
+    /* release store of tail: pairs with the drain's refresh() */
+    ompi_evt_ring_spsc_commit(&ring->buf);
+    /* relaxed load + store: written only inside enter()/exit() */
+    atomic_store_explicit(&ring->own.stored,
+                          atomic_load_explicit(&ring->own.stored, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    ompi_evt_ring_spsc_exit(&ring->buf);
+    return OMPI_SUCCESS;
+}
+
+/**
+ * Deliver everything raised before the call. Returns at once when this
+ * thread is the drainer (a callback reaching a flush point); waits for a
+ * drainer on another thread, since the records it holds must be delivered
+ * before we return.
+ * Context: ANY, TOOL.
+ */
+static int ring_module_flush(void)
+{
+    if (ring_draining) {
+        return OMPI_SUCCESS;
+    }
+    while (!ring_drain_trylock()) {
+        sched_yield();
+    }
+    (void) ring_drain(-1, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    ring_drain_unlock();
+    return OMPI_SUCCESS;
+}
+
+/**
+ * Bounded drain from opal_progress: producer sinks, then at most
+ * evt_ring_drain_budget records. Never blocks: a second thread, or a
+ * callback that re-enters progress, returns 0 at once.
+ * Context: PROGRESS.
+ */
+static int ring_module_progress(void)
+{
+    int n;
+
+    if (ring_draining || !ring_drain_trylock()) {
+        /* relaxed: statistics */
+        atomic_fetch_add_explicit(&ring_drains_skipped, 1, memory_order_relaxed);
+        return 0;
+    }
+    mca_base_event_drain_sinks();
+    n = ring_drain(mca_evt_ring_component.drain_budget, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    ring_drain_unlock();
+    return n;
+}
+
+const ompi_evt_base_module_t ompi_evt_ring_module = {
+    .evtm_init = ring_module_init,
+    .evtm_finalize = ring_module_finalize,
+    .evtm_deliver = ring_module_deliver,
+    .evtm_flush = ring_module_flush,
+    .evtm_progress = ring_module_progress,
+    .evtm_flags = OMPI_EVT_MODULE_FLAG_DEFERRED | OMPI_EVT_MODULE_FLAG_ASYNC_SIGNAL_RAISE,
+};
+
+/* ------------------------------------------------------------------------
+ * The drain timer (evt_ring_drain_interval) on OPAL's progress thread
+ * ------------------------------------------------------------------------ */
+
+/* A persistent libevent timer on OPAL's progress thread: a bounded drain
+ * in context THREAD_SAFE (another thread than the application's), so only
+ * callbacks registered at THREAD_SAFE or ASYNC_SIGNAL_SAFE run; the engine
+ * counts the record as dropped for registrations without one.
+ * Context: OPAL's progress thread. */
+static void ring_timer_cb(int fd, short flags, void *arg)
+{
+    if (!ring_drain_trylock()) {
+        return;
+    }
+    (void) ring_drain(mca_evt_ring_component.drain_budget,
+                      MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE);
+    ring_drain_unlock();
+}
+
+/* Context: INIT. */
+int ompi_evt_ring_timer_start(void)
+{
+    struct timeval tv;
+    int us = mca_evt_ring_component.drain_interval;
+
+    ring_timer_base = opal_progress_thread_init(NULL);
+    if (NULL == ring_timer_base) {
+        return OPAL_ERR_NOT_AVAILABLE;
+    }
+    ring_timer_ev = opal_event_new(ring_timer_base, -1, OPAL_EV_PERSIST, ring_timer_cb, NULL);
+    if (NULL == ring_timer_ev) {
+        (void) opal_progress_thread_finalize(NULL);
+        ring_timer_base = NULL;
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    tv.tv_sec = us / 1000000;
+    tv.tv_usec = us % 1000000;
+    if (0 != opal_event_add(ring_timer_ev, &tv)) {
+        opal_event_free(ring_timer_ev);
+        ring_timer_ev = NULL;
+        (void) opal_progress_thread_finalize(NULL);
+        ring_timer_base = NULL;
+        return OPAL_ERROR;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Context: INIT. */
+void ompi_evt_ring_timer_stop(void)
+{
+    if (NULL != ring_timer_ev) {
+        (void) opal_event_del(ring_timer_ev);
+        opal_event_free(ring_timer_ev);
+        ring_timer_ev = NULL;
+    }
+    if (NULL != ring_timer_base) {
+        (void) opal_progress_thread_finalize(NULL);
+        ring_timer_base = NULL;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Test-only seams
+ * ------------------------------------------------------------------------ */
+
+void ompi_evt_ring_test_stats(ompi_evt_ring_test_stats_t *stats)
+{
+    ompi_evt_ring_component_t *c = &mca_evt_ring_component;
+
+    memset(stats, 0, sizeof(*stats));
+    for (int i = 0; NULL != c->rings && i < c->pool_size; ++i) {
+        ompi_evt_ring_t *r = &c->rings[i];
+        int st = atomic_load(&r->pool.state);
+        stats->stored += atomic_load_explicit(&r->own.stored, memory_order_relaxed);
+        stats->dropped_full += atomic_load_explicit(&r->own.dropped_full, memory_order_relaxed);
+        stats->dropped_nested += atomic_load_explicit(&r->own.dropped_nested,
+                                                      memory_order_relaxed);
+        stats->rings_owned += OMPI_EVT_RING_OWNED == st;
+        stats->rings_released += OMPI_EVT_RING_RELEASED == st;
+    }
+    stats->dropped_pool = atomic_load(&c->dropped_pool);
+    stats->drained = atomic_load(&ring_drained);
+    stats->drains_skipped = atomic_load(&ring_drains_skipped);
+}
+
+bool ompi_evt_ring_test_hold_drain_lock(bool take)
+{
+    if (take) {
+        int expected = 0;
+        /* acquire/release: as the real lock */
+        return atomic_compare_exchange_strong_explicit(&ring_drain_lock, &expected, 1,
+                                                       memory_order_acquire,
+                                                       memory_order_relaxed);
+    }
+    atomic_store_explicit(&ring_drain_lock, 0, memory_order_release);
+    return true;
+}

@@ -1,0 +1,133 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* mpirun -np 2 --mca evt ring: events raised by a helper thread while the
+ * main thread sits in MPI_Recv or MPI_Barrier are delivered by the ring's
+ * drain inside that call's progress loop (not at the raise, not after the
+ * call). Four phases, each rank blocked in two of them:
+ *   1 rank 0 in MPI_Recv (rank 1 sends after 400 ms)   2 the reverse
+ *   3 rank 1 in MPI_Barrier (rank 0 enters after 400 ms) 4 the reverse
+ * The blocked rank's helper raises 50 events 100 ms into the phase. */
+#include "ompi_config.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#include "evt_mpi_common.h"
+#include "evt_seed_producer.h"
+#include "ompi/mca/evt/base/base.h"
+
+#define PER_PHASE 50
+
+static atomic_int in_blocking;   /* main thread is inside MPI_Recv/MPI_Barrier */
+static atomic_int delivered, delivered_blocked, delivered_other_thread;
+static pthread_t main_thread;
+static atomic_int raise_go;      /* helper: raise when set to a phase number */
+
+static void cb(MPI_T_event_instance inst, MPI_T_event_registration h, MPI_T_cb_safety s, void *ud)
+{
+    atomic_fetch_add(&delivered, 1);
+    if (atomic_load(&in_blocking)) {
+        atomic_fetch_add(&delivered_blocked, 1);
+    }
+    if (!pthread_equal(pthread_self(), main_thread)) {
+        atomic_fetch_add(&delivered_other_thread, 1);
+    }
+}
+
+static void *helper(void *arg)
+{
+    int done = 0;
+    while (done < 2) {
+        int phase = atomic_load(&raise_go);
+        if (phase > 0) {
+            usleep(100000);
+            for (int i = 0; i < PER_PHASE; ++i) {
+                my_producer_raise(phase * 1000 + i);
+            }
+            atomic_store(&raise_go, 0);
+            ++done;
+        }
+        usleep(1000);
+    }
+    return NULL;
+}
+
+static void phase(int n, int blocked_rank, int barrier)
+{
+    int before = atomic_load(&delivered), token = n;
+
+    if (evt_rank == blocked_rank) {
+        int before_blocked = atomic_load(&delivered_blocked);
+        atomic_store(&raise_go, n);
+        atomic_store(&in_blocking, 1);
+        if (barrier) {
+            MPI_Barrier(MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(&token, 1, MPI_INT, 1 - evt_rank, n, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        atomic_store(&in_blocking, 0);
+        CHECK(PER_PHASE == atomic_load(&delivered_blocked) - before_blocked,
+              "phase %d: %d of %d delivered while blocked", n,
+              atomic_load(&delivered_blocked) - before_blocked, PER_PHASE);
+        CHECK(0 == atomic_load(&raise_go), "phase %d: helper done", n);
+    } else {
+        usleep(400000);
+        if (barrier) {
+            MPI_Barrier(MPI_COMM_WORLD);
+        } else {
+            MPI_Send(&token, 1, MPI_INT, 1 - evt_rank, n, MPI_COMM_WORLD);
+        }
+        CHECK(before == atomic_load(&delivered), "phase %d: nothing raised here", n);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_T_event_registration h;
+    int provided, idx, size;
+    pthread_t t;
+
+    main_thread = pthread_self();
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &evt_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(2 == size, "size %d", size);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    CHECK(NULL != ompi_evt_base.component
+              && 0 == strcmp(ompi_evt_base.component->evtc_version.mca_component_name, "ring"),
+          "ring selected");
+    my_producer_register();
+    CHECK(MPI_SUCCESS == MPI_T_event_get_index("ompi.mything_base_happened", &idx), "index");
+    CHECK(MPI_SUCCESS == MPI_T_event_handle_alloc(idx, NULL, MPI_INFO_NULL, &h), "alloc");
+    CHECK(MPI_SUCCESS == MPI_T_event_register_callback(h, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL,
+                                                       NULL, cb),
+          "callback");
+
+    /* deferred: a raise is not delivered at once */
+    my_producer_raise(-1);
+    CHECK(0 == atomic_load(&delivered), "ring defers delivery");
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(1 == atomic_load(&delivered), "drained by the barrier's progress");
+    atomic_store(&delivered, 0);
+    atomic_store(&delivered_blocked, 0);
+
+    pthread_create(&t, NULL, helper, NULL);
+    phase(1, 0, 0);
+    phase(2, 1, 0);
+    phase(3, 1, 1);
+    phase(4, 0, 1);
+    pthread_join(t, NULL);
+
+    CHECK(2 * PER_PHASE == atomic_load(&delivered), "delivered %d", atomic_load(&delivered));
+    CHECK(0 == atomic_load(&delivered_other_thread), "callbacks ran in the main thread");
+    CHECK(MPI_SUCCESS == MPI_T_event_handle_free(h, NULL, NULL), "free");
+    MPI_T_finalize();
+    MPI_Finalize();
+    return evt_report();
+}

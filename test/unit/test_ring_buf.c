@@ -1,0 +1,273 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* Unit tests: the SPSC ring primitive (ompi/mca/evt/ring/evt_ring_buf.h),
+ * single-threaded (the two-thread test is test/stress/stress_ring_spsc.c). */
+#include "ompi_config.h"
+
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "ompi/mca/evt/ring/evt_ring_buf.h"
+
+static uint64_t storage[8192]; /* 64 KiB, 8-byte aligned */
+
+static ompi_evt_ring_spsc_t *make_ring(unsigned int capacity, unsigned int start)
+{
+    static ompi_evt_ring_spsc_t ring;
+    cr_assert(ompi_evt_ring_spsc_init(&ring, storage, capacity, start));
+    return &ring;
+}
+
+/* Pop one record into buf; returns its length in bytes (rounded) or -1. */
+static int pop(ompi_evt_ring_spsc_t *ring, void *buf, size_t max)
+{
+    const ompi_evt_ring_hdr_t *hdr;
+    size_t len;
+
+    if (NULL == (hdr = ompi_evt_ring_spsc_peek(ring))) {
+        (void) ompi_evt_ring_spsc_refresh(ring);
+        if (NULL == (hdr = ompi_evt_ring_spsc_peek(ring))) {
+            return -1;
+        }
+    }
+    len = hdr->size - sizeof(*hdr);
+    cr_assert_leq(len, max);
+    memcpy(buf, hdr + 1, len);
+    ompi_evt_ring_spsc_consume(ring, hdr);
+    ompi_evt_ring_spsc_release(ring);
+    return (int) len;
+}
+
+Test(ring_buf, rejects_bad_geometry)
+{
+    ompi_evt_ring_spsc_t ring;
+
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 1000, 0), "not a power of two");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 96, 0), "not a power of two");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 32, 0), "below the minimum");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 0, 0), "zero");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, (char *) storage + 4, 1024, 0), "misaligned");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, NULL, 1024, 0), "no buffer");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 1024, UINT_MAX - 100),
+                  "positions are multiples of 8");
+    cr_expect(ompi_evt_ring_spsc_init(&ring, storage, 1024, 0));
+}
+
+Test(ring_buf, record_sizes)
+{
+    cr_expect_eq(ompi_evt_ring_record_size(0), 8);
+    cr_expect_eq(ompi_evt_ring_record_size(1), 16);
+    cr_expect_eq(ompi_evt_ring_record_size(16), 24);
+    cr_expect_eq(ompi_evt_ring_record_size(17), 32);
+    cr_expect_eq(ompi_evt_ring_record_size(256), 264);
+}
+
+Test(ring_buf, empty_then_fifo_order)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(1024, 0);
+    uint64_t v, out;
+
+    cr_expect(ompi_evt_ring_spsc_empty(ring));
+    cr_expect_eq(pop(ring, &out, sizeof(out)), -1);
+    for (v = 0; v < 20; ++v) {
+        cr_assert(ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER));
+    }
+    cr_expect_not(ompi_evt_ring_spsc_empty(ring));
+    for (v = 0; v < 20; ++v) {
+        cr_assert_eq(pop(ring, &out, sizeof(out)), 8);
+        cr_expect_eq(out, v);
+    }
+    cr_expect(ompi_evt_ring_spsc_empty(ring));
+}
+
+Test(ring_buf, uncommitted_is_invisible)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(1024, 0);
+    uint64_t *p = ompi_evt_ring_spsc_reserve(ring, 8, OMPI_EVT_RING_KIND_USER);
+    uint64_t out;
+
+    cr_assert_not_null(p);
+    *p = 42;
+    cr_expect(ompi_evt_ring_spsc_empty(ring), "a reservation is not visible before commit");
+    ompi_evt_ring_spsc_commit(ring);
+    cr_expect_eq(pop(ring, &out, sizeof(out)), 8);
+    cr_expect_eq(out, 42);
+}
+
+Test(ring_buf, variable_lengths_keep_their_bytes)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(4096, 0);
+    unsigned char in[256], out[264];
+    int round, len, got, i;
+
+    /* Many laps of a 4 KiB ring with lengths 0..256, contents checked. */
+    for (round = 0; round < 2000; ++round) {
+        len = (round * 37) % 257;
+        for (i = 0; i < len; ++i) {
+            in[i] = (unsigned char) (round + i);
+        }
+        cr_assert(ompi_evt_ring_spsc_push(ring, in, len, OMPI_EVT_RING_KIND_USER + 1));
+        got = pop(ring, out, sizeof(out));
+        cr_assert_eq(got, (int) ompi_evt_ring_record_size(len) - 8);
+        cr_assert_eq(memcmp(in, out, len), 0, "round %d", round);
+    }
+}
+
+Test(ring_buf, small_records_take_little_room)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(1024, 0);
+    uint64_t payload[2] = {1, 2};
+    int n = 0;
+
+    while (ompi_evt_ring_spsc_push(ring, payload, sizeof(payload), OMPI_EVT_RING_KIND_USER)) {
+        ++n;
+    }
+    /* 16-byte payload + 8-byte header = 24 bytes: 1024 / 24 = 42 records. */
+    cr_expect_eq(n, 1024 / 24);
+}
+
+Test(ring_buf, wrap_of_positions_near_uint_max)
+{
+    /* Start 104 bytes before the 32-bit counters wrap, then run many laps. */
+    ompi_evt_ring_spsc_t *ring = make_ring(256, UINT_MAX - 103);
+    uint64_t v, out[4], in[4];
+    int expect = 0, got;
+
+    for (v = 0; v < 5000; ++v) {
+        in[0] = v;
+        in[1] = ~v;
+        in[2] = v * 3;
+        cr_assert(ompi_evt_ring_spsc_push(ring, in, 8 * (1 + v % 3), OMPI_EVT_RING_KIND_USER));
+        if (0 == v % 2) {
+            continue;
+        }
+        /* drain both records pushed since the last pop pair */
+        for (int k = 0; k < 2; ++k) {
+            got = pop(ring, out, sizeof(out));
+            cr_assert_eq(got, 8 * (1 + expect % 3));
+            cr_assert_eq(out[0], (uint64_t) expect);
+            if (got >= 16) {
+                cr_assert_eq(out[1], ~(uint64_t) expect);
+            }
+            ++expect;
+        }
+    }
+    cr_expect_eq(expect, 5000);
+    /* The counters did wrap. */
+    cr_expect_lt(atomic_load(&ring->p.tail), 1000000u);
+}
+
+Test(ring_buf, records_never_straddle_the_end)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(128, 0);
+    unsigned char in[48], out[56];
+    const ompi_evt_ring_hdr_t *hdr;
+
+    memset(in, 0xab, sizeof(in));
+    /* 48-byte payload -> 56-byte records: two fit (112), the third cannot
+     * fit in the 16 bytes left before the end. */
+    cr_assert(ompi_evt_ring_spsc_push(ring, in, 48, OMPI_EVT_RING_KIND_USER));
+    cr_assert(ompi_evt_ring_spsc_push(ring, in, 48, OMPI_EVT_RING_KIND_USER));
+    cr_expect_not(ompi_evt_ring_spsc_push(ring, in, 48, OMPI_EVT_RING_KIND_USER), "full");
+    cr_assert_eq(pop(ring, out, sizeof(out)), 48);
+    /* 56 bytes free at the start, 16 at the end: 16 skip + 56 = 72 = free. */
+    in[0] = 0xcd;
+    cr_assert(ompi_evt_ring_spsc_push(ring, in, 48, OMPI_EVT_RING_KIND_USER));
+    cr_expect_not(ompi_evt_ring_spsc_push(ring, in, 1, OMPI_EVT_RING_KIND_USER),
+                  "the skip record used the last 16 bytes");
+    cr_assert_eq(pop(ring, out, sizeof(out)), 48);
+    cr_expect_eq(out[0], 0xab);
+    (void) ompi_evt_ring_spsc_refresh(ring);
+    hdr = ompi_evt_ring_spsc_peek(ring);
+    cr_assert_not_null(hdr);
+    cr_expect_eq((const void *) hdr, (const void *) storage,
+                 "the record restarted at offset 0 after a skip record");
+    cr_expect_eq(hdr->size, 56);
+    cr_expect_eq(((const unsigned char *) (hdr + 1))[0], 0xcd);
+}
+
+Test(ring_buf, oversize_rejected)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(256, 0);
+    unsigned char in[200] = {0};
+
+    cr_expect_not(ompi_evt_ring_spsc_push(ring, in, 121, OMPI_EVT_RING_KIND_USER),
+                  "records are at most capacity/2");
+    cr_expect(ompi_evt_ring_spsc_push(ring, in, 120, OMPI_EVT_RING_KIND_USER));
+}
+
+Test(ring_buf, exact_drop_count_when_full)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(4096, 0);
+    uint64_t v, out, next = 0;
+    unsigned long pushed = 0, dropped = 0, popped = 0;
+
+    /* Producer pushes 10000 records, consumer pops 1 in 3: the ring fills,
+     * every refusal is counted, and the counts add up exactly. */
+    for (v = 0; v < 10000; ++v) {
+        if (ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER)) {
+            ++pushed;
+        } else {
+            ++dropped;
+        }
+        if (0 == v % 3 && pop(ring, &out, sizeof(out)) > 0) {
+            cr_assert_geq(out, next, "order kept across drops");
+            next = out + 1;
+            ++popped;
+        }
+    }
+    while (pop(ring, &out, sizeof(out)) > 0) {
+        cr_assert_geq(out, next);
+        next = out + 1;
+        ++popped;
+    }
+    cr_expect_gt(dropped, 0);
+    cr_expect_eq(pushed + dropped, 10000);
+    cr_expect_eq(popped, pushed, "every accepted record is read back once");
+}
+
+Test(ring_buf, full_ring_refreshes_head_only_when_full)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(256, 0);
+    uint64_t v = 7, out;
+    int n = 0;
+
+    while (ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER)) {
+        ++n;
+    }
+    cr_expect_eq(n, 256 / 16);
+    cr_expect_eq(ring->p.cached_head, 0, "the producer's view of head is still the old one");
+    /* Consume without releasing: the producer still sees a full ring. */
+    (void) ompi_evt_ring_spsc_refresh(ring);
+    ompi_evt_ring_spsc_consume(ring, ompi_evt_ring_spsc_peek(ring));
+    cr_expect_not(ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER));
+    ompi_evt_ring_spsc_release(ring);
+    cr_expect(ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER));
+    cr_expect_eq(ring->p.cached_head, 16);
+    (void) out;
+}
+
+Test(ring_buf, nested_producer_is_refused)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(256, 0);
+
+    cr_assert(ompi_evt_ring_spsc_enter(ring));
+    cr_expect_not(ompi_evt_ring_spsc_enter(ring), "a nested producer must drop");
+    ompi_evt_ring_spsc_exit(ring);
+    cr_expect(ompi_evt_ring_spsc_enter(ring));
+    ompi_evt_ring_spsc_exit(ring);
+}
+
+Test(ring_buf, layout_keeps_sides_apart)
+{
+    cr_expect_geq(offsetof(ompi_evt_ring_spsc_t, c) - offsetof(ompi_evt_ring_spsc_t, p),
+                  OMPI_EVT_CACHE_LINE);
+    cr_expect_geq(offsetof(ompi_evt_ring_spsc_t, g) - offsetof(ompi_evt_ring_spsc_t, c),
+                  OMPI_EVT_CACHE_LINE);
+}

@@ -1,0 +1,404 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* Unit tests: the evt/ring component with the engine (one process per
+ * test, so every test starts with a fresh engine and pool). */
+#include "ompi_config.h"
+
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+
+#include "test_ring_common.h"
+
+/* ---- a recording callback ---- */
+#define MAXREC 20000
+typedef struct {
+    atomic_long n;
+    atomic_long dropped;
+    uint64_t seq[MAXREC];
+    uint64_t who[MAXREC];
+    opal_count_t ts[MAXREC];
+    mca_base_event_registration_t *self;
+    int free_on;      /* free own handle at this delivery (1-based), 0 never */
+    int reenter;      /* call progress and flush from the callback */
+    int reenter_progress_rc;
+    atomic_int freed_cb;
+} rec_t;
+
+static void rec_cb(mca_base_event_record_t *inst, mca_base_event_registration_t *reg,
+                   mca_base_event_cb_safety_t safety, void *ud)
+{
+    rec_t *r = ud;
+    ring_test_payload_t p;
+    long i = atomic_fetch_add(&r->n, 1);
+
+    cr_assert_eq(mca_base_event_copy(inst, &p), OPAL_SUCCESS);
+    if (i < MAXREC) {
+        r->seq[i] = p.seq;
+        r->who[i] = p.who;
+        r->ts[i] = inst->timestamp;
+    }
+    if (r->reenter) {
+        r->reenter_progress_rc = ompi_evt_ring_module.evtm_progress();
+        cr_assert_eq(ompi_evt_ring_module.evtm_flush(), OMPI_SUCCESS);
+    }
+    if (r->free_on == i + 1) {
+        cr_assert_eq(mca_base_event_handle_free(reg, r, NULL), OPAL_SUCCESS);
+    }
+}
+
+static void rec_dropped(opal_count_t count, mca_base_event_registration_t *reg, int source_index,
+                        mca_base_event_cb_safety_t safety, void *ud)
+{
+    rec_t *r = ud;
+    atomic_fetch_add(&r->dropped, count);
+}
+
+/* The dropped handler has no user_data argument of its own: the engine
+ * passes the callback's user_data, so keep one rec_t per registration. */
+static mca_base_event_registration_t *listen_rec(mca_base_event_t *ev, rec_t *r)
+{
+    mca_base_event_registration_t *h = NULL;
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, r,
+                                                  rec_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, rec_dropped), OPAL_SUCCESS);
+    r->self = h;
+    return h;
+}
+
+static void raise_n(mca_base_event_t *ev, uint64_t who, uint64_t from, uint64_t n)
+{
+    for (uint64_t s = from; s < from + n; ++s) {
+        ring_test_payload_t p = {s, who};
+        (void) mca_base_event_raise(ev, NULL, &p);
+    }
+}
+
+static void setup_default(void)
+{
+    cr_assert_eq(ring_test_start(1 << 20, 8, -1), 0);
+}
+
+static void teardown(void)
+{
+    ring_test_stop();
+}
+
+TestSuite(ring_component, .init = setup_default, .fini = teardown);
+
+Test(ring_component, deferred_then_in_order_within_one_thread)
+{
+    static rec_t r;
+    mca_base_event_t *ev = ring_test_event("order1", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    ompi_evt_ring_test_stats_t st;
+
+    cr_assert_not_null(ev);
+    (void) listen_rec(ev, &r);
+    raise_n(ev, 0, 0, 5000);
+    cr_expect_eq(atomic_load(&r.n), 0, "nothing delivered at the raise");
+    ompi_evt_ring_test_stats(&st);
+    cr_expect_eq(st.stored, 5000);
+    cr_expect_eq(st.rings_owned, 1);
+    /* bounded: one progress call delivers at most the budget */
+    cr_expect_eq(ompi_evt_ring_module.evtm_progress(), mca_evt_ring_component.drain_budget);
+    ring_test_drain();
+    cr_assert_eq(atomic_load(&r.n), 5000);
+    for (int i = 0; i < 5000; ++i) {
+        cr_assert_eq(r.seq[i], (uint64_t) i);
+        if (i > 0) {
+            cr_assert_geq(r.ts[i], r.ts[i - 1]);
+        }
+    }
+    cr_expect_eq(atomic_load(&r.dropped), 0);
+}
+
+Test(ring_component, flush_points_deliver_pending_first)
+{
+    static rec_t a, b;
+    mca_base_event_t *ev = ring_test_event("flushpt", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+
+    (void) listen_rec(ev, &a);
+    raise_n(ev, 0, 0, 10);
+    /* handle_alloc is a flush point: a receives its 10, b none of them */
+    (void) listen_rec(ev, &b);
+    cr_expect_eq(atomic_load(&a.n), 10);
+    raise_n(ev, 0, 10, 5);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&a.n), 15);
+    cr_expect_eq(atomic_load(&b.n), 5, "a record raised before a registration is not its");
+    cr_expect_eq(b.seq[0], 10);
+}
+
+Test(ring_component, async_signal_safe_raise_accepted)
+{
+    static rec_t r;
+    mca_base_event_t *ev = ring_test_event("assafe", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    ring_test_payload_t p = {1, 2};
+
+    (void) listen_rec(ev, &r);
+    cr_expect_eq(mca_base_event_raise_ctx(ev, NULL, NULL, &p,
+                                          MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE),
+                 OPAL_SUCCESS);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&r.n), 1);
+    cr_expect_eq(atomic_load(&r.dropped), 0);
+}
+
+/* A clock shared by every thread that never returns the same value twice:
+ * with it, a correct merge delivers strictly increasing timestamps (the
+ * engine's clamp would repeat the last one). */
+static atomic_llong ticker;
+static opal_count_t tick_clock(void *ctx)
+{
+    return atomic_fetch_add(&ticker, 1) + 1;
+}
+
+static mca_base_event_t *merge_ev;
+static pthread_barrier_t merge_bar;
+static void *merge_thread(void *arg)
+{
+    uint64_t who = (uint64_t) (uintptr_t) arg;
+    pthread_barrier_wait(&merge_bar);
+    raise_n(merge_ev, who, 0, 3000);
+    return NULL;
+}
+
+Test(ring_component, ordered_merge_across_4_threads)
+{
+    static rec_t r;
+    pthread_t t[4];
+    uint64_t next[4] = {0};
+
+    merge_ev = ring_test_event("merge4", MCA_BASE_EVENT_SOURCE_ORDERED, tick_clock);
+    (void) listen_rec(merge_ev, &r);
+    pthread_barrier_init(&merge_bar, NULL, 4);
+    for (uintptr_t i = 0; i < 4; ++i) {
+        pthread_create(&t[i], NULL, merge_thread, (void *) i);
+    }
+    for (int i = 0; i < 4; ++i) {
+        pthread_join(t[i], NULL);
+    }
+    /* the threads exited: their rings are RELEASED until drained */
+    cr_assert_eq(ompi_evt_ring_module.evtm_flush(), OMPI_SUCCESS);
+    cr_assert_eq(atomic_load(&r.n), 12000);
+    for (int i = 0; i < 12000; ++i) {
+        cr_assert_lt(r.who[i], 4);
+        cr_assert_eq(r.seq[i], next[r.who[i]], "per-thread order");
+        next[r.who[i]]++;
+        if (i > 0) {
+            cr_assert_gt(r.ts[i], r.ts[i - 1], "merged in timestamp order at %d", i);
+        }
+    }
+    ompi_evt_ring_test_stats_t st;
+    ompi_evt_ring_test_stats(&st);
+    cr_expect_eq(st.rings_released, 0, "drained rings of exited threads are FREE again");
+}
+
+Test(ring_component, callback_frees_its_own_handle_during_a_drain)
+{
+    static rec_t a, b;
+    mca_base_event_t *ev = ring_test_event("selffree", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+
+    a.free_on = 3;
+    (void) listen_rec(ev, &a);
+    (void) listen_rec(ev, &b);
+    raise_n(ev, 0, 0, 10);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&a.n), 3, "no callback after the handle is freed");
+    cr_expect_eq(atomic_load(&b.n), 10, "the other registration gets everything");
+    raise_n(ev, 0, 10, 10);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&a.n), 3);
+    cr_expect_eq(atomic_load(&b.n), 20);
+    cr_expect_not(mca_base_event_handle_is_valid(a.self));
+}
+
+Test(ring_component, callback_reentering_progress_is_skipped)
+{
+    static rec_t r;
+    mca_base_event_t *ev = ring_test_event("reenter", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    ompi_evt_ring_test_stats_t st0, st1;
+
+    r.reenter = 1;
+    r.reenter_progress_rc = -1;
+    (void) listen_rec(ev, &r);
+    raise_n(ev, 0, 0, 50);
+    ompi_evt_ring_test_stats(&st0);
+    ring_test_drain();
+    ompi_evt_ring_test_stats(&st1);
+    cr_expect_eq(atomic_load(&r.n), 50, "each record once: no recursive drain");
+    cr_expect_eq(r.reenter_progress_rc, 0);
+    cr_expect_geq(st1.drains_skipped - st0.drains_skipped, 50);
+    for (int i = 0; i < 50; ++i) {
+        cr_assert_eq(r.seq[i], (uint64_t) i);
+    }
+}
+
+Test(ring_component, progress_returns_at_once_while_another_thread_drains)
+{
+    static rec_t r;
+    mca_base_event_t *ev = ring_test_event("held", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+
+    (void) listen_rec(ev, &r);
+    raise_n(ev, 0, 0, 5);
+    cr_assert(ompi_evt_ring_test_hold_drain_lock(true));
+    cr_expect_eq(ompi_evt_ring_module.evtm_progress(), 0);
+    cr_expect_eq(atomic_load(&r.n), 0);
+    (void) ompi_evt_ring_test_hold_drain_lock(false);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&r.n), 5);
+}
+
+static mca_base_event_t *pool_ev;
+static pthread_barrier_t pool_bar;
+static void *pool_holder(void *arg)
+{
+    raise_n(pool_ev, 1, 0, 1); /* claims the second ring */
+    pthread_barrier_wait(&pool_bar);
+    pthread_barrier_wait(&pool_bar); /* keep it until told */
+    return NULL;
+}
+static void *pool_latecomer(void *arg)
+{
+    raise_n(pool_ev, 2, 0, 7);
+    return NULL;
+}
+
+Test(ring_component, pool_exhaustion_is_counted_and_rings_are_reused, .init = NULL)
+{
+    static rec_t r;
+    pthread_t h, l;
+    ompi_evt_ring_test_stats_t st;
+
+    cr_assert_eq(ring_test_start(1 << 16, 2, -1), 0);
+    pool_ev = ring_test_event("pool", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_rec(pool_ev, &r);
+    raise_n(pool_ev, 0, 0, 1); /* main thread: first ring */
+    pthread_barrier_init(&pool_bar, NULL, 2);
+    pthread_create(&h, NULL, pool_holder, NULL);
+    pthread_barrier_wait(&pool_bar);
+    pthread_create(&l, NULL, pool_latecomer, NULL);
+    pthread_join(l, NULL);
+    ompi_evt_ring_test_stats(&st);
+    cr_expect_eq(st.dropped_pool, 7);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&r.n), 2);
+    cr_expect_eq(atomic_load(&r.dropped), 7, "the dropped handler saw every refused raise");
+    /* the holder exits; once its ring is drained a new thread gets it */
+    pthread_barrier_wait(&pool_bar);
+    pthread_join(h, NULL);
+    ring_test_drain();
+    pthread_create(&l, NULL, pool_latecomer, NULL);
+    pthread_join(l, NULL);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&r.n), 9);
+    ompi_evt_ring_test_stats(&st);
+    cr_expect_eq(st.dropped_pool, 7);
+}
+
+Test(ring_component, full_ring_drops_exactly, .init = NULL)
+{
+    static rec_t r;
+    ompi_evt_ring_test_stats_t st;
+
+    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    mca_base_event_t *ev = ring_test_event("full", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_rec(ev, &r);
+    raise_n(ev, 0, 0, 1000);
+    ompi_evt_ring_test_stats(&st);
+    /* 40-byte record header + 16-byte payload + 8-byte ring header = 64 */
+    cr_expect_eq(st.stored, 4096 / 64);
+    cr_expect_eq(st.dropped_full, 1000 - 4096 / 64);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&r.n), 64);
+    cr_expect_eq(atomic_load(&r.dropped), 1000 - 64, "delivered + dropped == raised");
+    for (int i = 0; i < 64; ++i) {
+        cr_assert_eq(r.seq[i], (uint64_t) i, "drop-new keeps the oldest");
+    }
+}
+
+Test(ring_component, drain_policy_delivers_instead_of_dropping, .init = NULL)
+{
+    static rec_t r;
+
+    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DRAIN), 0);
+    mca_base_event_t *ev = ring_test_event("drainpol", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_rec(ev, &r);
+    raise_n(ev, 0, 0, 1000);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&r.n), 1000);
+    cr_expect_eq(atomic_load(&r.dropped), 0);
+    for (int i = 0; i < 1000; ++i) {
+        cr_assert_eq(r.seq[i], (uint64_t) i);
+    }
+}
+
+/* ---- raises from a SIGALRM handler interleaved with the main thread's ---- */
+static mca_base_event_t *sig_ev;
+static volatile sig_atomic_t sig_raised, sig_refused;
+static void on_alarm(int sig)
+{
+    ring_test_payload_t p = {(uint64_t) sig_raised, 1};
+    int rc = mca_base_event_raise_ctx(sig_ev, NULL, NULL, &p,
+                                      MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE);
+    sig_raised = sig_raised + 1;
+    if (OPAL_SUCCESS != rc) {
+        sig_refused = sig_refused + 1;
+    }
+}
+
+Test(ring_component, raises_from_sigalrm_counts_exact, .init = NULL)
+{
+    static rec_t rmain, rsig;
+    struct itimerval it = {{0, 50}, {0, 50}};
+    struct sigaction sa;
+    mca_base_event_t *mev;
+    long main_raised = 0;
+    ompi_evt_ring_test_stats_t st;
+
+    cr_assert_eq(ring_test_start(1 << 14, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    mev = ring_test_event("sigmain", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    sig_ev = ring_test_event("sigalrm", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_rec(mev, &rmain);
+    (void) listen_rec(sig_ev, &rsig);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_alarm;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    cr_assert_eq(sigaction(SIGALRM, &sa, NULL), 0);
+    cr_assert_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+    while (sig_raised < 2000) {
+        raise_n(mev, 0, (uint64_t) main_raised, 50);
+        main_raised += 50;
+        if (0 == main_raised % 100) {
+            (void) ompi_evt_ring_module.evtm_progress();
+        }
+    }
+    memset(&it, 0, sizeof(it));
+    cr_assert_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+    ring_test_drain();
+    ompi_evt_ring_test_stats(&st);
+    /* drained every 100 main raises, the 256-record ring never fills: the
+     * only refusals are signal raises that interrupted a main raise */
+    cr_expect_eq(st.dropped_full, 0);
+    cr_expect_eq((unsigned long) sig_refused, st.dropped_nested,
+                 "a refused signal raise is a nested raise");
+    cr_expect_eq(atomic_load(&rsig.n) + atomic_load(&rsig.dropped), (long) sig_raised,
+                 "signal registration: delivered + dropped == raised");
+    cr_expect_eq(atomic_load(&rmain.n) + atomic_load(&rmain.dropped), main_raised,
+                 "main registration: delivered + dropped == raised");
+    cr_expect_gt(atomic_load(&rsig.n), 0);
+    cr_log_info("signal raises %ld: delivered %ld, dropped %ld (nested %lu); main %ld: "
+                "delivered %ld dropped %ld",
+                (long) sig_raised, atomic_load(&rsig.n), atomic_load(&rsig.dropped),
+                st.dropped_nested, main_raised, atomic_load(&rmain.n),
+                atomic_load(&rmain.dropped));
+}
