@@ -82,6 +82,20 @@ static inline void evt_test_unsubscribe(MPI_T_event_registration reg)
     }
 }
 
+/** A flush point (MPI_T_source_get_timestamp on every source): with a
+ *  deferring component (evt/ring) everything raised so far is delivered
+ *  before it returns. */
+static inline void evt_test_flush(void)
+{
+    int n = 0;
+    MPI_Count ts;
+
+    MPI_T_source_get_num(&n);
+    for (int s = 0; s < n; ++s) {
+        (void) MPI_T_source_get_timestamp(s, &ts);
+    }
+}
+
 /** Sum the counts over the ranks, print them, finalize; the exit code. */
 static inline int evt_test_finish(const char *name)
 {
