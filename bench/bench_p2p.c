@@ -18,7 +18,15 @@
  * --mca evt sync / ring). Prints one line per figure:
  *   RESULT <test> <value>
  * run_bench_p2p.sh runs the configurations interleaved, repeatedly, and
- * prints medians and ratios.
+ * prints medians and spreads.
+ *
+ * Argument "abab" (bench_p2p only) measures the listener's cost inside one
+ * process, which a shared machine disturbs far less than separate runs:
+ * ABAB_BLOCKS pairs of blocks, each pair one block without a listener and
+ * one with it (both ranks subscribe / free their handles between blocks;
+ * the order inside a pair alternates). Prints, per figure, the median and
+ * the quartiles of the per-pair ratios (listening / not listening):
+ *   RESULT abab_<test>_ratio_{median,q1,q3} <value>
  */
 
 #include <mpi.h>
@@ -29,8 +37,58 @@
 #define PP_ITERS 20000
 #define MR_WINDOW 64
 #define MR_WINDOWS 4000
+#define ABAB_BLOCKS 40
 
 static long events = 0;
+static int rank;
+static char buf[8], bufs[MR_WINDOW][8];
+
+/** One-way ping-pong latency over @p iters round trips, ns. */
+static double pingpong(int iters)
+{
+    double t0, t1;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+        if (0 == rank) {
+            MPI_Send(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+            MPI_Recv(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (1 == rank) {
+            MPI_Recv(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+        }
+    }
+    t1 = MPI_Wtime();
+    return (t1 - t0) * 1e9 / (2.0 * iters);
+}
+
+/** Message rate over @p windows windows, messages per second. */
+static double msgrate(int windows)
+{
+    MPI_Request rq[MR_WINDOW];
+    double t0, t1;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (int w = 0; w < windows; ++w) {
+        if (0 == rank) {
+            for (int i = 0; i < MR_WINDOW; ++i) {
+                MPI_Isend(bufs[i], 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD, &rq[i]);
+            }
+            MPI_Waitall(MR_WINDOW, rq, MPI_STATUSES_IGNORE);
+            MPI_Recv(buf, 0, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (1 == rank) {
+            for (int i = 0; i < MR_WINDOW; ++i) {
+                MPI_Irecv(bufs[i], 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &rq[i]);
+            }
+            MPI_Waitall(MR_WINDOW, rq, MPI_STATUSES_IGNORE);
+            MPI_Send(buf, 0, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+        }
+    }
+    t1 = MPI_Wtime();
+    return (double) windows * MR_WINDOW / (t1 - t0);
+}
 
 #ifndef EVT_PLAIN
 static void on_event(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_T_cb_safety s,
@@ -53,24 +111,94 @@ static MPI_T_event_registration subscribe(const char *name)
     }
     return reg;
 }
+
+static MPI_T_event_registration regs[2];
+
+static void listen_on(int on)
+{
+    if (on) {
+        regs[0] = subscribe("ompi.mpi.p2p_send_complete");
+        regs[1] = subscribe("ompi.mpi.p2p_recv_complete");
+    } else {
+        MPI_T_event_handle_free(regs[0], NULL, NULL);
+        MPI_T_event_handle_free(regs[1], NULL, NULL);
+        regs[0] = regs[1] = NULL;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+
+    return x < y ? -1 : x > y;
+}
+
+/** Median and quartiles of @p n values (sorted in place). */
+static void quartiles(double *v, int n, double q[3])
+{
+    qsort(v, (size_t) n, sizeof(double), cmp_double);
+    for (int k = 0; k < 3; ++k) {
+        double x = (n - 1) * (k + 1) / 4.0;
+        int i = (int) x;
+        q[k] = (i + 1 < n) ? v[i] + (x - i) * (v[i + 1] - v[i]) : v[n - 1];
+    }
+}
+
+/** The "abab" mode: see the file comment. */
+static void abab(void)
+{
+    static double pp[ABAB_BLOCKS], mr[ABAB_BLOCKS];
+    double q[3];
+
+    pingpong(1000);
+    msgrate(200);
+    for (int b = 0; b < ABAB_BLOCKS; ++b) {
+        double pp_t[2], mr_t[2];
+        for (int half = 0; half < 2; ++half) {
+            int on = (b % 2) ^ half;
+            if (on) {
+                listen_on(1);
+            }
+            pp_t[on] = pingpong(PP_ITERS / 4);
+            mr_t[on] = msgrate(MR_WINDOWS / 4);
+            if (on) {
+                listen_on(0);
+            }
+        }
+        pp[b] = pp_t[1] / pp_t[0]; /* latency: > 1 is slower */
+        mr[b] = mr_t[0] / mr_t[1]; /* rate, inverted: > 1 is slower */
+    }
+    if (0 == rank) {
+        quartiles(pp, ABAB_BLOCKS, q);
+        printf("RESULT abab_pingpong_ratio_median %.4f\nRESULT abab_pingpong_ratio_q1 %.4f\n"
+               "RESULT abab_pingpong_ratio_q3 %.4f\n",
+               q[1], q[0], q[2]);
+        quartiles(mr, ABAB_BLOCKS, q);
+        printf("RESULT abab_msgrate_ratio_median %.4f\nRESULT abab_msgrate_ratio_q1 %.4f\n"
+               "RESULT abab_msgrate_ratio_q3 %.4f\n",
+               q[1], q[0], q[2]);
+    }
+}
 #endif
 
 int main(int argc, char **argv)
 {
-    int rank, listen = argc > 1 && 0 == strcmp(argv[1], "listen");
-    char buf[8] = {0}, bufs[MR_WINDOW][8];
-    MPI_Request rq[MR_WINDOW];
-    double t0, t1;
+    int listen = argc > 1 && 0 == strcmp(argv[1], "listen");
+    double pp = 0.0, mr = 0.0;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 #ifndef EVT_PLAIN
-    MPI_T_event_registration r1 = NULL, r2 = NULL;
     int provided;
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    if (argc > 1 && 0 == strcmp(argv[1], "abab")) {
+        abab();
+        MPI_T_finalize();
+        MPI_Finalize();
+        return 0;
+    }
     if (listen) {
-        r1 = subscribe("ompi.mpi.p2p_send_complete");
-        r2 = subscribe("ompi.mpi.p2p_recv_complete");
+        listen_on(1);
     }
 #else
     if (listen) {
@@ -79,58 +207,22 @@ int main(int argc, char **argv)
     }
 #endif
 
-    /* warm up, then ping-pong */
-    for (int phase = 0; phase < 2; ++phase) {
-        int iters = phase ? PP_ITERS : 1000;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        for (int i = 0; i < iters; ++i) {
-            if (0 == rank) {
-                MPI_Send(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-                MPI_Recv(buf, 8, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else if (1 == rank) {
-                MPI_Recv(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Send(buf, 8, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
-            }
-        }
-        t1 = MPI_Wtime();
-    }
+    /* warm up, then measure */
+    pingpong(1000);
+    pp = pingpong(PP_ITERS);
+    msgrate(200);
+    mr = msgrate(MR_WINDOWS);
     if (0 == rank) {
-        printf("RESULT pingpong_ns %.1f\n", (t1 - t0) * 1e9 / (2.0 * PP_ITERS));
-    }
-
-    for (int phase = 0; phase < 2; ++phase) {
-        int windows = phase ? MR_WINDOWS : 200;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        for (int w = 0; w < windows; ++w) {
-            if (0 == rank) {
-                for (int i = 0; i < MR_WINDOW; ++i) {
-                    MPI_Isend(bufs[i], 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD, &rq[i]);
-                }
-                MPI_Waitall(MR_WINDOW, rq, MPI_STATUSES_IGNORE);
-                MPI_Recv(buf, 0, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else if (1 == rank) {
-                for (int i = 0; i < MR_WINDOW; ++i) {
-                    MPI_Irecv(bufs[i], 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &rq[i]);
-                }
-                MPI_Waitall(MR_WINDOW, rq, MPI_STATUSES_IGNORE);
-                MPI_Send(buf, 0, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
-            }
-        }
-        t1 = MPI_Wtime();
-    }
-    if (0 == rank) {
-        printf("RESULT msgrate_per_s %.0f\n", (double) MR_WINDOWS * MR_WINDOW / (t1 - t0));
+        printf("RESULT pingpong_ns %.1f\n", pp);
+        printf("RESULT msgrate_per_s %.0f\n", mr);
         if (listen) {
             /* events seen by rank 0 (sends + acks received), a sanity figure */
             printf("RESULT events %ld\n", events);
         }
     }
 #ifndef EVT_PLAIN
-    if (NULL != r1) {
-        MPI_T_event_handle_free(r1, NULL, NULL);
-        MPI_T_event_handle_free(r2, NULL, NULL);
+    if (listen) {
+        listen_on(0);
     }
     MPI_T_finalize();
 #endif

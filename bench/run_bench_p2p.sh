@@ -1,50 +1,49 @@
 #!/bin/sh
-# make bench: bench_p2p under mpirun -np 2 in every configuration, interleaved,
-# REPS times (default 7); prints the median of each figure per configuration
-# and its ratio to the plain binary (not linked with libompi_evt), and the
-# best run of each (least disturbed by other load on the machine).
-#   plain     bench_p2p_plain
+# make bench: bench_p2p under mpirun -np 2 in every configuration,
+# interleaved (one run of each configuration per round, ABCD ABCD ...),
+# REPS rounds (default 15). Prints per configuration and figure the median,
+# its ratio to the plain binary's median, and the spread of the runs
+# (min..max, and the interquartile range relative to the median).
+#   plain     bench_p2p_plain (not linked with libompi_evt)
+#   plain2    the same binary again: the A/A difference shows the noise
 #   nolisten  bench_p2p, nobody listens
 #   sync      bench_p2p listen, --mca evt sync
 #   ring      bench_p2p listen, --mca evt ring (if mca_evt_ring.so is built)
 : "${MPIRUN:=mpirun}"
-REPS=${REPS:-7}
+REPS=${REPS:-15}
 # run from the build folder (make bench does), where the binaries are
 out=$(mktemp)
-configs="plain nolisten sync"
+configs="plain nolisten plain2 sync"
 [ -e "$EVT_TOP_BUILDDIR/components/mca_evt_ring.so" ] && configs="$configs ring"
 for r in $(seq "$REPS"); do
     for c in $configs; do
         case $c in
-            plain) cmd="./bench_p2p_plain" ;;
+            plain|plain2) cmd="./bench_p2p_plain" ;;
             nolisten) cmd="./bench_p2p" ;;
             sync) cmd="--mca evt sync ./bench_p2p listen" ;;
             ring) cmd="--mca evt ring ./bench_p2p listen" ;;
         esac
+        # shellcheck disable=SC2086 # cmd: words on purpose
         $MPIRUN -np 2 --bind-to core $cmd 2>/dev/null | awk -v c=$c '/^RESULT/ {print c, $2, $3}' >>"$out"
     done
 done
+echo "bench_p2p: $REPS interleaved rounds, mpirun -np 2 --bind-to core; $(nproc) cores"
 awk '
 { v[$1 " " $2] = v[$1 " " $2] " " $3; if (!(($1) in seen)) { seen[$1]=1; order[n++]=$1 } tests[$2]=1 }
-function median(s,   a, k, i, j, t) {
+function sort(s, a,   k, i, j, t) {
     k = split(s, a, " ");
     for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+    return k
 }
-# best run: lowest latency, highest rate
-function best(s, t,   a, k, i, b) {
-    k = split(s, a, " "); b = a[1] + 0;
-    for (i = 2; i <= k; i++) { if ((t ~ /_ns$/) ? (a[i] + 0 < b) : (a[i] + 0 > b)) b = a[i] + 0 }
-    return b
-}
+function q(a, k, f,   x, i) { x = 1 + (k - 1) * f; i = int(x); return (i >= k) ? a[k] : a[i] + (x - i) * (a[i + 1] - a[i]) }
 END {
     for (t in tests) {
         if (t == "events") continue;
-        base = median(v["plain " t]);
+        k = sort(v["plain " t], b); base = q(b, k, 0.5);
         for (i = 0; i < n; i++) {
-            c = order[i]; m = median(v[c " " t]);
-            lo = best(v[c " " t], t); blo = best(v["plain " t], t);
-            printf "%-9s %-14s median %12.1f ratio %.4f | best %12.1f ratio %.4f | runs:%s\n", c, t, m, m / base, lo, lo / blo, v[c " " t];
+            c = order[i]; k = sort(v[c " " t], a); m = q(a, k, 0.5);
+            printf "%-9s %-14s median %12.1f ratio %.4f | min %12.1f max %12.1f IQR/median %5.2f%% | n %d\n",
+                c, t, m, m / base, a[1], a[k], 100 * (q(a, k, 0.75) - q(a, k, 0.25)) / m, k;
         }
     }
 }' "$out"
