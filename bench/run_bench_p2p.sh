@@ -48,3 +48,10 @@ END {
     }
 }' "$out"
 rm -f "$out"
+# The listener's cost inside one job (less disturbed by other load): per
+# pair of blocks (listening / not), the ratio; median and quartiles.
+for c in sync ring; do
+    [ "$c" = ring ] && [ ! -e "$EVT_TOP_BUILDDIR/components/mca_evt_ring.so" ] && continue
+    $MPIRUN -np 2 --bind-to core --mca evt $c ./bench_p2p abab 2>/dev/null |
+        awk -v c=$c '/^RESULT/ {printf "abab %-5s %-32s %s\n", c, $2, $3}'
+done
