@@ -56,6 +56,18 @@ static const struct {
     {"ompi.mpi.initialization",
      {"model", "thread_level", "world_rank", "world_size", "instance_id"}},
     {"ompi.mpi.finalization", {"model", "world_rank", "instance_id"}},
+    {"ompi.mpi.communicator_created", {"size", "handle"}},
+    {"ompi.mpi.communicator_freed", {"handle"}},
+    {"ompi.mpi.communicator_name_set", {"handle"}},
+    {"ompi.mpi.errhandler_invoked", {"err_code", "object_type", "errhandler", "object"}},
+    {"ompi.mpi.win_created", {"size", "disp_unit", "flavor", "handle"}},
+    {"ompi.mpi.win_freed", {"flavor", "handle"}},
+    {"ompi.mpi.p2p_send_complete",
+     {"comm", "bytes", "start_time", "complete_time", "peer", "tag", "mode", "comm_peer"}},
+    {"ompi.mpi.p2p_recv_complete",
+     {"comm", "bytes", "start_time", "complete_time", "peer", "tag", "mode", "comm_peer"}},
+    {"ompi.mca.memory.patcher.released", {"count", "bytes"}},
+    {"ompi.mca.memory.patcher.release", {"bytes", "address"}},
     {"ompi.evt_demo_app_iteration", {"iteration", "rank", "bytes"}},
 };
 
@@ -208,6 +220,14 @@ __attribute__((destructor)) static void tool_stop(void)
     if (!tool_up) {
         return;
     }
+    /* Free every handle first: the frees are flush points, so whatever is
+     * still pending (e.g. the memory producer's last batch) is printed
+     * before the summary. */
+    for (int i = 0; i < num_seen; ++i) {
+        if (events[i].subscribed) {
+            (void) MPI_T_event_handle_free(events[i].handle, NULL, NULL);
+        }
+    }
     printf("[evt_demo_tool rank %d] summary:\n", my_rank);
     for (int i = 0; i < num_seen; ++i) {
         tool_event_t *ev = &events[i];
@@ -220,7 +240,6 @@ __attribute__((destructor)) static void tool_stop(void)
             printf("[evt_demo_tool rank %d]   %-34s %4lld instance(s), over %.3f ms\n", my_rank,
                    ev->name, ev->count, (double) (ev->last_ts - ev->first_ts) / 1e6);
         }
-        (void) MPI_T_event_handle_free(ev->handle, NULL, NULL);
     }
     printf("[evt_demo_tool rank %d]   (%d event types subscribed)\n", my_rank, subscribed);
     fflush(stdout);

@@ -27,6 +27,7 @@
 #include "opal/runtime/opal.h"
 
 #include "opal/mca/memory/patcher/memory_patcher_event.h"
+#include "test_memory_common.h"
 
 #define MiB (1024 * 1024)
 
@@ -45,10 +46,10 @@ static void up(void)
     char *args[] = {"test_memory_event", NULL}, **argv = args;
     mca_base_event_source_t *src;
 
-    setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
     cr_assert_eq(opal_init(&argc, &argv), OPAL_SUCCESS);
     cr_assert_eq(mca_base_event_init(), OPAL_SUCCESS);
     cr_assert_eq(opal_memory_patcher_event_register(0), OPAL_SUCCESS);
+    cr_assert_geq(test_memory_keep_patcher_mapped(), 1, "mca_patcher_*.so pinned (see why)");
     cr_assert_eq(mca_base_event_get_by_name("ompi.mca.memory.patcher.released", &released),
                  OPAL_SUCCESS);
     src = released->source;

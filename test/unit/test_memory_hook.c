@@ -29,6 +29,7 @@
 #include "opal/runtime/opal.h"
 
 #include "opal/mca/memory/patcher/memory_patcher_event.h"
+#include "test_memory_common.h"
 
 #define MiB (1024 * 1024)
 
@@ -56,12 +57,10 @@ static void up(void)
     int argc = 1;
     char *args[] = {"test_memory_hook", NULL}, **argv = args;
 
-    /* keep components loaded to the end, so that LSan can attribute (and
-     * test/lsan.supp suppress) what Open MPI's components leak */
-    setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
     cr_assert_eq(opal_init(&argc, &argv), OPAL_SUCCESS);
     cr_assert_eq(opal_memory_patcher_event_hooks_open(), OPAL_SUCCESS,
                  "memory hooks work on this host after opal_init");
+    cr_assert_geq(test_memory_keep_patcher_mapped(), 1, "mca_patcher_*.so pinned (see why)");
     cr_assert_eq(opal_memory_patcher_event_hook_set(true, NULL), OPAL_SUCCESS);
     cr_assert(opal_memory_patcher_event_test_hook_installed());
     opal_memory_patcher_event_sink_reset();
@@ -280,7 +279,6 @@ Test(memory_hook_absent, without_patcher_not_available)
     char *args[] = {"test_memory_hook", NULL}, **argv = args;
 
     setenv("OMPI_MCA_memory", "^patcher", 1);
-    setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
     cr_assert_eq(opal_init(&argc, &argv), OPAL_SUCCESS);
     cr_assert_eq(opal_memory_patcher_event_hooks_open(), OPAL_ERR_NOT_AVAILABLE);
     (void) opal_finalize();
@@ -291,7 +289,6 @@ Test(memory_hook_absent, after_opal_init_util_only_not_available)
     int argc = 1;
     char *args[] = {"test_memory_hook", NULL}, **argv = args;
 
-    setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
     cr_assert_eq(opal_init_util(&argc, &argv), OPAL_SUCCESS);
     cr_assert_eq(opal_memory_patcher_event_hooks_open(), OPAL_ERR_NOT_AVAILABLE);
     (void) opal_finalize_util();

@@ -45,6 +45,23 @@
 static __thread ompi_evt_ring_t *ring_mine __attribute__((tls_model("initial-exec")));
 static __thread unsigned int ring_mine_gen __attribute__((tls_model("initial-exec")));
 
+/* ring_mine after this thread's key destructor ran: the thread is exiting.
+ * glibc still releases part of the thread's stack (madvise, seen by the
+ * memory hooks, which raise ompi.mca.memory.patcher.release) after the
+ * destructors: a claim then would own a ring that no destructor ever gives
+ * back, one ring lost per thread exit until the pool is empty. Such late
+ * raises are dropped (counted) instead. */
+#define RING_EXITED ((ompi_evt_ring_t *) (uintptr_t) 1)
+
+/* glibc keeps the first PTHREAD_KEY_2NDLEVEL_SIZE (32, not exported) keys
+ * of a thread in a static array inside its descriptor: pthread_setspecific
+ * on such a key is two plain stores, no allocation, no lock, so it can be
+ * called from a signal handler or inside free()/munmap(). Elsewhere (a
+ * larger key, another libc) a claim in SIGNAL context defers the key to the
+ * thread's next raise in a normal context. */
+#define RING_KEY_FIRST_LEVEL 32
+static bool key_signal_safe;
+
 /* pthread key destructor: the thread exits; its ring goes back to the pool
  * once drained. Context: thread exit (ANY). */
 static void ring_thread_exit(void *arg)
@@ -54,7 +71,7 @@ static void ring_thread_exit(void *arg)
     if (NULL == ring || ring != ring_mine) {
         return;
     }
-    ring_mine = NULL;
+    ring_mine = RING_EXITED;
     /* release: our last commits and private fields are visible to the
      * drainer that sees RELEASED (pairs with the acquire load in
      * ring_drain_snapshot(), evt_ring_module.c) and, through it, to the
@@ -107,6 +124,11 @@ int ompi_evt_ring_pool_open(void)
         goto cleanup;
     }
     c->key_created = true;
+#if defined(__GLIBC__)
+    key_signal_safe = (unsigned long) c->key < RING_KEY_FIRST_LEVEL;
+#else
+    key_signal_safe = false;
+#endif
     atomic_store_explicit(&c->high_water, 0, memory_order_relaxed);
     atomic_store_explicit(&c->dropped_pool, 0, memory_order_relaxed);
     /* relaxed: published to raising threads by the engine's release store
@@ -188,9 +210,10 @@ static ompi_evt_ring_t *ring_claim(bool signal_context)
         for (size_t off = 0; off < (size_t) c->ring_size; off += (size_t) page) {
             ((volatile unsigned char *) ring->buf.g.data)[off] = 0;
         }
-        ring->own.needs_key = signal_context;
-        if (!signal_context) {
-            /* the key's first-level slot: plain stores in glibc, no allocation */
+        /* Without the key the thread-exit destructor never gives the ring
+         * back: set it now whenever that is safe here (key_signal_safe). */
+        ring->own.needs_key = signal_context && !key_signal_safe;
+        if (!ring->own.needs_key) {
             (void) pthread_setspecific(c->key, ring);
         }
         return ring;
@@ -207,6 +230,9 @@ ompi_evt_ring_t *ompi_evt_ring_pool_mine(bool signal_context)
     unsigned int gen = atomic_load_explicit(&c->generation, memory_order_relaxed);
     ompi_evt_ring_t *ring = ring_mine;
 
+    if (OPAL_UNLIKELY(RING_EXITED == ring)) {
+        return NULL; /* after the thread's destructors: see RING_EXITED */
+    }
     if (OPAL_LIKELY(NULL != ring && gen == ring_mine_gen)) {
         if (OPAL_UNLIKELY(ring->own.needs_key) && !signal_context) {
             ring->own.needs_key = false;
@@ -239,7 +265,8 @@ void ompi_evt_ring_test_thread_exit(void)
 {
     ompi_evt_ring_t *ring = ring_mine;
 
-    if (NULL != ring && ring_mine_gen == atomic_load(&mca_evt_ring_component.generation)) {
+    if (NULL != ring && RING_EXITED != ring
+        && ring_mine_gen == atomic_load(&mca_evt_ring_component.generation)) {
         if (mca_evt_ring_component.key_created) {
             (void) pthread_setspecific(mca_evt_ring_component.key, NULL);
         }
