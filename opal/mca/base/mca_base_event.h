@@ -541,6 +541,29 @@ OPAL_DECLSPEC int mca_base_event_set_listen_callback(mca_base_event_t *event,
                                                      mca_base_event_listen_fn_t fn, void *ctx);
 
 /* ------------------------------------------------------------------------
+ * The default clock (sources registered without a get_timestamp function)
+ * ------------------------------------------------------------------------ */
+
+/** Values of the engine's MCA parameter mca_base_event_clock. */
+enum {
+    MCA_BASE_EVENT_CLOCK_MONOTONIC = 0, /**< clock_gettime(CLOCK_MONOTONIC), ns */
+    MCA_BASE_EVENT_CLOCK_TSC = 1,       /**< invariant TSC calibrated to ns */
+};
+
+/** Switch the default clock (mca_base_event_init() does it from
+ *  mca_base_event_clock). Either way timestamps are CLOCK_MONOTONIC
+ *  nanoseconds (1e9 ticks/s), monotonic per thread. The TSC is calibrated
+ *  once per process, at the first request (~10 ms).
+ *  @retval OPAL_SUCCESS
+ *  @retval OPAL_ERR_NOT_SUPPORTED  TSC asked (here or by the parameter) but
+ *          not invariant, or not x86-64: the monotonic clock is in use
+ *  @retval OPAL_ERR_BAD_PARAM  unknown value
+ *  Context: INIT (raises may run meanwhile: they read one or the other). */
+OPAL_DECLSPEC int mca_base_event_clock_set(int clock);
+/** The default clock in use (MCA_BASE_EVENT_CLOCK_*). Context: ANY. */
+OPAL_DECLSPEC int mca_base_event_clock_get(void);
+
+/* ------------------------------------------------------------------------
  * Test-only seams (test/unit, test/stress; never called by the project)
  * ------------------------------------------------------------------------ */
 

@@ -251,6 +251,10 @@ void mca_base_event_listen_notify(mca_base_event_priv_t *ev, int transition);
  *  is installed (under the mutex). */
 extern int mca_base_event_exporters;
 
+/** Register mca_base_event_clock and switch the default clock to it
+ *  (mca_base_event_init(), under the mutex). Context: INIT. */
+int mca_base_event_clock_register(void);
+
 /** Free every live registration (finalize). Caller does not hold the mutex. */
 void mca_base_event_handles_finalize(void);
 /** Read the registration cap (MCA parameter). */
