@@ -80,6 +80,11 @@ typedef struct mca_base_event_reg_t {
     bool free_cb_pending;
     mca_base_event_free_cb_fn_t free_cb;
     void *free_user_data;
+    /** The dropped handler and the callback user data at the free: the
+     *  retire path reports drops still counted (records withdrawn from the
+     *  delivery) before the free callback. */
+    mca_base_event_dropped_cb_fn_t final_dropped_cb;
+    void *final_user_data;
     /** Per-event list of live registrations. */
     struct mca_base_event_reg_t *next, *prev;
     /** Retire list. */
