@@ -95,7 +95,11 @@ static int is_evt_var(const mca_base_var_t *var)
 {
     const char *n = var->mbv_full_name;
 
-    return NULL != n && (0 == strcmp(n, "evt") || 0 == strncmp(n, "evt_", 4));
+    /* the framework's and components' variables, and the engine's
+     * (mca_base_event_max_registrations, mca_base_event_clock) */
+    return NULL != n
+           && (0 == strcmp(n, "evt") || 0 == strncmp(n, "evt_", 4)
+               || 0 == strncmp(n, "mca_base_event_", 15));
 }
 
 /* Collect the evt_* variables now: selection closes (and deregisters) the

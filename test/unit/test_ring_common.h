@@ -18,6 +18,8 @@
 #include "ompi/mca/evt/ring/evt_ring.h"
 
 static mca_base_event_delivery_t ring_test_delivery;
+/* evt_ring_drain_interval for the next ring_test_start() (0: no timer) */
+static int ring_test_drain_interval = 0;
 
 /* Returns 0 on success. Parameters <= 0 keep the defaults. */
 static inline int ring_test_start(int ring_size, int pool_size, int overflow)
@@ -40,6 +42,7 @@ static inline int ring_test_start(int ring_size, int pool_size, int overflow)
     if (0 <= overflow) {
         mca_evt_ring_component.overflow = overflow;
     }
+    mca_evt_ring_component.drain_interval = ring_test_drain_interval;
     if (OMPI_SUCCESS != mca_evt_ring_component.super.evtc_version.mca_open_component()) {
         return 3;
     }
@@ -51,6 +54,7 @@ static inline int ring_test_start(int ring_size, int pool_size, int overflow)
     ring_test_delivery.deliver = m->evtm_deliver;
     ring_test_delivery.flush = m->evtm_flush;
     ring_test_delivery.progress = m->evtm_progress;
+    ring_test_delivery.withdraw = m->evtm_withdraw;
     ring_test_delivery.flags = MCA_BASE_EVENT_DELIVERY_DEFERRED
                                | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
     if (OPAL_SUCCESS != mca_base_event_delivery_set(&ring_test_delivery)) {

@@ -99,6 +99,14 @@ typedef int (*ompi_evt_base_module_flush_fn_t)(void);
  *  Context: PROGRESS. May be NULL. */
 typedef int (*ompi_evt_base_module_progress_fn_t)(void);
 
+/** A registration is being freed: count the pending records @p match
+ *  accepts while no record is dispatched, then call @p remove with the
+ *  count (mca_base_event_delivery_t::withdraw). Context: TOOL, ANY,
+ *  callbacks. May be NULL (nothing is ever pending after a flush). */
+typedef void (*ompi_evt_base_module_withdraw_fn_t)(
+    void (*remove)(void *arg, uint64_t count),
+    bool (*match)(const mca_base_event_record_t *record, void *arg), void *arg);
+
 /** The module: one designated-initializer table per component. */
 struct ompi_evt_base_module_1_0_0_t {
     ompi_evt_base_module_init_fn_t evtm_init;
@@ -107,6 +115,7 @@ struct ompi_evt_base_module_1_0_0_t {
     ompi_evt_base_module_flush_fn_t evtm_flush;
     ompi_evt_base_module_progress_fn_t evtm_progress;
     uint32_t evtm_flags; /**< OMPI_EVT_MODULE_FLAG_* */
+    ompi_evt_base_module_withdraw_fn_t evtm_withdraw; /**< may be NULL */
 };
 typedef struct ompi_evt_base_module_1_0_0_t ompi_evt_base_module_1_0_0_t;
 typedef ompi_evt_base_module_1_0_0_t ompi_evt_base_module_t;

@@ -6,7 +6,8 @@
  */
 
 /** @file Engine life cycle: the engine mutex, init/finalize (refcounted) and
- *  the engine's MCA parameter mca_base_event_max_registrations. */
+ *  the engine's MCA parameters mca_base_event_max_registrations and
+ *  mca_base_event_clock (mca_base_event_source.c). */
 
 #include "opal_config.h"
 
@@ -45,6 +46,8 @@ int mca_base_event_init(void)
         /* not fatal: the default stays in force */
         max_registrations = MCA_BASE_EVENT_DEFAULT_MAX_REGISTRATIONS;
     }
+    /* not fatal either: without a usable TSC the monotonic clock stays */
+    (void) mca_base_event_clock_register();
 cleanup:
     opal_mutex_unlock(&mca_base_event_lock);
     return ret;

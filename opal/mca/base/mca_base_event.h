@@ -492,6 +492,21 @@ typedef struct mca_base_event_delivery_t {
     /** Opportunistic bounded drain (MPI_T calls, timers). Context: ANY. May be NULL. */
     int (*progress)(void);
     uint32_t flags;
+    /* appended after flags: positional initializers of the first five
+     * fields stay valid */
+    /** Deferred deliveries (may be NULL): a registration is being freed.
+     *  While no record is dispatched (by any other thread), count the
+     *  pending records (captured, not dispatched yet) that
+     *  @p match(record, arg) accepts, then call @p remove(arg, count): the
+     *  engine counts them as dropped for the registration and removes it;
+     *  its dropped handler sees them before the free callback. After the
+     *  flush that precedes a free, such records exist only when the free
+     *  comes from a callback of the drain itself (which cannot flush) or
+     *  races with raises on other threads.
+     *  Context: TOOL, ANY, callbacks (not SIGNAL). */
+    void (*withdraw)(void (*remove)(void *arg, uint64_t count),
+                     bool (*match)(const mca_base_event_record_t *record, void *arg),
+                     void *arg);
 } mca_base_event_delivery_t;
 
 /** Install (or, with NULL, remove) the delivery. The engine flushes the old
@@ -505,6 +520,15 @@ OPAL_DECLSPEC int mca_base_event_delivery_set(const mca_base_event_delivery_t *d
  *  dispatch, up to MCA_BASE_EVENT_MAX_DEPTH). Locks: none. */
 OPAL_DECLSPEC int mca_base_event_dispatch(const mca_base_event_record_t *record,
                                           mca_base_event_cb_safety_t context);
+
+/** Can every registration that @p record would reach be served in
+ *  @p context? False when one has callbacks, but none at a level serving
+ *  @p context (a callback registered only at MPI_T_CB_REQUIRE_NONE, and a
+ *  drain on another thread): a deferred delivery then keeps the record for
+ *  a drain in a context that serves it, instead of having it counted as
+ *  dropped. Context: ANY, PROGRESS. Locks: none. */
+OPAL_DECLSPEC bool mca_base_event_can_serve(const mca_base_event_record_t *record,
+                                            mca_base_event_cb_safety_t context);
 
 /** Count one dropped instance for every registration @p record would have
  *  been delivered to. Context: RAISE, SIGNAL. Locks: none. */
@@ -539,6 +563,29 @@ OPAL_DECLSPEC void mca_base_event_drain_sinks(void);
 typedef void (*mca_base_event_listen_fn_t)(mca_base_event_t *event, bool listening, void *ctx);
 OPAL_DECLSPEC int mca_base_event_set_listen_callback(mca_base_event_t *event,
                                                      mca_base_event_listen_fn_t fn, void *ctx);
+
+/* ------------------------------------------------------------------------
+ * The default clock (sources registered without a get_timestamp function)
+ * ------------------------------------------------------------------------ */
+
+/** Values of the engine's MCA parameter mca_base_event_clock. */
+enum {
+    MCA_BASE_EVENT_CLOCK_MONOTONIC = 0, /**< clock_gettime(CLOCK_MONOTONIC), ns */
+    MCA_BASE_EVENT_CLOCK_TSC = 1,       /**< invariant TSC calibrated to ns */
+};
+
+/** Switch the default clock (mca_base_event_init() does it from
+ *  mca_base_event_clock). Either way timestamps are CLOCK_MONOTONIC
+ *  nanoseconds (1e9 ticks/s), monotonic per thread. The TSC is calibrated
+ *  once per process, at the first request (~10 ms).
+ *  @retval OPAL_SUCCESS
+ *  @retval OPAL_ERR_NOT_SUPPORTED  TSC asked (here or by the parameter) but
+ *          not invariant, or not x86-64: the monotonic clock is in use
+ *  @retval OPAL_ERR_BAD_PARAM  unknown value
+ *  Context: INIT (raises may run meanwhile: they read one or the other). */
+OPAL_DECLSPEC int mca_base_event_clock_set(int clock);
+/** The default clock in use (MCA_BASE_EVENT_CLOCK_*). Context: ANY. */
+OPAL_DECLSPEC int mca_base_event_clock_get(void);
 
 /* ------------------------------------------------------------------------
  * Test-only seams (test/unit, test/stress; never called by the project)

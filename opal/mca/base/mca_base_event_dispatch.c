@@ -124,6 +124,37 @@ void mca_base_event_count_dropped(const mca_base_event_record_t *record)
     mca_base_event_reader_exit(rec, MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE);
 }
 
+/* Context: ANY, PROGRESS. Locks: none. */
+bool mca_base_event_can_serve(const mca_base_event_record_t *record,
+                              mca_base_event_cb_safety_t context)
+{
+    mca_base_event_thread_t *rec;
+    mca_base_event_regset_t *rs;
+    bool ok = true;
+
+    if (NULL == record || NULL == record->event || 0 > (int) context
+        || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (int) context) {
+        return false;
+    }
+    rec = mca_base_event_reader_enter();
+    if (NULL == rec) {
+        return false;
+    }
+    /* seq_cst: after our announcement; pairs with the publish in
+     * mca_base_event_regset_rebuild(). */
+    rs = atomic_load_explicit(&record->event->regset, memory_order_seq_cst);
+    for (int i = 0; NULL != rs && ok && i < rs->count; ++i) {
+        const mca_base_event_regset_entry_t *e = &rs->entries[i];
+        /* relaxed: as in deliver_one() */
+        if (entry_matches(record->event, e, record) && e->has_cb && 0 > e->sel[context]
+            && !atomic_load_explicit(&e->reg->freed, memory_order_relaxed)) {
+            ok = false;
+        }
+    }
+    mca_base_event_reader_exit(rec, context);
+    return ok;
+}
+
 /* Report pending drops of @p e's registration. Outside every lock. */
 static inline void flush_dropped(const mca_base_event_regset_entry_t *e,
                                  const mca_base_event_record_t *record,

@@ -238,6 +238,20 @@ void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
     }
     while (NULL != reg_done) {
         mca_base_event_reg_t *next = reg_done->retire_next;
+        if (reg_done->free_cb_pending && NULL != reg_done->final_dropped_cb) {
+            /* drops counted after the last delivery (records withdrawn from
+             * the delivery at the free): reported before the free callback.
+             * relaxed: as flush_dropped() */
+            uint64_t n = atomic_exchange_explicit(&reg_done->dropped, 0, memory_order_relaxed);
+            if (0 < n) {
+                if ((uint64_t) OPAL_COUNT_MAX < n) {
+                    n = (uint64_t) OPAL_COUNT_MAX; /* saturate before narrowing */
+                }
+                reg_done->final_dropped_cb((opal_count_t) n, reg_done->handle,
+                                           reg_done->event->super.source->index, context,
+                                           reg_done->final_user_data);
+            }
+        }
         if (reg_done->free_cb_pending && NULL != reg_done->free_cb) {
             /* no callback of it can run: every thread that could run one
              * has left dispatch, and none starts (freed is set) */

@@ -199,6 +199,14 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
         reg->next->prev = reg->prev;
     }
     reg->next = reg->prev = NULL;
+    reg->final_dropped_cb = reg->dropped_cb;
+    reg->final_user_data = NULL;
+    for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+        if (NULL != reg->cb_fn[s]) {
+            reg->final_user_data = reg->cb_user_data[s];
+            break;
+        }
+    }
     if (reg->listening) {
         for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
             reg->cb_fn[s] = NULL;
@@ -223,16 +231,71 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
     return transition;
 }
 
+/* handle_free's removal, run by the delivery's withdraw() (or directly). */
+typedef struct free_args_t {
+    mca_base_event_registration_t *handle;
+    /* what free_match() compares, copied under the mutex (no dereference
+     * of a registration another thread might free meanwhile) */
+    const mca_base_event_t *event;
+    int bind;
+    const void *obj;
+    uint64_t epoch;
+    void *user_data;
+    mca_base_event_free_cb_fn_t free_cb;
+    mca_base_event_priv_t *ev;
+    int transition;
+    int ret;
+} free_args_t;
+
+/* @p pending: records withdrawn from the delivery, counted as drops before
+ * the registration is retired (the retire path reports them). */
+static void free_remove(void *arg, uint64_t pending)
+{
+    free_args_t *fa = arg;
+    mca_base_event_reg_t *reg;
+
+    opal_mutex_lock(&mca_base_event_lock);
+    /* freed meanwhile (by a callback of the flush, another thread)? */
+    reg = lookup(fa->handle);
+    if (NULL == reg) {
+        fa->ret = OPAL_ERR_BAD_PARAM;
+    } else {
+        while (0 < pending--) {
+            mca_base_event_reg_count_drop(reg);
+        }
+        fa->ev = reg->event;
+        fa->transition = reg_remove(reg, fa->user_data, fa->free_cb);
+    }
+    opal_mutex_unlock(&mca_base_event_lock);
+}
+
+/* Would @p record have reached the registration? (entry_matches() of
+ * dispatch, on the copies.) */
+static bool free_match(const mca_base_event_record_t *record, void *arg)
+{
+    const free_args_t *fa = arg;
+
+    return record->event == fa->event
+           && (MCA_BASE_VAR_BIND_NO_OBJECT == fa->bind || fa->obj == record->obj)
+           && fa->epoch <= record->epoch;
+}
+
 /* Context: TOOL, ANY, callbacks. A flush point. */
 int mca_base_event_handle_free(mca_base_event_registration_t *registration, void *user_data,
                                mca_base_event_free_cb_fn_t free_cb)
 {
+    const mca_base_event_delivery_t *d;
     mca_base_event_reg_t *reg;
-    mca_base_event_priv_t *ev;
-    int transition;
+    free_args_t fa;
 
     opal_mutex_lock(&mca_base_event_lock);
     reg = lookup(registration);
+    if (NULL != reg) {
+        fa.event = &reg->event->super;
+        fa.bind = reg->event->super.bind;
+        fa.obj = reg->obj;
+        fa.epoch = reg->epoch;
+    }
     opal_mutex_unlock(&mca_base_event_lock);
     if (NULL == reg) {
         return OPAL_ERR_BAD_PARAM;
@@ -241,17 +304,29 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
      * raised for it before the free. */
     (void) mca_base_event_flush();
 
-    opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration); /* freed meanwhile (by a callback)? */
-    if (NULL == reg) {
-        opal_mutex_unlock(&mca_base_event_lock);
-        return OPAL_ERR_BAD_PARAM;
+    /* Records still pending for it (the free comes from a callback of the
+     * drain, which cannot flush itself, or races with raises elsewhere):
+     * the delivery counts them while no record is dispatched and hands the
+     * count to the removal; they become drops, reported to the dropped
+     * handler before the free callback, so delivered + dropped == raised
+     * holds per registration. */
+    fa.handle = registration;
+    fa.user_data = user_data;
+    fa.free_cb = free_cb;
+    fa.ev = NULL;
+    fa.transition = 0;
+    fa.ret = OPAL_SUCCESS;
+    /* acquire: pairs with the release store in mca_base_event_delivery_set() */
+    d = atomic_load_explicit(&mca_base_event_delivery, memory_order_acquire);
+    if (NULL != d && NULL != d->withdraw) {
+        d->withdraw(free_remove, free_match, &fa);
+    } else {
+        free_remove(&fa, 0);
     }
-    ev = reg->event;
-    transition = reg_remove(reg, user_data, free_cb);
-    opal_mutex_unlock(&mca_base_event_lock);
-
-    mca_base_event_listen_notify(ev, transition);
+    if (OPAL_SUCCESS != fa.ret) {
+        return fa.ret;
+    }
+    mca_base_event_listen_notify(fa.ev, fa.transition);
     mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
     return OPAL_SUCCESS;
 }

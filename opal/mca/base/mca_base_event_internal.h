@@ -80,6 +80,11 @@ typedef struct mca_base_event_reg_t {
     bool free_cb_pending;
     mca_base_event_free_cb_fn_t free_cb;
     void *free_user_data;
+    /** The dropped handler and the callback user data at the free: the
+     *  retire path reports drops still counted (records withdrawn from the
+     *  delivery) before the free callback. */
+    mca_base_event_dropped_cb_fn_t final_dropped_cb;
+    void *final_user_data;
     /** Per-event list of live registrations. */
     struct mca_base_event_reg_t *next, *prev;
     /** Retire list. */
@@ -250,6 +255,10 @@ void mca_base_event_listen_notify(mca_base_event_priv_t *ev, int transition);
 /** Exporter share of the gate, added to new events while an EXPORTS delivery
  *  is installed (under the mutex). */
 extern int mca_base_event_exporters;
+
+/** Register mca_base_event_clock and switch the default clock to it
+ *  (mca_base_event_init(), under the mutex). Context: INIT. */
+int mca_base_event_clock_register(void);
 
 /** Free every live registration (finalize). Caller does not hold the mutex. */
 void mca_base_event_handles_finalize(void);

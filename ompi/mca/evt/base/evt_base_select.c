@@ -190,6 +190,7 @@ int ompi_evt_base_select(void)
     evt_base_delivery.deliver = best_module->evtm_deliver;
     evt_base_delivery.flush = best_module->evtm_flush;
     evt_base_delivery.progress = best_module->evtm_progress;
+    evt_base_delivery.withdraw = best_module->evtm_withdraw;
     evt_base_delivery.flags = evt_base_delivery_flags(best_module->evtm_flags);
     rc = mca_base_event_delivery_set(&evt_base_delivery);
     if (OPAL_SUCCESS != rc) {

@@ -154,10 +154,44 @@ extern const ompi_evt_base_module_t ompi_evt_ring_module;
 int ompi_evt_ring_pool_open(void);
 /** Free the pool (component close). Context: INIT. */
 void ompi_evt_ring_pool_close(void);
+/** This thread's ring and the pool generation it was claimed from
+ *  (evt_ring_pool.c). initial-exec: a fixed offset from the thread pointer,
+ *  no lazy allocation, so usable in a signal handler. */
+extern __thread ompi_evt_ring_t *ompi_evt_ring_mine __attribute__((tls_model("initial-exec")));
+extern __thread unsigned int ompi_evt_ring_mine_gen __attribute__((tls_model("initial-exec")));
+
+/* ompi_evt_ring_mine after this thread's key destructor ran: the thread is
+ * exiting. glibc still releases part of the thread's stack (madvise, seen by
+ * the memory hooks, which raise ompi.mca.memory.patcher.release) after the
+ * destructors: a claim then would own a ring that no destructor ever gives
+ * back, one ring lost per thread exit until the pool is empty. Such late
+ * raises are dropped (counted) instead. Never dereferenced. */
+#define OMPI_EVT_RING_EXITED ((ompi_evt_ring_t *) (uintptr_t) 1)
+
+/** Out of line part of ompi_evt_ring_pool_mine(). Context: RAISE, SIGNAL. */
+ompi_evt_ring_t *ompi_evt_ring_pool_mine_slow(bool signal_context);
+
 /** This thread's ring, claimed on first use; NULL when the pool is exhausted
  *  (the caller counts the drop). @p signal_context: called from a signal
- *  handler (defers pthread_setspecific()). Context: RAISE, SIGNAL. */
-ompi_evt_ring_t *ompi_evt_ring_pool_mine(bool signal_context);
+ *  handler (defers pthread_setspecific()). Inline: on the raise path it is
+ *  two TLS loads, one load of the generation and one byte test.
+ *  Context: RAISE, SIGNAL. */
+static inline ompi_evt_ring_t *ompi_evt_ring_pool_mine(bool signal_context)
+{
+    ompi_evt_ring_t *ring = ompi_evt_ring_mine;
+
+    /* relaxed: the generation changes only in INIT context, while no raise
+     * reaches this module. */
+    /* NULL (no ring yet) and OMPI_EVT_RING_EXITED take the slow path */
+    if (OPAL_LIKELY((uintptr_t) OMPI_EVT_RING_EXITED < (uintptr_t) ring
+                    && atomic_load_explicit(&mca_evt_ring_component.generation,
+                                            memory_order_relaxed)
+                           == ompi_evt_ring_mine_gen
+                    && !ring->own.needs_key)) {
+        return ring;
+    }
+    return ompi_evt_ring_pool_mine_slow(signal_context);
+}
 /** Make a RELEASED ring that the drainer found empty FREE again.
  *  Context: the drainer (drain lock held). */
 void ompi_evt_ring_pool_recycle(ompi_evt_ring_t *ring);

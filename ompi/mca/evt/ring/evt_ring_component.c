@@ -78,7 +78,7 @@ static int ring_register(void)
     mca_evt_ring_component.ring_size = OMPI_EVT_RING_DEFAULT_RING_SIZE;
     rc = mca_base_component_var_register(v, "ring_size",
                                          "Bytes of each thread's ring (a power of two, at least "
-                                         "4096); a record takes 48 bytes plus its payload "
+                                         "4096); a record takes 40 bytes plus its payload "
                                          "rounded up to 8",
                                          MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
                                          MCA_BASE_VAR_SCOPE_READONLY,

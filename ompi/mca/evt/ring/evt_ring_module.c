@@ -36,13 +36,38 @@
 
 /** What the ring stores for one record; event->extent payload bytes follow. */
 typedef struct ring_rec_t {
+    /** The source is not stored: a captured record's source is always its
+     *  event's (mca_base_event_raise_internal()), and 8 bytes less make a
+     *  16-byte-payload record 56 bytes instead of 64. */
     mca_base_event_t *event;
-    mca_base_event_source_t *source;
     const void *obj;
     opal_count_t timestamp;
     uint64_t epoch;
 } ring_rec_t;
 _Static_assert(0 == sizeof(ring_rec_t) % OMPI_EVT_RING_ALIGN, "payload stays aligned");
+
+/* Copy the payload inline: events carry a few words (16 bytes for most),
+ * and a call to memcpy() through the PLT costs more than the copy. 8-byte
+ * moves (unaligned loads are fine: memcpy of a constant 8 is one mov), then
+ * the tail bytes. Context: RAISE, SIGNAL. */
+static inline void ring_copy_payload(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+
+    if (OPAL_UNLIKELY(256 < n)) {
+        memcpy(d, s, n);
+        return;
+    }
+    for (; n >= 8; n -= 8, d += 8, s += 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        memcpy(d, &w, 8);
+    }
+    for (; n > 0; --n) {
+        *d++ = *s++;
+    }
+}
 
 /** Kind of a record in the ring. */
 #define RING_KIND_RECORD OMPI_EVT_RING_KIND_USER
@@ -172,11 +197,22 @@ static int ring_drain(long budget, mca_base_event_cb_safety_t context)
         ring = heads[best].ring;
         rec = head_rec(heads[best].hdr);
         record.event = rec->event;
-        record.source = rec->source;
+        record.source = rec->event->source;
         record.obj = rec->obj;
         record.timestamp = rec->timestamp;
         record.epoch = rec->epoch;
         record.data = rec + 1;
+        if (OPAL_UNLIKELY(MCA_BASE_EVENT_CB_REQUIRE_NONE != context)
+            && !mca_base_event_can_serve(&record, context)) {
+            /* The timer's drain (THREAD_SAFE) and a registration with
+             * callbacks only at a weaker level: leave this ring from here
+             * on for a normal drain (progress, flush), which delivers the
+             * record instead of counting it dropped; order within the ring
+             * is kept. */
+            ompi_evt_ring_spsc_release(&ring->buf);
+            heads[best] = heads[--n];
+            continue;
+        }
         /* The bytes stay valid until release(): consume now, release in
          * batches (each release may move a line to the producer's core). */
         ompi_evt_ring_spsc_consume(&ring->buf, heads[best].hdr);
@@ -294,13 +330,10 @@ again:
         return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
     }
     rec->event = record->event;
-    rec->source = record->source;
     rec->obj = record->obj;
     rec->timestamp = record->timestamp;
     rec->epoch = record->epoch;
-    if (0 < extent) {
-        memcpy(rec + 1, record->data, extent);
-    }
+    ring_copy_payload(rec + 1, record->data, extent);
     /* release store of tail: pairs with the drain's refresh() */
     ompi_evt_ring_spsc_commit(&ring->buf);
     /* relaxed load + store: written only inside enter()/exit() */
@@ -352,7 +385,75 @@ static int ring_module_progress(void)
     return n;
 }
 
+/* Count the records committed and not yet dispatched that @p match
+ * accepts, over every ring, from the consumer position to a fresh look at
+ * the tail (the drain in progress keeps its own snapshot: this walk changes
+ * no consumer state). Context: the drainer (drain lock held). */
+static uint64_t ring_count_pending(bool (*match)(const mca_base_event_record_t *, void *),
+                                   void *arg)
+{
+    ompi_evt_ring_component_t *c = &mca_evt_ring_component;
+    uint64_t n = 0;
+    int high;
+
+    if (NULL == c->rings) {
+        return 0;
+    }
+    /* acquire: as in ring_drain() */
+    high = atomic_load_explicit(&c->high_water, memory_order_acquire);
+    for (int i = 0; i < high; ++i) {
+        ompi_evt_ring_spsc_t *b = &c->rings[i].buf;
+        /* acquire: pairs with the commit's release store (as refresh()) */
+        unsigned int tail = atomic_load_explicit(&b->p.tail, memory_order_acquire);
+
+        for (unsigned int pos = b->c.pos; pos != tail;) {
+            const ompi_evt_ring_hdr_t *hdr =
+                (const ompi_evt_ring_hdr_t *) (b->g.data + (pos & b->g.mask));
+            if (OMPI_EVT_RING_KIND_SKIP != hdr->kind) {
+                const ring_rec_t *rec = head_rec(hdr);
+                mca_base_event_record_t record = {
+                    .event = rec->event,
+                    .source = rec->event->source,
+                    .obj = rec->obj,
+                    .timestamp = rec->timestamp,
+                    .epoch = rec->epoch,
+                    .data = rec + 1,
+                };
+                n += match(&record, arg) ? 1 : 0;
+            }
+            pos += hdr->size;
+        }
+    }
+    return n;
+}
+
+/**
+ * A registration is being freed: with the drain lock held (already, when
+ * the free comes from a callback of this thread's drain; else taken, as
+ * flush() does), count its pending records and let the engine remove it.
+ * No other thread dispatches meanwhile, so each pending record is either
+ * counted here or (raised later) never matches the removed registration.
+ * Context: TOOL, ANY, callbacks.
+ */
+static void ring_module_withdraw(void (*remove)(void *arg, uint64_t count),
+                                 bool (*match)(const mca_base_event_record_t *, void *),
+                                 void *arg)
+{
+    bool mine = ring_draining;
+
+    if (!mine) {
+        while (!ring_drain_trylock()) {
+            sched_yield();
+        }
+    }
+    remove(arg, ring_count_pending(match, arg));
+    if (!mine) {
+        ring_drain_unlock();
+    }
+}
+
 const ompi_evt_base_module_t ompi_evt_ring_module = {
+    .evtm_withdraw = ring_module_withdraw,
     .evtm_init = ring_module_init,
     .evtm_finalize = ring_module_finalize,
     .evtm_deliver = ring_module_deliver,
@@ -367,8 +468,10 @@ const ompi_evt_base_module_t ompi_evt_ring_module = {
 
 /* A persistent libevent timer on OPAL's progress thread: a bounded drain
  * in context THREAD_SAFE (another thread than the application's), so only
- * callbacks registered at THREAD_SAFE or ASYNC_SIGNAL_SAFE run; the engine
- * counts the record as dropped for registrations without one.
+ * callbacks registered at THREAD_SAFE or ASYNC_SIGNAL_SAFE run. A record
+ * that some registration could take only at a weaker level (a callback at
+ * MPI_T_CB_REQUIRE_NONE) is not dispatched: its ring waits from there for
+ * the next normal drain (ring_drain()), so it is delivered, not dropped.
  * Context: OPAL's progress thread. */
 static void ring_timer_cb(int fd, short flags, void *arg)
 {

@@ -42,16 +42,9 @@
  * initial-exec: a fixed offset from the thread pointer, no lazy allocation
  * (so usable in a signal handler); 16 bytes of the static TLS surplus that
  * glibc keeps for dlopen()ed objects. */
-static __thread ompi_evt_ring_t *ring_mine __attribute__((tls_model("initial-exec")));
-static __thread unsigned int ring_mine_gen __attribute__((tls_model("initial-exec")));
+__thread ompi_evt_ring_t *ompi_evt_ring_mine __attribute__((tls_model("initial-exec")));
+__thread unsigned int ompi_evt_ring_mine_gen __attribute__((tls_model("initial-exec")));
 
-/* ring_mine after this thread's key destructor ran: the thread is exiting.
- * glibc still releases part of the thread's stack (madvise, seen by the
- * memory hooks, which raise ompi.mca.memory.patcher.release) after the
- * destructors: a claim then would own a ring that no destructor ever gives
- * back, one ring lost per thread exit until the pool is empty. Such late
- * raises are dropped (counted) instead. */
-#define RING_EXITED ((ompi_evt_ring_t *) (uintptr_t) 1)
 
 /* glibc keeps the first PTHREAD_KEY_2NDLEVEL_SIZE (32, not exported) keys
  * of a thread in a static array inside its descriptor: pthread_setspecific
@@ -68,10 +61,10 @@ static void ring_thread_exit(void *arg)
 {
     ompi_evt_ring_t *ring = arg;
 
-    if (NULL == ring || ring != ring_mine) {
+    if (NULL == ring || ring != ompi_evt_ring_mine) {
         return;
     }
-    ring_mine = RING_EXITED;
+    ompi_evt_ring_mine = OMPI_EVT_RING_EXITED;
     /* release: our last commits and private fields are visible to the
      * drainer that sees RELEASED (pairs with the acquire load in
      * ring_drain_snapshot(), evt_ring_module.c) and, through it, to the
@@ -221,19 +214,21 @@ static ompi_evt_ring_t *ring_claim(bool signal_context)
     return NULL;
 }
 
-/* Context: RAISE, SIGNAL. */
-ompi_evt_ring_t *ompi_evt_ring_pool_mine(bool signal_context)
+/* The slow part of ompi_evt_ring_pool_mine(): first raise of this thread
+ * (or of this pool generation), or a ring claimed from a signal handler
+ * whose key is still to be set. Context: RAISE, SIGNAL. */
+ompi_evt_ring_t *ompi_evt_ring_pool_mine_slow(bool signal_context)
 {
     ompi_evt_ring_component_t *c = &mca_evt_ring_component;
     /* relaxed: the generation changes only in INIT context, while no raise
      * reaches this module. */
     unsigned int gen = atomic_load_explicit(&c->generation, memory_order_relaxed);
-    ompi_evt_ring_t *ring = ring_mine;
+    ompi_evt_ring_t *ring = ompi_evt_ring_mine;
 
-    if (OPAL_UNLIKELY(RING_EXITED == ring)) {
-        return NULL; /* after the thread's destructors: see RING_EXITED */
+    if (OPAL_UNLIKELY(OMPI_EVT_RING_EXITED == ring)) {
+        return NULL; /* after the thread's destructors: see OMPI_EVT_RING_EXITED */
     }
-    if (OPAL_LIKELY(NULL != ring && gen == ring_mine_gen)) {
+    if (OPAL_LIKELY(NULL != ring && gen == ompi_evt_ring_mine_gen)) {
         if (OPAL_UNLIKELY(ring->own.needs_key) && !signal_context) {
             ring->own.needs_key = false;
             (void) pthread_setspecific(c->key, ring);
@@ -245,8 +240,8 @@ ompi_evt_ring_t *ompi_evt_ring_pool_mine(bool signal_context)
     }
     ring = ring_claim(signal_context);
     if (NULL != ring) {
-        ring_mine = ring;
-        ring_mine_gen = gen;
+        ompi_evt_ring_mine = ring;
+        ompi_evt_ring_mine_gen = gen;
     }
     return ring;
 }
@@ -263,14 +258,14 @@ void ompi_evt_ring_pool_recycle(ompi_evt_ring_t *ring)
 /* Test seam: as if this thread exited. Context: ANY. */
 void ompi_evt_ring_test_thread_exit(void)
 {
-    ompi_evt_ring_t *ring = ring_mine;
+    ompi_evt_ring_t *ring = ompi_evt_ring_mine;
 
-    if (NULL != ring && RING_EXITED != ring
-        && ring_mine_gen == atomic_load(&mca_evt_ring_component.generation)) {
+    if (NULL != ring && OMPI_EVT_RING_EXITED != ring
+        && ompi_evt_ring_mine_gen == atomic_load(&mca_evt_ring_component.generation)) {
         if (mca_evt_ring_component.key_created) {
             (void) pthread_setspecific(mca_evt_ring_component.key, NULL);
         }
         ring_thread_exit(ring);
     }
-    ring_mine = NULL;
+    ompi_evt_ring_mine = NULL;
 }
