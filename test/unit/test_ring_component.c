@@ -543,15 +543,7 @@ static void setup_timer(void)
  * registration's records stay queued (not dropped) and arrive at the next
  * progress call; order within a ring is kept (the main ring stops at the
  * first record the timer cannot serve). */
-/* DISABLED: intermittent. About 1 run in 6 the timer never fires at all
- * (ts.n stays 0 for 5 s; suspected: the libevent loop of
- * opal_progress_thread_init() does not see the timer added from this thread
- * when only opal_init_util() ran; opal_event_use_threads() did not help in
- * one try). When it fires, every assertion holds. Run
- * with --filter 'ring_component/drain_timer*' to see it; to fix before
- * enabling. */
-Test(ring_component, drain_timer_serves_thread_safe_and_keeps_the_rest, .init = setup_timer,
-     .disabled = true)
+Test(ring_component, drain_timer_serves_thread_safe_and_keeps_the_rest, .init = setup_timer)
 {
     static rec_t ts, none;
     mca_base_event_t *ev_none;

@@ -489,6 +489,15 @@ int ompi_evt_ring_timer_start(void)
     struct timeval tv;
     int us = mca_evt_ring_component.drain_interval;
 
+    /* The timer is added from this thread while the progress thread may
+     * already sit in epoll_wait with a long timeout: libevent only wakes it
+     * for a cross-thread opal_event_add() when its locking callbacks are on.
+     * opal_init turns them on; a process that only ran opal_init_util (a
+     * tool, ompi-evt-info) has not. Idempotent, and it must precede the
+     * creation of the base (opal_progress_thread_init). */
+    if (0 != opal_event_use_threads()) {
+        return OPAL_ERR_NOT_AVAILABLE;
+    }
     ring_timer_base = opal_progress_thread_init(NULL);
     if (NULL == ring_timer_base) {
         return OPAL_ERR_NOT_AVAILABLE;
@@ -511,17 +520,21 @@ int ompi_evt_ring_timer_start(void)
     return OMPI_SUCCESS;
 }
 
-/* Context: INIT. */
+/* Context: INIT. The progress thread is stopped first, while the
+ * persistent timer still wakes its loop every interval (the loop then sees
+ * it must end); deleting the timer first could leave the loop asleep in
+ * epoll_wait for OPAL's 35-minute keepalive and the join waiting with it.
+ * Once the thread is joined, the event is freed without any race. */
 void ompi_evt_ring_timer_stop(void)
 {
+    if (NULL != ring_timer_base) {
+        (void) opal_progress_thread_finalize(NULL);
+        ring_timer_base = NULL;
+    }
     if (NULL != ring_timer_ev) {
         (void) opal_event_del(ring_timer_ev);
         opal_event_free(ring_timer_ev);
         ring_timer_ev = NULL;
-    }
-    if (NULL != ring_timer_base) {
-        (void) opal_progress_thread_finalize(NULL);
-        ring_timer_base = NULL;
     }
 }
 
