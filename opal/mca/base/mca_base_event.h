@@ -551,6 +551,12 @@ OPAL_DECLSPEC int mca_base_event_test_set_dropped(mca_base_event_registration_t 
 /** Number of retired snapshots and registrations still waiting for their
  *  grace period. Context: ANY. */
 OPAL_DECLSPEC int mca_base_event_test_retired_count(void);
+/** Test-only: per-thread records allocated beyond the static pool (return
+ *  value) and how many of them are free (*spare, may be NULL). */
+OPAL_DECLSPEC int mca_base_event_test_thread_records(int *spare);
+/** Test-only: instances dropped in SIGNAL context for want of a per-thread
+ *  record (not chargeable to any registration). */
+OPAL_DECLSPEC uint64_t mca_base_event_test_lost_no_record(void);
 
 END_C_DECLS
 

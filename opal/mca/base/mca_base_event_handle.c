@@ -180,10 +180,59 @@ cleanup:
     return ret;
 }
 
+/** Drops still pending on a registration being freed: reported to its
+ *  dropped handler (outside the mutex) before its free callback. */
+typedef struct {
+    mca_base_event_dropped_cb_fn_t fn;
+    void *user_data;
+    uint64_t count;
+    int source_index;
+    mca_base_event_registration_t *handle;
+} pending_drops_t;
+
+/* Caller holds the mutex. Takes @p reg's pending drop count (the swap makes
+ * each drop reported once; drops counted later belong to instances raised
+ * after the free started). */
+static void take_pending_drops(mca_base_event_reg_t *reg, pending_drops_t *out)
+{
+    out->fn = reg->dropped_cb;
+    out->count = 0;
+    out->user_data = NULL;
+    out->handle = reg->handle;
+    out->source_index = reg->event->super.source->index;
+    if (NULL == out->fn) {
+        return;
+    }
+    /* the user data dispatch would pass: the callback serving REQUIRE_NONE */
+    for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+        if (NULL != reg->cb_fn[s]) {
+            out->user_data = reg->cb_user_data[s];
+            break;
+        }
+    }
+    /* relaxed: the count orders nothing (as in flush_dropped()) */
+    out->count = atomic_exchange_explicit(&reg->dropped, 0, memory_order_relaxed);
+}
+
+/* Outside every lock. Context: TOOL, ANY. */
+static void report_pending_drops(const pending_drops_t *p)
+{
+    uint64_t n = p->count;
+    if (NULL == p->fn || 0 == n) {
+        return;
+    }
+    if ((uint64_t) OPAL_COUNT_MAX < n) {
+        n = (uint64_t) OPAL_COUNT_MAX; /* saturate before narrowing */
+    }
+    p->fn((opal_count_t) n, p->handle, p->source_index, MCA_BASE_EVENT_CB_REQUIRE_NONE,
+          p->user_data);
+}
+
 /* Caller holds the mutex. Unlinks @p reg, republishes, retires it. Sets
- * *run_now when its free callback may run at once (no callback running). */
+ * *run_now when its free callback may run at once (no callback running).
+ * Hands back the drops still pending (*drops) for the caller to report. */
 static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
-                      mca_base_event_free_cb_fn_t free_cb, bool *run_now)
+                      mca_base_event_free_cb_fn_t free_cb, bool *run_now, pending_drops_t *drops)
 {
     mca_base_event_priv_t *ev = reg->event;
     int transition = 0;
@@ -199,6 +248,9 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
         reg->next->prev = reg->prev;
     }
     reg->next = reg->prev = NULL;
+    /* The registration receives everything raised for it before the free,
+     * drops included: take them before its dropped handler is cleared. */
+    take_pending_drops(reg, drops);
     if (reg->listening) {
         for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
             reg->cb_fn[s] = NULL;
@@ -228,6 +280,7 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
     mca_base_event_priv_t *ev;
     bool run_now = false;
     int transition;
+    pending_drops_t drops;
 
     opal_mutex_lock(&mca_base_event_lock);
     reg = lookup(registration);
@@ -246,10 +299,12 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
         return OPAL_ERR_BAD_PARAM;
     }
     ev = reg->event;
-    transition = reg_remove(reg, user_data, free_cb, &run_now);
+    transition = reg_remove(reg, user_data, free_cb, &run_now, &drops);
     opal_mutex_unlock(&mca_base_event_lock);
 
     mca_base_event_listen_notify(ev, transition);
+    /* before the free callback, which is the last call for this handle */
+    report_pending_drops(&drops);
     if (run_now && NULL != free_cb) {
         free_cb(registration, MCA_BASE_EVENT_CB_REQUIRE_NONE, user_data);
     }
@@ -265,6 +320,7 @@ void mca_base_event_handles_finalize(void)
         mca_base_event_priv_t *ev;
         bool run_now;
         int transition;
+        pending_drops_t drops;
 
         opal_mutex_lock(&mca_base_event_lock);
         for (uint32_t s = 0; s < num_slots && NULL == reg; ++s) {
@@ -275,9 +331,10 @@ void mca_base_event_handles_finalize(void)
             break;
         }
         ev = reg->event;
-        transition = reg_remove(reg, NULL, NULL, &run_now);
+        transition = reg_remove(reg, NULL, NULL, &run_now, &drops);
         opal_mutex_unlock(&mca_base_event_lock);
         mca_base_event_listen_notify(ev, transition);
+        report_pending_drops(&drops);
     }
     mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
 }
