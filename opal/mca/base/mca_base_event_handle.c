@@ -228,15 +228,51 @@ static void report_pending_drops(const pending_drops_t *p)
           p->user_data);
 }
 
-/* Caller holds the mutex. Unlinks @p reg, republishes, retires it. Sets
- * *run_now when its free callback may run at once (no callback running).
- * Hands back the drops still pending (*drops) for the caller to report. */
-static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
-                      mca_base_event_free_cb_fn_t free_cb, bool *run_now, pending_drops_t *drops)
+/* Caller holds the mutex. Publish @p ev's snapshot without @p reg first:
+ * a published snapshot must never name a registration that is retired
+ * (the grace path frees it once no reader is active, while the snapshot
+ * would still point at it). On allocation failure nothing has changed and
+ * OPAL_ERR_OUT_OF_RESOURCE is returned, unless @p force (finalize): then
+ * the event's snapshot is cleared (every registration is going away). */
+static int reg_unpublish(mca_base_event_reg_t *reg, bool force)
 {
     mca_base_event_priv_t *ev = reg->event;
-    int transition = 0;
+    int ret;
 
+    if (!reg->listening) {
+        return OPAL_SUCCESS; /* in no snapshot */
+    }
+    reg->listening = false; /* excluded from the rebuild */
+    ret = mca_base_event_regset_rebuild(ev);
+    reg->listening = true;
+    if (OPAL_SUCCESS != ret && force) {
+        mca_base_event_regset_t *old = atomic_load_explicit(&ev->super.regset,
+                                                            memory_order_relaxed);
+        /* seq_cst: as the publish in mca_base_event_regset_rebuild() */
+        atomic_store_explicit(&ev->super.regset, NULL, memory_order_seq_cst);
+        mca_base_event_retire_regset(old);
+        ret = OPAL_SUCCESS;
+    }
+    return ret;
+}
+
+/* Caller holds the mutex. Unpublishes @p reg (may fail: see
+ * reg_unpublish(); then nothing changed), unlinks and retires it. Sets
+ * *run_now when its free callback may run at once (no callback running),
+ * *transition for the listen callback, and hands back the drops still
+ * pending (*drops) for the caller to report. */
+static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
+                      mca_base_event_free_cb_fn_t free_cb, bool force, bool *run_now,
+                      int *transition, pending_drops_t *drops)
+{
+    mca_base_event_priv_t *ev = reg->event;
+    int ret;
+
+    *transition = 0;
+    ret = reg_unpublish(reg, force);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
+    }
     slots[reg->slot].reg = NULL;
     --live_regs;
     if (NULL != reg->prev) {
@@ -251,16 +287,11 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
     /* The registration receives everything raised for it before the free,
      * drops included: take them before its dropped handler is cleared. */
     take_pending_drops(reg, drops);
-    if (reg->listening) {
-        for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
-            reg->cb_fn[s] = NULL;
-        }
-        reg->dropped_cb = NULL;
-        transition = mca_base_event_reg_update_listening(reg);
-        /* on allocation failure the old snapshot stays: freed (below) keeps
-         * dispatch from starting anything of this registration */
-        (void) mca_base_event_regset_rebuild(ev);
+    for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+        reg->cb_fn[s] = NULL;
     }
+    reg->dropped_cb = NULL;
+    *transition = mca_base_event_reg_update_listening(reg);
     reg->free_cb = free_cb;
     reg->free_user_data = user_data;
     /* seq_cst store then the seq_cst scan: handle_free's half of the Dekker
@@ -269,7 +300,7 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
     *run_now = !mca_base_event_reg_running(reg);
     reg->free_cb_pending = !*run_now;
     mca_base_event_retire_reg(reg);
-    return transition;
+    return OPAL_SUCCESS;
 }
 
 /* Context: TOOL, ANY, callbacks. A flush point. */
@@ -279,7 +310,7 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
     mca_base_event_reg_t *reg;
     mca_base_event_priv_t *ev;
     bool run_now = false;
-    int transition;
+    int transition, ret;
     pending_drops_t drops;
 
     opal_mutex_lock(&mca_base_event_lock);
@@ -299,8 +330,11 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
         return OPAL_ERR_BAD_PARAM;
     }
     ev = reg->event;
-    transition = reg_remove(reg, user_data, free_cb, &run_now, &drops);
+    ret = reg_remove(reg, user_data, free_cb, false, &run_now, &transition, &drops);
     opal_mutex_unlock(&mca_base_event_lock);
+    if (OPAL_SUCCESS != ret) {
+        return ret; /* out of memory: the handle stays valid, nothing changed */
+    }
 
     mca_base_event_listen_notify(ev, transition);
     /* before the free callback, which is the last call for this handle */
@@ -331,7 +365,7 @@ void mca_base_event_handles_finalize(void)
             break;
         }
         ev = reg->event;
-        transition = reg_remove(reg, NULL, NULL, &run_now, &drops);
+        (void) reg_remove(reg, NULL, NULL, true, &run_now, &transition, &drops);
         opal_mutex_unlock(&mca_base_event_lock);
         mca_base_event_listen_notify(ev, transition);
         report_pending_drops(&drops);
