@@ -315,6 +315,18 @@ void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
     }
     while (NULL != reg_done) {
         mca_base_event_reg_t *next = reg_done->retire_next;
+        if (NULL != reg_done->final_dropped_cb) {
+            /* relaxed: the count orders nothing; saturate before narrowing */
+            uint64_t n = atomic_exchange_explicit(&reg_done->dropped, 0, memory_order_relaxed);
+            if (0 != n) {
+                reg_done->final_dropped_cb((opal_count_t) ((uint64_t) OPAL_COUNT_MAX < n
+                                                               ? (uint64_t) OPAL_COUNT_MAX
+                                                               : n),
+                                           reg_done->handle,
+                                           reg_done->event->super.source->index, context,
+                                           reg_done->final_dropped_user_data);
+            }
+        }
         if (reg_done->free_cb_pending && NULL != reg_done->free_cb) {
             /* no callback of it can run: every thread that could run one
              * has left dispatch, and none starts (freed is set) */

@@ -210,8 +210,6 @@ static void take_pending_drops(mca_base_event_reg_t *reg, pending_drops_t *out)
             break;
         }
     }
-    /* relaxed: the count orders nothing (as in flush_dropped()) */
-    out->count = atomic_exchange_explicit(&reg->dropped, 0, memory_order_relaxed);
 }
 
 /* Outside every lock. Context: TOOL, ANY. */
@@ -299,6 +297,17 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
     atomic_store_explicit(&reg->freed, true, memory_order_seq_cst);
     *run_now = !mca_base_event_reg_running(reg);
     reg->free_cb_pending = !*run_now;
+    if (*run_now) {
+        /* no callback of it runs or can start: report now, then the free
+         * callback. relaxed: the count orders nothing (as in flush_dropped()) */
+        drops->count = atomic_exchange_explicit(&reg->dropped, 0, memory_order_relaxed);
+    } else {
+        /* a callback is running: the drops are reported by the grace path
+         * after it returned, just before the free callback */
+        reg->final_dropped_cb = drops->fn;
+        reg->final_dropped_user_data = drops->user_data;
+        drops->fn = NULL;
+    }
     mca_base_event_retire_reg(reg);
     return OPAL_SUCCESS;
 }

@@ -81,6 +81,10 @@ typedef struct mca_base_event_reg_t {
     bool free_cb_pending;
     mca_base_event_free_cb_fn_t free_cb;
     void *free_user_data;
+    /** Dropped handler left to the retire path with the free callback: it
+     *  reports the drops still pending just before the free callback. */
+    mca_base_event_dropped_cb_fn_t final_dropped_cb;
+    void *final_dropped_user_data;
     /** Per-event list of live registrations. */
     struct mca_base_event_reg_t *next, *prev;
     /** Retire list. */
