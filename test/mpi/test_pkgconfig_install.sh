@@ -22,6 +22,11 @@ ko() { failed=$((failed + 1)); echo "FAILED: $*" >&2; }
 if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" install DESTDIR="$tmp/root" \
         >"$tmp/install.log" 2>&1; then ok; else ko "make install"; tail -20 "$tmp/install.log" >&2; fi
 
+# In a sanitizer tree the library needs the sanitizer runtime: build with the
+# tree's compiler (OMPI_CC) and flags (from EVT_RUN_ENV).
+san="${EVT_SANITIZER_CFLAGS:-}"
+if [ -n "${EVT_CC:-}" ]; then OMPI_CC="$EVT_CC"; export OMPI_CC; fi
+
 pc=$(find "$tmp/root" -name ompi-evt.pc | head -n 1)
 if [ -n "$pc" ]; then ok; else ko "ompi-evt.pc installed"; echo "0 passed, $((failed)) failed"; exit 1; fi
 PKG_CONFIG_PATH=$(dirname "$pc")
@@ -37,7 +42,7 @@ for f in mpi.h mpi_t_events.h opal/mca/base/mca_base_event.h; do
     if [ -f "$first/$f" ]; then ok; else ko "installed $f"; fi
 done
 
-if mpicc $cflags "$src/test/mpi/mpi4_tool_compile.c" -o "$tmp/mpi4_tool" $libs \
+if mpicc $san $cflags "$src/test/mpi/mpi4_tool_compile.c" -o "$tmp/mpi4_tool" $libs \
         >"$tmp/cc.log" 2>&1; then ok; else ko "MPI-4 tool build"; cat "$tmp/cc.log" >&2; fi
 if [ -x "$tmp/mpi4_tool" ]; then
     # No LD_LIBRARY_PATH: the rpath from --libs must find the installed library.
@@ -55,7 +60,7 @@ int produce(mca_base_event_t *event, const void *payload)
     return mca_base_event_raise(event, NULL, payload);
 }
 PRODUCER
-if mpicc $cflags -c "$tmp/producer.c" -o "$tmp/producer.o" >"$tmp/pcc.log" 2>&1; then ok; else ko "producer build"; cat "$tmp/pcc.log" >&2; fi
+if mpicc $san $cflags -c "$tmp/producer.c" -o "$tmp/producer.o" >"$tmp/pcc.log" 2>&1; then ok; else ko "producer build"; cat "$tmp/pcc.log" >&2; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

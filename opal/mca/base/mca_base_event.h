@@ -392,6 +392,8 @@ OPAL_DECLSPEC int mca_base_event_handle_alloc(mca_base_event_t *event, const voi
  *  (at once, or when the last running callback returns). Legal from inside
  *  the registration's own callback. A flush point.
  *  @retval OPAL_SUCCESS;  OPAL_ERR_BAD_PARAM  invalid or already freed handle
+ *  @retval OPAL_ERR_OUT_OF_RESOURCE  the event's registration snapshot could
+ *          not be rebuilt: nothing changed, the handle is still valid
  *  Context: TOOL, ANY, callbacks. */
 OPAL_DECLSPEC int mca_base_event_handle_free(mca_base_event_registration_t *registration,
                                              void *user_data, mca_base_event_free_cb_fn_t free_cb);
@@ -598,6 +600,12 @@ OPAL_DECLSPEC int mca_base_event_test_set_dropped(mca_base_event_registration_t 
 /** Number of retired snapshots and registrations still waiting for their
  *  grace period. Context: ANY. */
 OPAL_DECLSPEC int mca_base_event_test_retired_count(void);
+/** Test-only: per-thread records allocated beyond the static pool (return
+ *  value) and how many of them are free (*spare, may be NULL). */
+OPAL_DECLSPEC int mca_base_event_test_thread_records(int *spare);
+/** Test-only: instances dropped in SIGNAL context for want of a per-thread
+ *  record (not chargeable to any registration). */
+OPAL_DECLSPEC uint64_t mca_base_event_test_lost_no_record(void);
 
 END_C_DECLS
 

@@ -25,6 +25,7 @@
 #include "opal/mca/base/mca_base_event_internal.h"
 
 _Atomic uint64_t mca_base_event_reg_epoch = 0;
+_Atomic uint64_t mca_base_event_lost_no_record = 0;
 _Atomic(const mca_base_event_delivery_t *) mca_base_event_delivery = NULL;
 int mca_base_event_exporters = 0;
 
@@ -106,8 +107,16 @@ void mca_base_event_count_dropped(const mca_base_event_record_t *record)
     if (NULL == record || NULL == record->event) {
         return;
     }
-    rec = mca_base_event_reader_enter();
+    /* may be SIGNAL context (a ring overflowing in a handler): no malloc */
+    rec = mca_base_event_reader_enter(false);
     if (NULL == rec) {
+        /* no record, none free: cannot find the registrations; count it */
+        uint64_t old = atomic_load_explicit(&mca_base_event_lost_no_record, memory_order_relaxed);
+        while (UINT64_MAX != old
+               && !atomic_compare_exchange_weak_explicit(&mca_base_event_lost_no_record, &old,
+                                                         old + 1, memory_order_relaxed,
+                                                         memory_order_relaxed)) {
+        }
         return;
     }
     /* seq_cst: after our announcement; pairs with the publish in
@@ -136,7 +145,7 @@ bool mca_base_event_can_serve(const mca_base_event_record_t *record,
         || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (int) context) {
         return false;
     }
-    rec = mca_base_event_reader_enter();
+    rec = mca_base_event_reader_enter(MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE > context);
     if (NULL == rec) {
         return false;
     }
@@ -229,8 +238,9 @@ int mca_base_event_dispatch(const mca_base_event_record_t *record,
         mca_base_event_count_dropped(record);
         return 0;
     }
-    rec = mca_base_event_reader_enter();
+    rec = mca_base_event_reader_enter(MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE > context);
     if (OPAL_UNLIKELY(NULL == rec)) {
+        mca_base_event_count_dropped(record);
         return 0;
     }
     /* seq_cst (acquire suffices for the contents): after our announcement;

@@ -40,6 +40,8 @@ static mca_base_event_thread_t static_records[MCA_BASE_EVENT_STATIC_THREAD_RECOR
 static atomic_int static_hwm = 0;
 /** malloc'ed records (push-only list). */
 static _Atomic(mca_base_event_thread_t *) extra_records = NULL;
+/** malloc'ed records not in use (approximate: a hint for topping up). */
+static atomic_int spare_extra = 0;
 
 static pthread_key_t thread_key;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
@@ -50,6 +52,12 @@ static mca_base_event_regset_t *retired_regsets = NULL;
 static mca_base_event_reg_t *retired_regs = NULL;
 
 /* Context: thread exit. Makes the record reusable. */
+static bool is_static(const mca_base_event_thread_t *rec)
+{
+    return rec >= &static_records[0]
+           && rec < &static_records[MCA_BASE_EVENT_STATIC_THREAD_RECORDS];
+}
+
 static void thread_release(void *p)
 {
     mca_base_event_thread_t *rec = p;
@@ -58,6 +66,33 @@ static void thread_release(void *p)
     /* release: the owner's last accesses happen before a new owner claims it
      * (pairs with the acquire CAS in mca_base_event_thread_claim()). */
     atomic_store_explicit(&rec->in_use, false, memory_order_release);
+    if (!is_static(rec)) {
+        /* relaxed: a hint for topping up the spares */
+        atomic_fetch_add_explicit(&spare_extra, 1, memory_order_relaxed);
+    }
+}
+
+/* Allocate a record and push it on the extra list, in use or spare.
+ * Not from SIGNAL context. */
+static mca_base_event_thread_t *record_new(bool in_use)
+{
+    mca_base_event_thread_t *rec = NULL;
+
+    if (0 != posix_memalign((void **) &rec, MCA_BASE_EVENT_CACHE_LINE, sizeof(*rec))) {
+        return NULL;
+    }
+    atomic_init(&rec->active, 0);
+    atomic_init(&rec->in_use, in_use);
+    if (!in_use) {
+        atomic_fetch_add_explicit(&spare_extra, 1, memory_order_relaxed);
+    }
+    rec->next = atomic_load_explicit(&extra_records, memory_order_relaxed);
+    /* seq_cst: publishes the initialised record to scans (pairs with
+     * the acquire load of extra_records in every scan). */
+    while (!atomic_compare_exchange_weak_explicit(&extra_records, &rec->next, rec,
+                                                  memory_order_seq_cst, memory_order_relaxed)) {
+    }
+    return rec;
 }
 
 static void thread_key_create(void)
@@ -65,8 +100,8 @@ static void thread_key_create(void)
     thread_key_ok = (0 == pthread_key_create(&thread_key, thread_release));
 }
 
-/* Context: RAISE, SIGNAL (static pool; malloc only beyond it). */
-mca_base_event_thread_t *mca_base_event_thread_claim(void)
+/* Context: RAISE; SIGNAL when !may_alloc (static pool and spares only). */
+mca_base_event_thread_t *mca_base_event_thread_claim(bool may_alloc)
 {
     mca_base_event_thread_t *rec = NULL;
 
@@ -97,23 +132,25 @@ mca_base_event_thread_t *mca_base_event_thread_claim(void)
             if (atomic_compare_exchange_strong_explicit(&rec->in_use, &expect, true,
                                                         memory_order_acquire,
                                                         memory_order_relaxed)) {
+                atomic_fetch_sub_explicit(&spare_extra, 1, memory_order_relaxed);
                 break;
             }
         }
     }
+    if (NULL == rec && may_alloc) {
+        rec = record_new(true);
+    }
     if (NULL == rec) {
-        /* beyond the static pool: not from SIGNAL context (documented) */
-        if (0 != posix_memalign((void **) &rec, MCA_BASE_EVENT_CACHE_LINE, sizeof(*rec))) {
-            return NULL;
-        }
-        atomic_init(&rec->active, 0);
-        atomic_init(&rec->in_use, true);
-        rec->next = atomic_load_explicit(&extra_records, memory_order_relaxed);
-        /* seq_cst: publishes the initialised record to scans (pairs with
-         * the acquire load of extra_records in every scan). */
-        while (!atomic_compare_exchange_weak_explicit(&extra_records, &rec->next, rec,
-                                                      memory_order_seq_cst,
-                                                      memory_order_relaxed)) {
+        return NULL; /* SIGNAL context and no free record: the caller counts */
+    }
+    if (may_alloc && !is_static(rec)) {
+        /* Beyond the static pool, at a safe point: keep spares for threads
+         * whose first raise comes from a signal handler. */
+        while (MCA_BASE_EVENT_SPARE_THREAD_RECORDS
+               > atomic_load_explicit(&spare_extra, memory_order_relaxed)) {
+            if (NULL == record_new(false)) {
+                break;
+            }
         }
     }
     if (thread_key_ok) {
@@ -121,6 +158,27 @@ mca_base_event_thread_t *mca_base_event_thread_claim(void)
     }
     mca_base_event_tls.rec = rec;
     return rec;
+}
+
+/* Test-only: records malloc'ed beyond the static pool, and how many are free. */
+int mca_base_event_test_thread_records(int *spare)
+{
+    int n = 0;
+    for (mca_base_event_thread_t *rec = atomic_load_explicit(&extra_records,
+                                                             memory_order_acquire);
+         NULL != rec; rec = rec->next) {
+        ++n;
+    }
+    if (NULL != spare) {
+        *spare = atomic_load_explicit(&spare_extra, memory_order_relaxed);
+    }
+    return n;
+}
+
+/* Test-only. */
+uint64_t mca_base_event_test_lost_no_record(void)
+{
+    return atomic_load_explicit(&mca_base_event_lost_no_record, memory_order_relaxed);
 }
 
 /* Apply @p fn to every record that may be owned. */
@@ -238,18 +296,16 @@ void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
     }
     while (NULL != reg_done) {
         mca_base_event_reg_t *next = reg_done->retire_next;
-        if (reg_done->free_cb_pending && NULL != reg_done->final_dropped_cb) {
-            /* drops counted after the last delivery (records withdrawn from
-             * the delivery at the free): reported before the free callback.
-             * relaxed: as flush_dropped() */
+        if (NULL != reg_done->final_dropped_cb) {
+            /* relaxed: the count orders nothing; saturate before narrowing */
             uint64_t n = atomic_exchange_explicit(&reg_done->dropped, 0, memory_order_relaxed);
-            if (0 < n) {
-                if ((uint64_t) OPAL_COUNT_MAX < n) {
-                    n = (uint64_t) OPAL_COUNT_MAX; /* saturate before narrowing */
-                }
-                reg_done->final_dropped_cb((opal_count_t) n, reg_done->handle,
+            if (0 != n) {
+                reg_done->final_dropped_cb((opal_count_t) ((uint64_t) OPAL_COUNT_MAX < n
+                                                               ? (uint64_t) OPAL_COUNT_MAX
+                                                               : n),
+                                           reg_done->handle,
                                            reg_done->event->super.source->index, context,
-                                           reg_done->final_user_data);
+                                           reg_done->final_dropped_user_data);
             }
         }
         if (reg_done->free_cb_pending && NULL != reg_done->free_cb) {

@@ -180,14 +180,51 @@ cleanup:
     return ret;
 }
 
-/* Caller holds the mutex. Unlinks @p reg, republishes, retires it.
- * The free callback runs from the grace path (mca_base_event_reclaim()). */
-static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
-                      mca_base_event_free_cb_fn_t free_cb)
+/* Caller holds the mutex. Publish @p ev's snapshot without @p reg first:
+ * a published snapshot must never name a registration that is retired
+ * (the grace path frees it once no reader is active, while the snapshot
+ * would still point at it). On allocation failure nothing has changed and
+ * OPAL_ERR_OUT_OF_RESOURCE is returned, unless @p force (finalize): then
+ * the event's snapshot is cleared (every registration is going away). */
+static int reg_unpublish(mca_base_event_reg_t *reg, bool force)
 {
     mca_base_event_priv_t *ev = reg->event;
-    int transition = 0;
+    int ret;
 
+    if (!reg->listening) {
+        return OPAL_SUCCESS; /* in no snapshot */
+    }
+    reg->listening = false; /* excluded from the rebuild */
+    ret = mca_base_event_regset_rebuild(ev);
+    reg->listening = true;
+    if (OPAL_SUCCESS != ret && force) {
+        mca_base_event_regset_t *old = atomic_load_explicit(&ev->super.regset,
+                                                            memory_order_relaxed);
+        /* seq_cst: as the publish in mca_base_event_regset_rebuild() */
+        atomic_store_explicit(&ev->super.regset, NULL, memory_order_seq_cst);
+        mca_base_event_retire_regset(old);
+        ret = OPAL_SUCCESS;
+    }
+    return ret;
+}
+
+/* Caller holds the mutex. Unpublishes @p reg (may fail: see
+ * reg_unpublish(); then nothing changed), unlinks and retires it, and sets
+ * *transition for the listen callback. The free callback, and before it the
+ * drops still pending (reported to the dropped handler the registration had
+ * at the free), run from the grace path (mca_base_event_reclaim()) once
+ * every thread that might hold a snapshot naming it has left dispatch. */
+static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
+                      mca_base_event_free_cb_fn_t free_cb, bool force, int *transition)
+{
+    mca_base_event_priv_t *ev = reg->event;
+    int ret;
+
+    *transition = 0;
+    ret = reg_unpublish(reg, force);
+    if (OPAL_SUCCESS != ret) {
+        return ret;
+    }
     slots[reg->slot].reg = NULL;
     --live_regs;
     if (NULL != reg->prev) {
@@ -199,36 +236,27 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
         reg->next->prev = reg->prev;
     }
     reg->next = reg->prev = NULL;
+    /* The registration receives everything raised for it before the free,
+     * drops included: keep its dropped handler, with the user data dispatch
+     * would pass (the callback serving REQUIRE_NONE), for the grace path. */
     reg->final_dropped_cb = reg->dropped_cb;
-    reg->final_user_data = NULL;
+    reg->final_dropped_user_data = NULL;
     for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
-        if (NULL != reg->cb_fn[s]) {
-            reg->final_user_data = reg->cb_user_data[s];
-            break;
+        if (NULL != reg->cb_fn[s] && NULL == reg->final_dropped_user_data) {
+            reg->final_dropped_user_data = reg->cb_user_data[s];
         }
+        reg->cb_fn[s] = NULL;
     }
-    if (reg->listening) {
-        for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
-            reg->cb_fn[s] = NULL;
-        }
-        reg->dropped_cb = NULL;
-        transition = mca_base_event_reg_update_listening(reg);
-        /* on allocation failure the old snapshot stays: freed (below) keeps
-         * dispatch from starting anything of this registration */
-        (void) mca_base_event_regset_rebuild(ev);
-    }
+    reg->dropped_cb = NULL;
+    *transition = mca_base_event_reg_update_listening(reg);
     reg->free_cb = free_cb;
     reg->free_user_data = user_data;
     /* relaxed: read back only by this thread's own later dispatch steps
      * (deliver_one()); other threads are kept out by the grace period. */
     atomic_store_explicit(&reg->freed, true, memory_order_relaxed);
-    /* The free callback always goes through the grace path: it runs from
-     * mca_base_event_reclaim() once every thread that might hold a snapshot
-     * naming this registration has left dispatch (at once, in the caller's
-     * reclaim, when none is in dispatch). */
     reg->free_cb_pending = true;
     mca_base_event_retire_reg(reg);
-    return transition;
+    return OPAL_SUCCESS;
 }
 
 /* handle_free's removal, run by the delivery's withdraw() (or directly). */
@@ -260,11 +288,14 @@ static void free_remove(void *arg, uint64_t pending)
     if (NULL == reg) {
         fa->ret = OPAL_ERR_BAD_PARAM;
     } else {
-        while (0 < pending--) {
+        fa->ev = reg->event;
+        fa->ret = reg_remove(reg, fa->user_data, fa->free_cb, false, &fa->transition);
+        /* only once removed (on failure the records stay queued for the
+         * still-live registration and are delivered later): the retired
+         * registration's count is reported by the grace path */
+        while (OPAL_SUCCESS == fa->ret && 0 < pending--) {
             mca_base_event_reg_count_drop(reg);
         }
-        fa->ev = reg->event;
-        fa->transition = reg_remove(reg, fa->user_data, fa->free_cb);
     }
     opal_mutex_unlock(&mca_base_event_lock);
 }
@@ -324,6 +355,7 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
         free_remove(&fa, 0);
     }
     if (OPAL_SUCCESS != fa.ret) {
+        /* out of memory: the handle stays valid, nothing changed */
         return fa.ret;
     }
     mca_base_event_listen_notify(fa.ev, fa.transition);
@@ -348,7 +380,7 @@ void mca_base_event_handles_finalize(void)
             break;
         }
         ev = reg->event;
-        transition = reg_remove(reg, NULL, NULL);
+        (void) reg_remove(reg, NULL, NULL, true, &transition);
         opal_mutex_unlock(&mca_base_event_lock);
         mca_base_event_listen_notify(ev, transition);
     }

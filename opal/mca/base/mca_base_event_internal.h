@@ -43,7 +43,8 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2
 #define MCA_BASE_EVENT_CACHE_LINE 64
 /** Per-thread records preallocated statically: a thread's first raise (even
  *  from a signal handler) claims one without malloc. More threads than this
- *  get malloc'ed records (not from SIGNAL context). */
+ *  get malloc'ed records, allocated only outside SIGNAL context (plus a few
+ *  spares, MCA_BASE_EVENT_SPARE_THREAD_RECORDS, for signal handlers). */
 #define MCA_BASE_EVENT_STATIC_THREAD_RECORDS 256
 /** Producer sinks: drained from a stack copy, so the count is bounded. */
 #define MCA_BASE_EVENT_MAX_SINKS 32
@@ -80,11 +81,10 @@ typedef struct mca_base_event_reg_t {
     bool free_cb_pending;
     mca_base_event_free_cb_fn_t free_cb;
     void *free_user_data;
-    /** The dropped handler and the callback user data at the free: the
-     *  retire path reports drops still counted (records withdrawn from the
-     *  delivery) before the free callback. */
+    /** Dropped handler left to the retire path with the free callback: it
+     *  reports the drops still pending just before the free callback. */
     mca_base_event_dropped_cb_fn_t final_dropped_cb;
-    void *final_user_data;
+    void *final_dropped_user_data;
     /** Per-event list of live registrations. */
     struct mca_base_event_reg_t *next, *prev;
     /** Retire list. */
@@ -163,17 +163,30 @@ extern _Atomic uint64_t mca_base_event_grace_epoch;
 /** Set when something waits on the retire lists. */
 extern atomic_bool mca_base_event_retire_pending;
 
-/** Claim this thread's record (first use). NULL if none can be had. */
-mca_base_event_thread_t *mca_base_event_thread_claim(void);
+/** Spare malloc'ed records kept free once the static pool is used up, so
+ *  that a new thread's first raise from a signal handler still finds one. */
+#define MCA_BASE_EVENT_SPARE_THREAD_RECORDS 16
+
+/** Claim this thread's record (first use). NULL if none can be had.
+ *  @p may_alloc false (SIGNAL context): only a free record of the pools is
+ *  taken, nothing is allocated; true: beyond the static pool, a record is
+ *  allocated if needed and the spares are topped up (a safe point). */
+mca_base_event_thread_t *mca_base_event_thread_claim(bool may_alloc);
+
+/** Instances dropped in SIGNAL context because the raising thread had no
+ *  per-thread record and none was free (so no registration could be found
+ *  to charge them to). Saturating. */
+extern _Atomic uint64_t mca_base_event_lost_no_record;
 
 /** Enter a read-side section (nesting counted). Returns this thread's record
- *  or NULL (then the caller must not read snapshots). Context: RAISE, SIGNAL. */
-static inline mca_base_event_thread_t *mca_base_event_reader_enter(void)
+ *  or NULL (then the caller must not read snapshots). @p may_alloc: see
+ *  mca_base_event_thread_claim(). Context: RAISE, SIGNAL (may_alloc false). */
+static inline mca_base_event_thread_t *mca_base_event_reader_enter(bool may_alloc)
 {
     mca_base_event_tls_t *t = &mca_base_event_tls;
     mca_base_event_thread_t *rec = t->rec;
     if (OPAL_UNLIKELY(NULL == rec)) {
-        rec = mca_base_event_thread_claim();
+        rec = mca_base_event_thread_claim(may_alloc);
         if (NULL == rec) {
             return NULL;
         }

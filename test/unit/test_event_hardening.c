@@ -1,0 +1,214 @@
+/*
+ * Regression tests of issue 6 (hardening): each one a failure found by the
+ * fault injection, the fuzzer or a review, kept.
+ */
+#include "test_event_common.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* ------------------------------------------------------------------------
+ * Drops still pending when a registration is freed reach its dropped
+ * handler, before its free callback (and at finalize).
+ * ------------------------------------------------------------------------ */
+
+static int order_log[8];
+static int order_n = 0;
+static opal_count_t dropped_seen = 0;
+static void *dropped_ud = (void *) 1;
+
+static void cb_nop(mca_base_event_record_t *i, mca_base_event_registration_t *r,
+                   mca_base_event_cb_safety_t s, void *ud)
+{
+}
+
+static void drop_log(opal_count_t n, mca_base_event_registration_t *r, int si,
+                     mca_base_event_cb_safety_t s, void *ud)
+{
+    dropped_seen += n;
+    dropped_ud = ud;
+    order_log[order_n++] = 1;
+}
+
+static void free_log(mca_base_event_registration_t *r, mca_base_event_cb_safety_t s, void *ud)
+{
+    order_log[order_n++] = 2;
+}
+
+Test(hardening, pending_drops_reported_at_free, .init = evt_test_setup,
+     .fini = evt_test_teardown)
+{
+    mca_base_event_source_t *src = evt_test_source("h.src", MCA_BASE_EVENT_SOURCE_ORDERED, NULL,
+                                                   NULL);
+    mca_base_event_t *ev = evt_test_event("h_ev", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    mca_base_event_registration_t *r = NULL;
+    int ud = 7;
+
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &r), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(r, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, &ud,
+                                                  cb_nop),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(r, drop_log), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_test_set_dropped(r, 5), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_handle_free(r, NULL, free_log), OPAL_SUCCESS);
+    cr_assert_eq(dropped_seen, 5, "pending drops lost at free: %lld", (long long) dropped_seen);
+    cr_assert_eq(dropped_ud, &ud, "dropped handler got another user_data");
+    cr_assert_eq(order_n, 2);
+    cr_assert_eq(order_log[0], 1, "dropped handler after the free callback");
+    cr_assert_eq(order_log[1], 2);
+}
+
+Test(hardening, pending_drops_saturate_at_free, .init = evt_test_setup,
+     .fini = evt_test_teardown)
+{
+    mca_base_event_source_t *src = evt_test_source("h.src", MCA_BASE_EVENT_SOURCE_ORDERED, NULL,
+                                                   NULL);
+    mca_base_event_t *ev = evt_test_event("h_ev", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    mca_base_event_registration_t *r = NULL;
+
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &r), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(r, drop_log), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_test_set_dropped(r, UINT64_MAX), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_handle_free(r, NULL, NULL), OPAL_SUCCESS);
+    cr_assert_eq(dropped_seen, OPAL_COUNT_MAX);
+    cr_assert_eq(order_n, 1);
+}
+
+Test(hardening, pending_drops_reported_at_finalize)
+{
+    mca_base_event_source_t *src;
+    mca_base_event_t *ev;
+    mca_base_event_registration_t *r = NULL;
+
+    evt_test_setup();
+    src = evt_test_source("h.src", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    ev = evt_test_event("h_ev", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &r), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(r, drop_log), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_test_set_dropped(r, 3), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_finalize(), OPAL_SUCCESS);
+    cr_assert_eq(dropped_seen, 3);
+    cr_assert_eq(order_n, 1);
+}
+
+/* A free with nothing pending calls no dropped handler. */
+Test(hardening, no_pending_drops_no_call, .init = evt_test_setup, .fini = evt_test_teardown)
+{
+    mca_base_event_source_t *src = evt_test_source("h.src", MCA_BASE_EVENT_SOURCE_ORDERED, NULL,
+                                                   NULL);
+    mca_base_event_t *ev = evt_test_event("h_ev", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    mca_base_event_registration_t *r = NULL;
+
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &r), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(r, drop_log), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_handle_free(r, NULL, free_log), OPAL_SUCCESS);
+    cr_assert_eq(order_n, 1);
+    cr_assert_eq(order_log[0], 2);
+}
+
+/* ------------------------------------------------------------------------
+ * Threads beyond the static per-thread record pool: a first raise in
+ * SIGNAL context allocates nothing; it takes a spare (topped up at safe
+ * points) or, with none left, counts the instance as lost.
+ * ------------------------------------------------------------------------ */
+
+#define NORMAL_THREADS (MCA_BASE_EVENT_TEST_STATIC_RECORDS + 4)
+#define MCA_BASE_EVENT_TEST_STATIC_RECORDS 256
+#define SPARES 16
+
+static mca_base_event_t *pool_ev;
+static mca_base_event_source_t *pool_src;
+static atomic_bool release_all = false;
+static atomic_int signal_dropped = 0;
+
+static void *normal_thread(void *arg)
+{
+    evt_test_payload_t p = {1, 2};
+    (void) mca_base_event_raise(pool_ev, pool_src, &p);
+    while (!atomic_load(&release_all)) {
+        usleep(1000);
+    }
+    return NULL;
+}
+
+static void *signal_thread(void *arg)
+{
+    evt_test_payload_t p = {1, 2};
+    /* the first raise of this thread, in SIGNAL context */
+    int rc = mca_base_event_raise_ctx(pool_ev, pool_src, NULL, &p,
+                                      MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE);
+    if (OPAL_ERR_NOT_SUPPORTED == rc) {
+        atomic_fetch_add(&signal_dropped, 1);
+    }
+    while (!atomic_load(&release_all)) {
+        usleep(1000);
+    }
+    return NULL;
+}
+
+static void count_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
+                     mca_base_event_cb_safety_t s, void *ud)
+{
+}
+
+Test(hardening, signal_first_raise_beyond_pool, .init = evt_test_setup,
+     .fini = evt_test_teardown, .timeout = 60)
+{
+    static pthread_t th[NORMAL_THREADS + 4 * SPARES + 1];
+    mca_base_event_registration_t *r = NULL;
+    int n = 0, spare = -1, extra, extra2, nspare;
+    uint64_t lost0;
+
+    pool_src = evt_test_source("h.src", MCA_BASE_EVENT_SOURCE_ORDERED, NULL, NULL);
+    pool_ev = evt_test_event("h_ev", MCA_BASE_VAR_BIND_NO_OBJECT, 0, pool_src);
+    cr_assert_eq(mca_base_event_handle_alloc(pool_ev, NULL, NULL, &r), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(r, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                  count_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(r, drop_log), OPAL_SUCCESS);
+
+    for (int i = 0; i < NORMAL_THREADS; ++i) {
+        cr_assert_eq(pthread_create(&th[n++], NULL, normal_thread, NULL), 0);
+    }
+    /* wait until every normal thread has its record */
+    for (int tries = 0; tries < 6000; ++tries) {
+        extra = mca_base_event_test_thread_records(&spare);
+        /* concurrent top-ups may overshoot the target: >= */
+        if (extra >= 4 + SPARES && SPARES <= spare) {
+            break;
+        }
+        usleep(10000);
+    }
+    extra = mca_base_event_test_thread_records(&spare);
+    cr_assert_geq(extra, 4, "no record beyond the static pool (%d)", extra);
+    cr_assert_geq(spare, SPARES, "spares not topped up: %d", spare);
+    cr_assert_leq(spare, 4 * SPARES, "spares overshoot: %d", spare);
+    nspare = spare;
+
+    lost0 = mca_base_event_test_lost_no_record();
+    for (int i = 0; i < nspare; ++i) {
+        cr_assert_eq(pthread_create(&th[n++], NULL, signal_thread, NULL), 0);
+    }
+    for (int tries = 0; tries < 6000 && nspare != atomic_load(&signal_dropped); ++tries) {
+        usleep(10000);
+    }
+    extra2 = mca_base_event_test_thread_records(&spare);
+    cr_assert_eq(extra2, extra, "a SIGNAL-context first raise allocated a record");
+    cr_assert_eq(spare, 0, "spares left: %d", spare);
+    cr_assert_eq(mca_base_event_test_lost_no_record(), lost0);
+    /* one more: no record free, nothing allocated, counted as lost */
+    cr_assert_eq(pthread_create(&th[n++], NULL, signal_thread, NULL), 0);
+    for (int tries = 0; tries < 6000 && nspare + 1 != atomic_load(&signal_dropped); ++tries) {
+        usleep(10000);
+    }
+    cr_assert_eq(mca_base_event_test_thread_records(NULL), extra);
+    cr_assert_eq(mca_base_event_test_lost_no_record(), lost0 + 1);
+
+    atomic_store(&release_all, true);
+    for (int i = 0; i < n; ++i) {
+        pthread_join(th[i], NULL);
+    }
+    /* the nspare charged drops reach the dropped handler at free */
+    cr_assert_eq(mca_base_event_handle_free(r, NULL, NULL), OPAL_SUCCESS);
+    cr_assert_eq(dropped_seen, nspare, "dropped %lld", (long long) dropped_seen);
+}
