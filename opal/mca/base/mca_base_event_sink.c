@@ -93,6 +93,9 @@ int mca_base_event_flush(void)
         ret = d->flush();
     }
     mca_base_event_tls.flushing = false;
+    /* drops of registrations that receive nothing more are reported here,
+     * not only before a next delivery (one relaxed load when none) */
+    mca_base_event_report_drops(MCA_BASE_EVENT_CB_REQUIRE_NONE);
     return ret;
 }
 
