@@ -593,3 +593,48 @@ Test(ring_component, drain_timer_serves_thread_safe_and_keeps_the_rest, .init = 
         cr_expect_eq(next, 40);
     }
 }
+
+/* A registration every instance of which the full ring dropped gets no
+ * delivery at all: its dropped handler still sees the exact count at the
+ * end of the drain (progress) and at a flush point, with no later delivery
+ * to carry it. */
+static void ring_starved_case(bool by_flush)
+{
+    static rec_t a, b;
+    ompi_evt_ring_test_stats_t st;
+
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    mca_base_event_t *eva = ring_test_event("fills", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    mca_base_event_t *evb = ring_test_event("starved", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_rec(eva, &a);
+    (void) listen_rec(evb, &b);
+    raise_n(eva, 0, 0, 200); /* fills the ring: 4096 / 56 = 73 fit */
+    raise_n(evb, 1, 0, 50);  /* every one dropped */
+    ompi_evt_ring_test_stats(&st);
+    cr_assert_eq(st.stored, 4096 / 56);
+    cr_expect_eq(atomic_load(&b.dropped), 0, "nothing reported at the raise");
+    if (by_flush) {
+        cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    } else {
+        ring_test_drain();
+    }
+    cr_expect_eq(atomic_load(&a.n), 4096 / 56);
+    cr_expect_eq(atomic_load(&a.dropped), 200 - 4096 / 56);
+    cr_expect_eq(atomic_load(&b.n), 0);
+    cr_expect_eq(atomic_load(&b.dropped), 50, "starved registration: all 50 reported");
+    ring_test_drain();
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(atomic_load(&b.dropped), 50, "reported once");
+}
+
+Test(ring_component, starved_registration_drops_reported_by_progress, .init = NULL)
+{
+    ring_starved_case(false);
+}
+
+Test(ring_component, starved_registration_drops_reported_by_flush, .init = NULL)
+{
+    ring_starved_case(true);
+}

@@ -209,8 +209,11 @@ static inline void flush_dropped(const mca_base_event_regset_entry_t *e,
     e->dropped_cb((opal_count_t) n, reg->handle, record->source->index, context, user_data);
     return;
 check_reporter:
-    /* relaxed: the cheap test (usually NULL); wait_reporter() orders */
-    if (OPAL_UNLIKELY(NULL != atomic_load_explicit(&reg->reporter, memory_order_relaxed))) {
+    /* acquire (a plain load on x86): a NULL stored by a reporter that has
+     * just finished makes its dropped handler's effects visible before our
+     * callback. Pairs with the release store in
+     * mca_base_event_report_drops(). */
+    if (OPAL_UNLIKELY(NULL != atomic_load_explicit(&reg->reporter, memory_order_acquire))) {
         wait_reporter(reg, context);
     }
 }

@@ -257,9 +257,13 @@ static inline void mca_base_event_reg_count_drop(mca_base_event_reg_t *reg)
         if (UINT64_MAX == old) {
             return; /* saturated: never wrap */
         }
-        /* relaxed: the count carries no data; the flush swaps it. */
+        /* release (same instruction as relaxed on x86): what this thread
+         * did before the drop (e.g. the registration's previous callback)
+         * happens before the dropped handler run by a reporter on another
+         * thread. Pairs with the acq_rel swap in
+         * mca_base_event_report_drops() and flush_dropped(). */
     } while (!atomic_compare_exchange_weak_explicit(&reg->dropped, &old, old + 1,
-                                                    memory_order_relaxed,
+                                                    memory_order_release,
                                                     memory_order_relaxed));
     if (OPAL_UNLIKELY(0 == old)) {
         /* release RMW (an RMW so that every setter's release sequence
