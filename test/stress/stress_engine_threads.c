@@ -45,6 +45,8 @@ typedef struct {
     int cb_after_free;
     int64_t bad_seq;
     uint64_t bad_pending;
+    /* its handle (set before the registration listens) */
+    _Atomic(mca_base_event_registration_t *) handle;
 } track_t;
 
 static mca_base_event_t *events[RAISERS];
@@ -101,8 +103,21 @@ static void dropped(opal_count_t count, mca_base_event_registration_t *r, int si
             t = atomic_load(&live_track[a]);
         }
     }
+    /* A dispatch that loaded its snapshot earlier may report a registration
+     * its allocator already freed (legitimately: before its free callback)
+     * and replaced: find it among every track. */
+    for (int a = 0; NULL == t && a < ALLOCATORS; ++a) {
+        for (int i = 0; NULL == t && i < REGS_PER_ALLOCATOR; ++i) {
+            if (atomic_load(&tracks[a][i].handle) == r) {
+                t = &tracks[a][i];
+            }
+        }
+    }
     if (NULL == t) {
         abort(); /* a dropped handler for a registration nobody owns */
+    }
+    if (0 != atomic_load(&t->freed_cb)) {
+        t->errors |= 32; /* a dropped call after the free callback */
     }
     t->pending_drop += (uint64_t) count;
 }
@@ -144,6 +159,7 @@ static void *allocator(void *arg)
             t->errors++;
             continue;
         }
+        atomic_store(&t->handle, h);
         atomic_store(&live_track[id], t);
         atomic_store(&live_handle[id], h);
         /* the dropped handler first, so no drop of the window goes unreported */

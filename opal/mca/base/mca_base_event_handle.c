@@ -724,11 +724,14 @@ void mca_base_event_report_drops(mca_base_event_cb_safety_t context)
              * swap the same counter) */
             cnt = atomic_exchange_explicit(&reg->dropped, 0, memory_order_acq_rel);
             if (0 != cnt) {
+                bool was = mca_base_event_tls.reporting;
                 if ((uint64_t) OPAL_COUNT_MAX < cnt) {
                     cnt = (uint64_t) OPAL_COUNT_MAX; /* saturate before narrowing */
                 }
+                mca_base_event_tls.reporting = true;
                 batch[i].dropped_cb((opal_count_t) cnt, batch[i].handle, batch[i].source_index,
                                     context, batch[i].user_data);
+                mca_base_event_tls.reporting = was;
             }
             /* release: pairs with the acquire load in wait_reporter() */
             atomic_store_explicit(&reg->reporter, NULL, memory_order_release);

@@ -157,6 +157,10 @@ typedef struct mca_base_event_thread_t {
 typedef struct mca_base_event_tls_t {
     int depth;                       /**< dispatch nesting on this thread */
     bool flushing;                   /**< inside mca_base_event_flush() */
+    /** Inside a dropped handler called by mca_base_event_report_drops():
+     *  flush points do not wait for the delivery (a delivery on another
+     *  thread may be waiting for this report while holding it). */
+    bool reporting;
     mca_base_event_thread_t *rec;
 } mca_base_event_tls_t;
 

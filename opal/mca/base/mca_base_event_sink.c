@@ -82,7 +82,11 @@ int mca_base_event_flush(void)
     const mca_base_event_delivery_t *d;
     int ret = OPAL_SUCCESS;
 
-    if (mca_base_event_tls.flushing) {
+    if (mca_base_event_tls.flushing || mca_base_event_tls.reporting) {
+        /* reporting: a drain on another thread may hold the delivery's
+         * lock while it waits for our dropped handler (flush_dropped()):
+         * waiting for it here would deadlock. A handle_free still gets its
+         * pending records counted (the delivery's withdraw). */
         return OPAL_SUCCESS;
     }
     mca_base_event_tls.flushing = true;
