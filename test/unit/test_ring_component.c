@@ -11,6 +11,7 @@
 
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -592,4 +593,100 @@ Test(ring_component, drain_timer_serves_thread_safe_and_keeps_the_rest, .init = 
         }
         cr_expect_eq(next, 40);
     }
+}
+
+/* A registration every instance of which the full ring dropped gets no
+ * delivery at all: its dropped handler still sees the exact count at the
+ * end of the drain (progress) and at a flush point, with no later delivery
+ * to carry it. */
+static void ring_starved_case(bool by_flush)
+{
+    static rec_t a, b;
+    ompi_evt_ring_test_stats_t st;
+
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    mca_base_event_t *eva = ring_test_event("fills", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    mca_base_event_t *evb = ring_test_event("starved", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_rec(eva, &a);
+    (void) listen_rec(evb, &b);
+    raise_n(eva, 0, 0, 200); /* fills the ring: 4096 / 56 = 73 fit */
+    raise_n(evb, 1, 0, 50);  /* every one dropped */
+    ompi_evt_ring_test_stats(&st);
+    cr_assert_eq(st.stored, 4096 / 56);
+    cr_expect_eq(atomic_load(&b.dropped), 0, "nothing reported at the raise");
+    if (by_flush) {
+        cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    } else {
+        ring_test_drain();
+    }
+    cr_expect_eq(atomic_load(&a.n), 4096 / 56);
+    cr_expect_eq(atomic_load(&a.dropped), 200 - 4096 / 56);
+    cr_expect_eq(atomic_load(&b.n), 0);
+    cr_expect_eq(atomic_load(&b.dropped), 50, "starved registration: all 50 reported");
+    ring_test_drain();
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(atomic_load(&b.dropped), 50, "reported once");
+}
+
+Test(ring_component, starved_registration_drops_reported_by_progress, .init = NULL)
+{
+    ring_starved_case(false);
+}
+
+Test(ring_component, starved_registration_drops_reported_by_flush, .init = NULL)
+{
+    ring_starved_case(true);
+}
+
+/* A report on another thread whose dropped handler frees its registration
+ * (handle_free wants the drain lock) while this thread drains and reaches
+ * that registration's record (its delivery waits for the report): no
+ * deadlock (the wait is bounded), and delivered + dropped == raised. */
+static rec_t dl_r, dl_fill;
+static atomic_int dl_in_handler;
+static void dl_dropped(opal_count_t count, mca_base_event_registration_t *reg, int source_index,
+                       mca_base_event_cb_safety_t safety, void *ud)
+{
+    atomic_fetch_add(&dl_r.dropped, count);
+    atomic_store(&dl_in_handler, 1);
+    usleep(100000); /* the main thread is draining meanwhile */
+    cr_assert_eq(mca_base_event_handle_free(reg, &dl_r, rec_freed), OPAL_SUCCESS);
+}
+static void *dl_reporter(void *arg)
+{
+    mca_base_event_report_drops(MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    return NULL;
+}
+
+Test(ring_component, report_on_another_thread_freeing_during_a_drain, .init = NULL, .timeout = 30)
+{
+    pthread_t th;
+    mca_base_event_registration_t *h = NULL;
+
+    main_thread = pthread_self();
+    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    mca_base_event_t *evr = ring_test_event("dl_r", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    mca_base_event_t *evf = ring_test_event("dl_fill", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    cr_assert_eq(mca_base_event_handle_alloc(evr, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, &dl_r,
+                                                  rec_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, dl_dropped), OPAL_SUCCESS);
+    (void) listen_rec(evf, &dl_fill);
+    raise_n(evr, 0, 0, 1);   /* stored: the oldest record of the drain */
+    raise_n(evf, 1, 0, 200); /* fills the ring */
+    raise_n(evr, 0, 1, 5);   /* dropped: the report's count */
+    cr_assert_eq(pthread_create(&th, NULL, dl_reporter, NULL), 0);
+    while (0 == atomic_load(&dl_in_handler)) {
+        sched_yield();
+    }
+    cr_assert_eq(ompi_evt_ring_module.evtm_flush(), OMPI_SUCCESS);
+    cr_assert_eq(pthread_join(th, NULL), 0);
+    cr_expect_eq(atomic_load(&dl_r.dropped), 5);
+    cr_expect_eq(atomic_load(&dl_r.n), 1, "the stored record is delivered");
+    cr_expect_eq(atomic_load(&dl_r.freed_cb), 1);
+    cr_expect_eq(dl_r.dropped_at_free, 5);
+    cr_expect_eq(atomic_load(&dl_fill.n), 4096 / 56 - 1);
 }

@@ -532,6 +532,19 @@ OPAL_DECLSPEC int mca_base_event_dispatch(const mca_base_event_record_t *record,
 OPAL_DECLSPEC bool mca_base_event_can_serve(const mca_base_event_record_t *record,
                                             mca_base_event_cb_safety_t context);
 
+/** Report every live registration's pending drop count to its dropped
+ *  handler now (saturated, outside every lock), in @p context, with the
+ *  user data of the callback dispatch would pick for @p context (NULL for a
+ *  dropped-handler-only registration). A registration with callbacks but
+ *  none serving @p context keeps its count for a later report. Costs one
+ *  relaxed load when nothing was dropped since the last report. Called by
+ *  mca_base_event_flush() and by deferred deliveries at the end of a drain.
+ *  Does nothing in SIGNAL context (ASYNC_SIGNAL_SAFE) or inside a dispatch
+ *  (a callback reaching a flush point): the next report outside does it.
+ *  Context: TOOL, PROGRESS, ANY (not SIGNAL). Locks: takes the engine
+ *  mutex; caller holds none. */
+OPAL_DECLSPEC void mca_base_event_report_drops(mca_base_event_cb_safety_t context);
+
 /** Count one dropped instance for every registration @p record would have
  *  been delivered to. Context: RAISE, SIGNAL. Locks: none. */
 OPAL_DECLSPEC void mca_base_event_count_dropped(const mca_base_event_record_t *record);

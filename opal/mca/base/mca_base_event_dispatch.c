@@ -20,6 +20,7 @@
 
 #include "opal_config.h"
 
+#include <sched.h>
 #include <string.h>
 
 #include "opal/mca/base/mca_base_event_internal.h"
@@ -164,6 +165,35 @@ bool mca_base_event_can_serve(const mca_base_event_record_t *record,
     return ok;
 }
 
+/** Bound of the wait for another thread's report (yields; spins in SIGNAL
+ *  context): far above a dropped handler's run time, even descheduled. */
+#define MCA_BASE_EVENT_REPORT_WAIT_YIELDS 100000
+#define MCA_BASE_EVENT_REPORT_WAIT_SPINS 10000000
+
+/* A report of @p reg's drops running on another thread
+ * (mca_base_event_report_drops()) took the count this delivery would have
+ * reported: wait until its dropped handler returned, so that it still
+ * precedes the callback. Never waits for this thread's own report (a raise
+ * from its dropped handler). The wait is bounded: a dropped handler that
+ * blocks on this thread (a handle_free waiting for the drain lock this
+ * thread's drain holds) must not deadlock; past the bound the callback
+ * runs, the report follows. */
+static void wait_reporter(mca_base_event_reg_t *reg, mca_base_event_cb_safety_t context)
+{
+    bool in_signal = MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= context;
+    long left = in_signal ? MCA_BASE_EVENT_REPORT_WAIT_SPINS : MCA_BASE_EVENT_REPORT_WAIT_YIELDS;
+    mca_base_event_thread_t *r;
+
+    /* acquire: pairs with the release store of NULL in
+     * mca_base_event_report_drops(); the handler's effects are visible. */
+    while (NULL != (r = atomic_load_explicit(&reg->reporter, memory_order_acquire))
+           && r != mca_base_event_tls.rec && 0 < left--) {
+        if (!in_signal) {
+            sched_yield();
+        }
+    }
+}
+
 /* Report pending drops of @p e's registration. Outside every lock. */
 static inline void flush_dropped(const mca_base_event_regset_entry_t *e,
                                  const mca_base_event_record_t *record,
@@ -172,19 +202,30 @@ static inline void flush_dropped(const mca_base_event_regset_entry_t *e,
     mca_base_event_reg_t *reg = e->reg;
     uint64_t n;
 
+    /* acquire: a 0 written by a reporter's swap (release) makes its
+     * reporter mark visible to the check below. */
     if (NULL == e->dropped_cb
-        || 0 == atomic_load_explicit(&reg->dropped, memory_order_relaxed)) {
-        return;
+        || 0 == atomic_load_explicit(&reg->dropped, memory_order_acquire)) {
+        goto check_reporter;
     }
-    /* relaxed: the count orders nothing; the swap makes each drop reported once */
-    n = atomic_exchange_explicit(&reg->dropped, 0, memory_order_relaxed);
+    /* acq_rel: as above; the swap makes each drop reported once */
+    n = atomic_exchange_explicit(&reg->dropped, 0, memory_order_acq_rel);
     if (0 == n) {
-        return;
+        goto check_reporter;
     }
     if ((uint64_t) OPAL_COUNT_MAX < n) {
         n = (uint64_t) OPAL_COUNT_MAX; /* saturate before narrowing */
     }
     e->dropped_cb((opal_count_t) n, reg->handle, record->source->index, context, user_data);
+    return;
+check_reporter:
+    /* acquire (a plain load on x86): a NULL stored by a reporter that has
+     * just finished makes its dropped handler's effects visible before our
+     * callback. Pairs with the release store in
+     * mca_base_event_report_drops(). */
+    if (OPAL_UNLIKELY(NULL != atomic_load_explicit(&reg->reporter, memory_order_acquire))) {
+        wait_reporter(reg, context);
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -315,9 +356,11 @@ int mca_base_event_raise_internal(mca_base_event_t *event, mca_base_event_source
     }
     if (OPAL_UNLIKELY(0 != (event->flags & MCA_BASE_EVENT_FLAG_SYNCHRONOUS))) {
         /* after everything pending, at the raise, whatever the delivery */
-        if (NULL != d && NULL != d->flush) {
+        /* not from a dropped handler of a report: see mca_base_event_flush() */
+        if (NULL != d && NULL != d->flush && !mca_base_event_tls.reporting) {
             (void) d->flush();
         }
+        mca_base_event_report_drops(safety);
         (void) mca_base_event_dispatch(&record, safety);
         return OPAL_SUCCESS;
     }

@@ -154,6 +154,7 @@ int mca_base_event_handle_alloc(mca_base_event_t *event, const void *obj, opal_i
     reg->event = ev;
     reg->obj = MCA_BASE_VAR_BIND_NO_OBJECT == event->bind ? NULL : obj;
     atomic_init(&reg->dropped, 0);
+    atomic_init(&reg->reporter, NULL);
     atomic_init(&reg->freed, false);
     epoch = atomic_load_explicit(&mca_base_event_reg_epoch, memory_order_relaxed) + 1;
     reg->epoch = epoch;
@@ -598,7 +599,150 @@ int mca_base_event_test_set_dropped(mca_base_event_registration_t *registration,
     reg = lookup(registration);
     if (NULL != reg) {
         atomic_store_explicit(&reg->dropped, value, memory_order_relaxed);
+        /* release: as mca_base_event_reg_count_drop() */
+        (void) atomic_exchange_explicit(&mca_base_event_drops_pending, true,
+                                        memory_order_release);
     }
     opal_mutex_unlock(&mca_base_event_lock);
     return NULL == reg ? OPAL_ERR_BAD_PARAM : OPAL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------
+ * Reporting pending drops at flush points
+ * ------------------------------------------------------------------------ */
+
+atomic_bool mca_base_event_drops_pending = false;
+
+/** Registrations reported per walk of the slots (stack array; the walk goes
+ *  on from where it stopped after the calls). */
+#define REPORT_CHUNK 32
+
+typedef struct report_entry_t {
+    mca_base_event_reg_t *reg;
+    mca_base_event_dropped_cb_fn_t dropped_cb;
+    mca_base_event_registration_t *handle;
+    void *user_data;
+    int source_index;
+} report_entry_t;
+
+/* Context: TOOL, PROGRESS, ANY (not SIGNAL). Locks: takes the engine mutex. */
+void mca_base_event_report_drops(mca_base_event_cb_safety_t context)
+{
+    mca_base_event_thread_t *rec;
+    report_entry_t batch[REPORT_CHUNK];
+    uint32_t next = 0;
+    bool skipped = false;
+
+    if (0 > (int) context || MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= context
+        || 0 < mca_base_event_tls.depth) {
+        return; /* SIGNAL, or a callback's flush point: a later report does it */
+    }
+    /* relaxed: the cheap test; the exchange below orders */
+    if (!atomic_load_explicit(&mca_base_event_drops_pending, memory_order_relaxed)) {
+        return;
+    }
+    /* acquire: pairs with the release exchange in
+     * mca_base_event_reg_count_drop(); every counter that went nonzero
+     * before its flag was set is seen by the swaps below. */
+    if (!atomic_exchange_explicit(&mca_base_event_drops_pending, false, memory_order_acquire)) {
+        return;
+    }
+    /* A read-side section, as dispatch: a registration collected below and
+     * freed meanwhile by another thread (or by a dropped handler) keeps its
+     * memory, and its free callback (with its final drop report) waits in
+     * the grace path until we left. */
+    rec = mca_base_event_reader_enter(true);
+    if (NULL == rec) {
+        /* relaxed: as the setter; retry at the next flush point */
+        atomic_store_explicit(&mca_base_event_drops_pending, true, memory_order_relaxed);
+        return;
+    }
+    while (true) {
+        int n = 0;
+
+        opal_mutex_lock(&mca_base_event_lock);
+        for (; next < num_slots && n < REPORT_CHUNK; ++next) {
+            mca_base_event_reg_t *reg = slots[next].reg;
+            int s;
+
+            /* relaxed: a hint; the swap below decides */
+            if (NULL == reg || NULL == reg->dropped_cb
+                || 0 == atomic_load_explicit(&reg->dropped, memory_order_relaxed)) {
+                continue;
+            }
+            /* the callback dispatch would pick: lowest level >= context */
+            for (s = (int) context; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+                if (NULL != reg->cb_fn[s]) {
+                    break;
+                }
+            }
+            batch[n].user_data = NULL;
+            if (MCA_BASE_EVENT_CB_SAFETY_COUNT > s) {
+                batch[n].user_data = reg->cb_user_data[s];
+            } else {
+                bool has_cb = false;
+                for (int t = 0; t < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++t) {
+                    has_cb = has_cb || NULL != reg->cb_fn[t];
+                }
+                if (has_cb) {
+                    /* no callback serves this context: not here */
+                    skipped = true;
+                    continue;
+                }
+            }
+            batch[n].reg = reg;
+            batch[n].dropped_cb = reg->dropped_cb;
+            batch[n].handle = reg->handle;
+            batch[n].source_index = reg->event->super.source->index;
+            ++n;
+        }
+        opal_mutex_unlock(&mca_base_event_lock);
+        for (int i = 0; i < n; ++i) {
+            mca_base_event_reg_t *reg = batch[i].reg;
+            uint64_t cnt;
+
+            /* relaxed: freed by this thread (a dropped handler above) or by
+             * another one; either way its drops go to the grace path's
+             * final report, after us (the grace period waits for us). */
+            if (atomic_load_explicit(&reg->freed, memory_order_relaxed)) {
+                continue;
+            }
+            /* Mark the report first, so a delivery on another thread that
+             * finds the count gone waits for the handler (flush_dropped()).
+             * One reporter at a time: another one busy with it keeps it.
+             * relaxed: published by the release swap below. */
+            mca_base_event_thread_t *none = NULL;
+            if (!atomic_compare_exchange_strong_explicit(&reg->reporter, &none, rec,
+                                                         memory_order_relaxed,
+                                                         memory_order_relaxed)) {
+                skipped = true;
+                continue;
+            }
+            /* acq_rel: releases the mark to the delivery that reads the 0
+             * (acquire in flush_dropped()); the swap makes each drop
+             * reported once (dispatch's flush_dropped() and the grace path
+             * swap the same counter) */
+            cnt = atomic_exchange_explicit(&reg->dropped, 0, memory_order_acq_rel);
+            if (0 != cnt) {
+                bool was = mca_base_event_tls.reporting;
+                if ((uint64_t) OPAL_COUNT_MAX < cnt) {
+                    cnt = (uint64_t) OPAL_COUNT_MAX; /* saturate before narrowing */
+                }
+                mca_base_event_tls.reporting = true;
+                batch[i].dropped_cb((opal_count_t) cnt, batch[i].handle, batch[i].source_index,
+                                    context, batch[i].user_data);
+                mca_base_event_tls.reporting = was;
+            }
+            /* release: pairs with the acquire load in wait_reporter() */
+            atomic_store_explicit(&reg->reporter, NULL, memory_order_release);
+        }
+        if (REPORT_CHUNK > n) {
+            break;
+        }
+    }
+    if (skipped) {
+        /* relaxed: as the setter; counts left for a context that serves them */
+        atomic_store_explicit(&mca_base_event_drops_pending, true, memory_order_relaxed);
+    }
+    mca_base_event_reader_exit(rec, context);
 }

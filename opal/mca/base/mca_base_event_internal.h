@@ -73,6 +73,11 @@ typedef struct mca_base_event_reg_t {
     bool listening;                          /**< counted in event->active */
     /** Drops not yet reported; saturating (never wraps). Any thread, SIGNAL. */
     _Atomic uint64_t dropped;
+    /** The thread (its record) reporting this registration's drops from
+     *  mca_base_event_report_drops(), NULL when none: a delivery on another
+     *  thread waits for it before the callback, so the dropped handler
+     *  still sees the count before the next delivery. */
+    _Atomic(struct mca_base_event_thread_t *) reporter;
     /** Set (seq_cst) by handle_free; checked by dispatch after it announced
      *  the registration in its per-thread record (Dekker pair, see
      *  mca_base_event_dispatch.c). */
@@ -152,6 +157,10 @@ typedef struct mca_base_event_thread_t {
 typedef struct mca_base_event_tls_t {
     int depth;                       /**< dispatch nesting on this thread */
     bool flushing;                   /**< inside mca_base_event_flush() */
+    /** Inside a dropped handler called by mca_base_event_report_drops():
+     *  flush points do not wait for the delivery (a delivery on another
+     *  thread may be waiting for this report while holding it). */
+    bool reporting;
     mca_base_event_thread_t *rec;
 } mca_base_event_tls_t;
 
@@ -240,6 +249,10 @@ extern _Atomic uint64_t mca_base_event_reg_epoch;
 /** The installed delivery (NULL: inline). */
 extern _Atomic(const mca_base_event_delivery_t *) mca_base_event_delivery;
 
+/** Set when some registration's drop counter went from 0 to nonzero since
+ *  the last mca_base_event_report_drops() walk (may be set spuriously). */
+extern atomic_bool mca_base_event_drops_pending;
+
 /** Saturating increment of a drop counter. Context: RAISE, SIGNAL. */
 static inline void mca_base_event_reg_count_drop(mca_base_event_reg_t *reg)
 {
@@ -248,10 +261,23 @@ static inline void mca_base_event_reg_count_drop(mca_base_event_reg_t *reg)
         if (UINT64_MAX == old) {
             return; /* saturated: never wrap */
         }
-        /* relaxed: the count carries no data; the flush swaps it. */
+        /* release (same instruction as relaxed on x86): what this thread
+         * did before the drop (e.g. the registration's previous callback)
+         * happens before the dropped handler run by a reporter on another
+         * thread. Pairs with the acq_rel swap in
+         * mca_base_event_report_drops() and flush_dropped(). */
     } while (!atomic_compare_exchange_weak_explicit(&reg->dropped, &old, old + 1,
-                                                    memory_order_relaxed,
+                                                    memory_order_release,
                                                     memory_order_relaxed));
+    if (OPAL_UNLIKELY(0 == old)) {
+        /* release RMW (an RMW so that every setter's release sequence
+         * reaches the clearing exchange, not just the last setter's): the
+         * increment above is visible to whoever clears the flag seeing it
+         * set. Pairs with the acquire exchange in
+         * mca_base_event_report_drops(). Only on a 0 -> nonzero step. */
+        (void) atomic_exchange_explicit(&mca_base_event_drops_pending, true,
+                                        memory_order_release);
+    }
 }
 
 /** Rebuild and publish @p ev's snapshot; caller holds the mutex.

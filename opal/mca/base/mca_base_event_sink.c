@@ -82,7 +82,11 @@ int mca_base_event_flush(void)
     const mca_base_event_delivery_t *d;
     int ret = OPAL_SUCCESS;
 
-    if (mca_base_event_tls.flushing) {
+    if (mca_base_event_tls.flushing || mca_base_event_tls.reporting) {
+        /* reporting: a drain on another thread may hold the delivery's
+         * lock while it waits for our dropped handler (flush_dropped()):
+         * waiting for it here would deadlock. A handle_free still gets its
+         * pending records counted (the delivery's withdraw). */
         return OPAL_SUCCESS;
     }
     mca_base_event_tls.flushing = true;
@@ -93,6 +97,9 @@ int mca_base_event_flush(void)
         ret = d->flush();
     }
     mca_base_event_tls.flushing = false;
+    /* drops of registrations that receive nothing more are reported here,
+     * not only before a next delivery (one relaxed load when none) */
+    mca_base_event_report_drops(MCA_BASE_EVENT_CB_REQUIRE_NONE);
     return ret;
 }
 

@@ -361,6 +361,9 @@ static int ring_module_flush(void)
     }
     (void) ring_drain(-1, MCA_BASE_EVENT_CB_REQUIRE_NONE);
     ring_drain_unlock();
+    /* what could not be delivered (ring full, ...) reaches the dropped
+     * handlers now, outside the drain lock */
+    mca_base_event_report_drops(MCA_BASE_EVENT_CB_REQUIRE_NONE);
     return OMPI_SUCCESS;
 }
 
@@ -382,6 +385,8 @@ static int ring_module_progress(void)
     mca_base_event_drain_sinks();
     n = ring_drain(mca_evt_ring_component.drain_budget, MCA_BASE_EVENT_CB_REQUIRE_NONE);
     ring_drain_unlock();
+    /* outside the drain lock; one relaxed load when nothing was dropped */
+    mca_base_event_report_drops(MCA_BASE_EVENT_CB_REQUIRE_NONE);
     return n;
 }
 
@@ -481,6 +486,8 @@ static void ring_timer_cb(int fd, short flags, void *arg)
     (void) ring_drain(mca_evt_ring_component.drain_budget,
                       MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE);
     ring_drain_unlock();
+    /* THREAD_SAFE: only registrations with a callback serving it */
+    mca_base_event_report_drops(MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE);
 }
 
 /* Context: INIT. */
