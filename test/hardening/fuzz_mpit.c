@@ -146,6 +146,10 @@ struct mreg {
 static mreg_t *live[MAX_LIVE];
 static int nlive;
 static mreg_t *all_regs; /* every model registration, freed at exit */
+/* free called, free callback not yet run (few at any time) */
+#define MAX_FREEING 256
+static mreg_t *freeing[MAX_FREEING];
+static int nfreeing;
 static MPI_T_event_registration stale[MAX_STALE];
 static int nstale;
 
@@ -251,12 +255,27 @@ static uint64_t raised_lo(const mreg_t *r)
 
 static mreg_t *find_by_handle(MPI_T_event_registration h)
 {
-    for (mreg_t *r = all_regs; NULL != r; r = r->next_all) {
-        if (r->h == h && FREED != r->state) {
-            return r;
+    for (int i = 0; i < nlive; ++i) {
+        if (live[i]->h == h) {
+            return live[i];
+        }
+    }
+    for (int i = 0; i < nfreeing; ++i) {
+        if (freeing[i]->h == h) {
+            return freeing[i];
         }
     }
     return NULL;
+}
+
+static void remove_freeing(mreg_t *r)
+{
+    for (int i = 0; i < nfreeing; ++i) {
+        if (freeing[i] == r) {
+            freeing[i] = freeing[--nfreeing];
+            return;
+        }
+    }
 }
 
 static void remove_live(mreg_t *r)
@@ -329,6 +348,7 @@ static void free_cb(MPI_T_event_registration h, MPI_T_cb_safety safety, void *us
     }
     ++r->free_calls;
     r->state = FREED;
+    remove_freeing(r);
     trace("    free_cb r%d\n", r->id);
     if (r->ambiguous) {
         /* raised by a callback of its own free's flush: counted or not */
@@ -516,8 +536,9 @@ static int do_raise(int ev, int obj, int ctx)
         f->seq = p.seq;
         f->n = 0;
     }
-    for (mreg_t *r = all_regs; NULL != r; r = r->next_all) {
-        if (FREEING == r->state && r->in_free_call && r->ev == ev && r->obj == obj) {
+    for (int i = 0; i < nfreeing; ++i) {
+        mreg_t *r = freeing[i];
+        if (r->in_free_call && r->ev == ev && r->obj == obj) {
             r->ambiguous = true;
         }
     }
@@ -634,6 +655,11 @@ static int free_reg(mreg_t *r, bool from_cb)
          * the engine may not have the handler yet */
         r->dropped_handler_at_free = r->dropped_handler && !r->setting_handler;
         remove_live(r);
+        if (nfreeing < MAX_FREEING) {
+            freeing[nfreeing++] = r;
+        } else {
+            fail("model: more than %d frees in flight", MAX_FREEING);
+        }
     }
     bool was_in_free = r->in_free_call;
     trace("    free r%d (state %d, from_cb %d, depth %d)\n", r->id, r->state, from_cb, depth);
@@ -1135,10 +1161,10 @@ static void check_model(bool flushed)
                  (unsigned long long) r->raised_at_flush);
         }
     }
-    for (mreg_t *r = all_regs; NULL != r; r = r->next_all) {
-        if (FREEING == r->state && 0 == depth) {
-            fail("free callback pending after the step");
-            r->state = FREED; /* report once */
+    if (0 < nfreeing && 0 == depth) {
+        fail("free callback pending after the step (%d)", nfreeing);
+        while (0 < nfreeing) {
+            freeing[--nfreeing]->state = FREED; /* report once */
         }
     }
 }
