@@ -77,7 +77,7 @@ typedef struct mca_base_event_reg_t {
      *  the registration in its per-thread record (Dekker pair, see
      *  mca_base_event_dispatch.c). */
     atomic_bool freed;
-    /** Bumped (relaxed, under the mutex, after the rebuild that publishes
+    /** Bumped (relaxed, under the mutex, before the rebuild that publishes
      *  the change) by every callback or dropped-handler change: a dispatch whose snapshot
      *  entry carries an older value looks up the current entry, so a
      *  callback cleared or replaced by this thread (from a callback of an
