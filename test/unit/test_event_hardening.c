@@ -212,3 +212,90 @@ Test(hardening, signal_first_raise_beyond_pool, .init = evt_test_setup,
     cr_assert_eq(mca_base_event_handle_free(r, NULL, NULL), OPAL_SUCCESS);
     cr_assert_eq(dropped_seen, nspare, "dropped %lld", (long long) dropped_seen);
 }
+
+/* ------------------------------------------------------------------------
+ * Found by the MPI_T fuzzer (test/hardening/fuzz_mpit.c, evt/sync): a
+ * re-entrant raise from r1's callback runs r2's callback first, and that
+ * callback changes or frees r2 before the outer dispatch, still walking its
+ * older snapshot, reaches r2.
+ * ------------------------------------------------------------------------ */
+
+static mca_base_event_t *nest_ev;
+static mca_base_event_registration_t *nest_r2;
+static int nest_outer_done = 0;
+static int nest_r2_calls = 0;
+
+/* r1: the outer delivery raises the same event once more */
+static void nest_r1_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
+                       mca_base_event_cb_safety_t s, void *ud)
+{
+    if (0 == nest_outer_done++) {
+        evt_test_payload_t p = {2, 2};
+        cr_assert_eq(mca_base_event_raise(nest_ev, NULL, &p), OPAL_SUCCESS);
+    }
+}
+
+/* r2: clears its own callback on its first call (seed 2, step 651) */
+static void nest_r2_clear_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
+                             mca_base_event_cb_safety_t s, void *ud)
+{
+    ++nest_r2_calls;
+    cr_assert_eq(mca_base_event_register_callback(r, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                  NULL),
+                 OPAL_SUCCESS);
+}
+
+/* r2: frees itself on its first call (seed 1, step 11121) */
+static void nest_r2_free_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
+                            mca_base_event_cb_safety_t s, void *ud)
+{
+    ++nest_r2_calls;
+    cr_assert_eq(mca_base_event_handle_free(r, NULL, free_log), OPAL_SUCCESS);
+}
+
+static void nest_setup(mca_base_event_cb_fn_t r2_cb)
+{
+    mca_base_event_source_t *src = evt_test_source("n.src", MCA_BASE_EVENT_SOURCE_ORDERED, NULL,
+                                                   NULL);
+    mca_base_event_registration_t *r1 = NULL;
+
+    nest_ev = evt_test_event("n_ev", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    /* r1 older than r2: dispatch reaches r1 first */
+    cr_assert_eq(mca_base_event_handle_alloc(nest_ev, NULL, NULL, &r1), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(r1, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                  nest_r1_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_handle_alloc(nest_ev, NULL, NULL, &nest_r2), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(nest_r2, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL,
+                                                  NULL, r2_cb),
+                 OPAL_SUCCESS);
+}
+
+Test(hardening, nested_clear_not_called_by_outer_dispatch, .init = evt_test_setup,
+     .fini = evt_test_teardown)
+{
+    evt_test_payload_t p = {1, 1};
+
+    nest_setup(nest_r2_clear_cb);
+    cr_assert_eq(mca_base_event_raise(nest_ev, NULL, &p), OPAL_SUCCESS);
+    cr_expect_eq(nest_outer_done, 2, "r1: outer and nested deliveries");
+    cr_expect_eq(nest_r2_calls, 1, "r2's callback ran %d times after it cleared itself",
+                 nest_r2_calls);
+}
+
+Test(hardening, nested_self_free_counts_outer_as_dropped, .init = evt_test_setup,
+     .fini = evt_test_teardown)
+{
+    evt_test_payload_t p = {1, 1};
+
+    nest_setup(nest_r2_free_cb);
+    cr_assert_eq(mca_base_event_set_dropped_handler(nest_r2, drop_log), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_raise(nest_ev, NULL, &p), OPAL_SUCCESS);
+    cr_expect_eq(nest_r2_calls, 1);
+    /* two raises while r2 lived: one delivered (nested), one dropped (outer) */
+    cr_expect_eq(dropped_seen, 1, "outer raise neither delivered nor dropped (%lld)",
+                 (long long) dropped_seen);
+    cr_assert_eq(order_n, 2);
+    cr_expect_eq(order_log[0], 1, "drop not reported before the free callback");
+    cr_expect_eq(order_log[1], 2);
+}

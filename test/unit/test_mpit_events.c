@@ -417,6 +417,30 @@ Test(mpit_handle, alloc_free_and_invalid_handles)
     }
 }
 
+/* Regression (fuzz_mpit, seed 1 step 22): callback_set_info with
+ * MPI_INFO_NULL returned MPI_SUCCESS for a level without a callback, while
+ * the same call with keys (and callback_get_info) returns MPI_T_ERR_INVALID. */
+Test(mpit_handle, callback_set_info_null_info_without_callback)
+{
+    MPI_T_event_registration reg = alloc_handle(ev);
+
+    cr_expect_eq(MPI_T_event_callback_set_info(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, MPI_INFO_NULL),
+                 MPI_T_ERR_INVALID);
+    cr_assert_eq(MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, MPI_INFO_NULL,
+                                               NULL, cb_noop),
+                 MPI_SUCCESS);
+    cr_expect_eq(MPI_T_event_callback_set_info(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, MPI_INFO_NULL),
+                 MPI_SUCCESS);
+    cr_expect_eq(MPI_T_event_callback_set_info(reg, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL),
+                 MPI_T_ERR_INVALID);
+    cr_assert_eq(MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, MPI_INFO_NULL,
+                                               NULL, NULL),
+                 MPI_SUCCESS);
+    cr_expect_eq(MPI_T_event_callback_set_info(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, MPI_INFO_NULL),
+                 MPI_T_ERR_INVALID);
+    cr_expect_eq(MPI_T_event_handle_free(reg, NULL, NULL), MPI_SUCCESS);
+}
+
 Test(mpit_handle, bad_safety_levels)
 {
     MPI_T_event_registration reg = alloc_handle(ev);

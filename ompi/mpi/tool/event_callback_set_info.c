@@ -34,7 +34,27 @@ int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
         return rc;
     }
     if (NULL == opal_info) {
-        return MPI_SUCCESS; /* MPI_INFO_NULL: no keys to set */
+        /* MPI_INFO_NULL: no keys to set, but the same errors as with keys
+         * (no callback at that level is MPI_T_ERR_INVALID either way). */
+        opal_info_t *used = NULL;
+
+        rc = mca_base_event_callback_get_info(event_registration,
+                                              (mca_base_event_cb_safety_t) cb_safety, &used);
+        if (NULL != used) {
+            OBJ_RELEASE(used);
+        }
+        switch (rc) {
+        case OPAL_SUCCESS:
+            return MPI_SUCCESS;
+        case OPAL_ERR_BAD_PARAM:
+            return MPI_T_ERR_INVALID_HANDLE;
+        case OPAL_ERR_NOT_FOUND:
+            return MPI_T_ERR_INVALID; /* no callback at that safety level */
+        case OPAL_ERR_OUT_OF_RESOURCE:
+            return MPI_T_ERR_MEMORY;
+        default:
+            return mpit_event_error(rc);
+        }
     }
     rc = mca_base_event_callback_set_info(event_registration,
                                           (mca_base_event_cb_safety_t) cb_safety, opal_info);

@@ -62,6 +62,8 @@ int mca_base_event_regset_rebuild(mca_base_event_priv_t *ev)
             e->epoch = r->epoch;
             e->dropped_cb = r->dropped_cb;
             e->has_cb = false;
+            /* relaxed: written only under the mutex we hold */
+            e->cb_gen = atomic_load_explicit(&r->cb_gen, memory_order_relaxed);
             for (int s = MCA_BASE_EVENT_CB_SAFETY_COUNT - 1; s >= 0; --s) {
                 e->cb_fn[s] = r->cb_fn[s];
                 e->cb_user_data[s] = r->cb_user_data[s];
@@ -232,20 +234,50 @@ check_reporter:
  * Dispatch
  * ------------------------------------------------------------------------ */
 
+/* The entry of @p reg in @p event's current snapshot, NULL when it no
+ * longer listens. The caller is a reader (announced before the load), so
+ * the snapshot outlives the call. */
+static const mca_base_event_regset_entry_t *current_entry(const mca_base_event_t *event,
+                                                          const mca_base_event_reg_t *reg)
+{
+    /* seq_cst: as the load in mca_base_event_dispatch() */
+    const mca_base_event_regset_t *rs = atomic_load_explicit(&event->regset,
+                                                             memory_order_seq_cst);
+
+    for (int i = 0; NULL != rs && i < rs->count; ++i) {
+        if (rs->entries[i].reg == reg) {
+            return &rs->entries[i];
+        }
+    }
+    return NULL;
+}
+
 /* Deliver @p record to one entry. Returns 1 if a callback ran. */
 static inline int deliver_one(const mca_base_event_regset_entry_t *e,
                               mca_base_event_record_t *record, mca_base_event_cb_safety_t context)
 {
     mca_base_event_reg_t *reg = e->reg;
-    int s = e->sel[context];
+    int s;
 
     /* relaxed: only this thread's own earlier handle_free (a callback
      * freeing a registration later in this snapshot) must be seen, and
      * program order gives that. Other threads' frees are covered by the
-     * grace period before the free callback runs. */
+     * grace period before the free callback runs. Raised while it lived and
+     * not delivered: a drop, which the grace path reports just before the
+     * free callback (delivered + dropped == raised, as evt/ring's withdraw). */
     if (OPAL_UNLIKELY(atomic_load_explicit(&reg->freed, memory_order_relaxed))) {
+        mca_base_event_reg_count_drop(reg);
         return 0;
     }
+    /* relaxed: as freed, this thread's own earlier callback change (from a
+     * callback of an outer dispatch) is what must be seen. */
+    if (OPAL_UNLIKELY(atomic_load_explicit(&reg->cb_gen, memory_order_relaxed) != e->cb_gen)) {
+        e = current_entry(record->event, reg);
+        if (NULL == e) {
+            return 0; /* listens no more: neither callback nor dropped handler */
+        }
+    }
+    s = e->sel[context];
     if (OPAL_UNLIKELY(0 > s)) {
         /* no callback at a level serving this context: a drop */
         mca_base_event_reg_count_drop(reg);

@@ -424,6 +424,11 @@ int mca_base_event_register_callback(mca_base_event_registration_t *registration
     }
     reg->cb_fn[safety] = cb_fn;
     reg->cb_user_data[safety] = NULL == cb_fn ? NULL : user_data;
+    /* relaxed: before the rebuild, whose entries carry the new value; seen
+     * in program order by this thread's outer dispatches (deliver_one()),
+     * other threads use either snapshot */
+    atomic_store_explicit(&reg->cb_gen, atomic_load_explicit(&reg->cb_gen, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     transition = mca_base_event_reg_update_listening(reg);
     ret = mca_base_event_regset_rebuild(ev);
     if (OPAL_SUCCESS != ret) {
@@ -468,6 +473,9 @@ int mca_base_event_set_dropped_handler(mca_base_event_registration_t *registrati
     ev = reg->event;
     old = reg->dropped_cb;
     reg->dropped_cb = dropped_cb;
+    /* relaxed: as in mca_base_event_register_callback() */
+    atomic_store_explicit(&reg->cb_gen, atomic_load_explicit(&reg->cb_gen, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     transition = mca_base_event_reg_update_listening(reg);
     ret = mca_base_event_regset_rebuild(ev);
     if (OPAL_SUCCESS != ret) {

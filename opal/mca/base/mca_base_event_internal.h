@@ -82,6 +82,12 @@ typedef struct mca_base_event_reg_t {
      *  the registration in its per-thread record (Dekker pair, see
      *  mca_base_event_dispatch.c). */
     atomic_bool freed;
+    /** Bumped (relaxed, under the mutex, before the rebuild that publishes
+     *  the change) by every callback or dropped-handler change: a dispatch whose snapshot
+     *  entry carries an older value looks up the current entry, so a
+     *  callback cleared or replaced by this thread (from a callback of an
+     *  outer dispatch) is never called after the change returned. */
+    _Atomic uint32_t cb_gen;
     /** Free callback left to the retire path (a callback was running). */
     bool free_cb_pending;
     mca_base_event_free_cb_fn_t free_cb;
@@ -108,6 +114,7 @@ typedef struct mca_base_event_regset_entry_t {
      *  lowest level >= c with a callback), -1 when none. */
     int8_t sel[MCA_BASE_EVENT_CB_SAFETY_COUNT];
     bool has_cb;
+    uint32_t cb_gen; /**< reg->cb_gen when the snapshot was built */
     mca_base_event_cb_fn_t cb_fn[MCA_BASE_EVENT_CB_SAFETY_COUNT];
     void *cb_user_data[MCA_BASE_EVENT_CB_SAFETY_COUNT];
 } mca_base_event_regset_entry_t;
