@@ -5,9 +5,12 @@
  * $HEADER$
  */
 
-/* The producer of seed 000 ("Writing an MPI_T event producer"), as the
- * page writes it: source "ompi.mything", event "ompi.mything_base_happened"
- * {value:int32}. Included by the mpirun tests to raise events of their own. */
+/* The producer of seed 000 ("Writing an MPI_T event producer"), pasted
+ * unchanged from the page (the one copy in the tree): source
+ * "ompi.mything", event "ompi.mything_base_happened" {value:int32}.
+ * test/unit/test_seed_example.c checks that it compiles and delivers; the
+ * mpirun tests include it to raise events of their own. One inclusion per
+ * program (my_producer_register is not static, as on the page). */
 
 #ifndef EVT_SEED_PRODUCER_H
 #define EVT_SEED_PRODUCER_H
@@ -16,7 +19,7 @@
 
 static mca_base_event_t *my_event = NULL;
 
-static void my_producer_register(void)
+void my_producer_register(void)
 {
     mca_base_event_source_t *source;
     /* {value:int32} -- a single 4-byte element at offset 0. */
@@ -48,7 +51,7 @@ static void my_producer_register(void)
     }
 }
 
-static void my_producer_raise(int32_t value)
+static inline void my_producer_raise(int32_t value)
 {
     if (NULL != my_event) {
         mca_base_event_raise(my_event, my_event->source, &value);

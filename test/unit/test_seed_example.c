@@ -1,5 +1,7 @@
 /* The example code of "Writing an MPI_T event producer" (seed 000), pasted
- * unchanged, then a tool-side registration checking the delivered payloads.
+ * unchanged (its registration code lives in test/mpi/evt_seed_producer.h, the
+ * one copy in the tree), then a tool-side registration checking the delivered
+ * payloads.
  * What the page leaves to the reader (compute_value(), register_bound_event(),
  * the communicator) is supplied around the pasted blocks. */
 #include "opal_config.h"
@@ -8,43 +10,8 @@
 
 #include "opal/runtime/opal.h"
 
-/* ---- pasted: registering a source and an event type ---- */
-#include "opal/mca/base/mca_base_event.h"
-
-static mca_base_event_t *my_event = NULL;
-
-void my_producer_register(void)
-{
-    mca_base_event_source_t *source;
-    /* {value:int32} -- a single 4-byte element at offset 0. */
-    const mca_base_var_type_t types[1] = {MCA_BASE_VAR_TYPE_INT32_T};
-    const ptrdiff_t offsets[1] = {0};
-    int si, ei;
-
-    si = mca_base_event_source_register("ompi.mything",
-                                        "My subsystem events",
-                                        MCA_BASE_EVENT_SOURCE_ORDERED,
-                                        1000000000 /* ticks/sec */,
-                                        OPAL_COUNT_MAX /* max_ticks */,
-                                        NULL /* default clock */,
-                                        true /* allow ad-hoc timestamp reads:
-                                                the default clock is freely
-                                                readable */,
-                                        NULL);
-    if (0 > si || OPAL_SUCCESS != mca_base_event_source_get_by_index(si, &source)) {
-        return;
-    }
-    /* The exported event-type name is "ompi.mything_base_happened" -- see
-       the note on the "ompi." prefix below. */
-    ei = mca_base_event_register("ompi", "mything", "base", "happened",
-                                 "My thing happened", OPAL_INFO_LVL_4,
-                                 1, types, offsets, NULL,
-                                 MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL);
-    if (0 <= ei) {
-        (void) mca_base_event_get_by_index(ei, &my_event);
-    }
-}
-/* ---- end of pasted block ---- */
+/* ---- the page's registration code, pasted once for the whole tree ---- */
+#include "test/mpi/evt_seed_producer.h"
 
 static int32_t next_value = 41;
 static int32_t compute_value(void)
