@@ -120,11 +120,14 @@ static mca_base_event_t *pool_ev;
 static mca_base_event_source_t *pool_src;
 static atomic_bool release_all = false;
 static atomic_int signal_dropped = 0;
+/* normal threads whose first raise (claim + spare top-up) has returned */
+static atomic_int normal_raised = 0;
 
 static void *normal_thread(void *arg)
 {
     evt_test_payload_t p = {1, 2};
     (void) mca_base_event_raise(pool_ev, pool_src, &p);
+    atomic_fetch_add(&normal_raised, 1);
     while (!atomic_load(&release_all)) {
         usleep(1000);
     }
@@ -170,15 +173,13 @@ Test(hardening, signal_first_raise_beyond_pool, .init = evt_test_setup,
     for (int i = 0; i < NORMAL_THREADS; ++i) {
         cr_assert_eq(pthread_create(&th[n++], NULL, normal_thread, NULL), 0);
     }
-    /* wait until every normal thread has its record */
-    for (int tries = 0; tries < 6000; ++tries) {
-        extra = mca_base_event_test_thread_records(&spare);
-        /* concurrent top-ups may overshoot the target: >= */
-        if (extra >= 4 + SPARES && SPARES <= spare) {
-            break;
-        }
+    /* wait until every normal thread's first raise, with the spare top-up
+     * it does at that safe point, has returned: only then is the record
+     * count final (sampling earlier raced with late top-ups) */
+    for (int tries = 0; tries < 6000 && NORMAL_THREADS > atomic_load(&normal_raised); ++tries) {
         usleep(10000);
     }
+    cr_assert_eq(atomic_load(&normal_raised), NORMAL_THREADS);
     extra = mca_base_event_test_thread_records(&spare);
     cr_assert_geq(extra, 4, "no record beyond the static pool (%d)", extra);
     cr_assert_geq(spare, SPARES, "spares not topped up: %d", spare);
