@@ -112,7 +112,7 @@ static void ring_runs(double *ring1, double *ring2a, double *ring2b)
 
     for (int b = 0; b < BATCHES; ++b) {
         v[b] = batch_raise();
-        (void) ompi_evt_ring_module.evtm_flush();
+        (void) mca_base_event_flush();
     }
     *ring1 = median(v, BATCHES);
 
@@ -123,7 +123,7 @@ static void ring_runs(double *ring1, double *ring2a, double *ring2b)
     for (int b = 0; b < BATCHES; ++b) {
         pthread_barrier_wait(&bar);
         pthread_barrier_wait(&bar);
-        (void) ompi_evt_ring_module.evtm_flush();
+        (void) mca_base_event_flush();
         pthread_barrier_wait(&bar);
     }
     for (int i = 0; i < 2; ++i) {
@@ -140,9 +140,9 @@ int main(void)
     double v[BATCHES], empty, noraise, clk, syncd, ring1, ring2a, ring2b, drain_rate;
     double tclk = 0, tring1 = 0, tring2a = 0, tring2b = 0;
     bool have_tsc = false;
-    ompi_evt_ring_test_stats_t st;
+    ompi_evt_kit_test_stats_t st;
 
-    if (0 != ring_test_start(RING_BYTES, 8, OMPI_EVT_RING_OVERFLOW_DROP_NEW)) {
+    if (0 != ring_test_start(RING_BYTES, 8, OMPI_EVT_OVERFLOW_DROP_NEW)) {
         fprintf(stderr, "bench_ring: cannot start the ring component\n");
         return 1;
     }
@@ -175,7 +175,7 @@ int main(void)
         v[b] = batch_raise();
     }
     syncd = median(v, BATCHES);
-    (void) mca_base_event_delivery_set(&ring_test_delivery);
+    (void) mca_base_event_delivery_set(ompi_evt_base_test_delivery());
 
     ring_runs(&ring1, &ring2a, &ring2b);
     if (OPAL_SUCCESS == mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_TSC)) {
@@ -195,12 +195,12 @@ int main(void)
             (void) batch_raise();
         }
         double t0 = now_ns();
-        (void) ompi_evt_ring_module.evtm_flush();
+        (void) mca_base_event_flush();
         v[b] = (now_ns() - t0) / (RING_BYTES / 64);
     }
     drain_rate = 1e3 / median(v, BATCHES); /* million records/s */
 
-    ompi_evt_ring_test_stats(&st);
+    ompi_evt_base_kit_test_stats(&st);
     printf("bench_ring: 16-byte payload, one registration (no-op callback), medians of %d "
            "batches of %d\n", BATCHES, BATCH);
     printf("  empty loop iteration            %7.2f ns\n", empty);

@@ -33,14 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opal/mca/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_framework.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/runtime/opal.h"
 #include "opal/util/argv.h"
 #include "ompi/mca/evt/base/base.h"
-#include "ompi/runtime/ompi_evt_init.h"
+#include "ompi/runtime/ompi_evt_producers.h"
 
 static bool parsable = false;
 
@@ -151,14 +151,14 @@ static void print_components(void)
         }
     }
     if (parsable) {
-        if (NULL != ompi_evt_base.component) {
-            printf("evt:delivery:%s\n", ompi_evt_base.component->evtc_version.mca_component_name);
+        if (NULL != ompi_evt_base.name) {
+            printf("evt:delivery:%s\n", ompi_evt_base.name);
         } else {
             printf("evt:delivery:inline:reason:%s\n",
                    NULL == ompi_evt_base.inline_reason ? "" : ompi_evt_base.inline_reason);
         }
-    } else if (NULL != ompi_evt_base.component) {
-        printf("  delivery: %s\n", ompi_evt_base.component->evtc_version.mca_component_name);
+    } else if (NULL != ompi_evt_base.name) {
+        printf("  delivery: %s\n", ompi_evt_base.name);
     } else {
         printf("  delivery: inline (%s)\n",
                NULL == ompi_evt_base.inline_reason ? "" : ompi_evt_base.inline_reason);
@@ -292,7 +292,11 @@ int main(int argc, char **argv)
     (void) ompi_evt_producers_register();
 
     /* Open (variables of every component registered), list the variables,
-     * then select as an MPI process would. */
+     * then select as an MPI process would. This tool opens the framework
+     * itself (to list the variables before selection closes the losers),
+     * so it adds the base's help folders as ompi_evt_base_open() does: the
+     * base's messages live outside Open MPI's help folder. */
+    ompi_evt_base_help_init();
     rc = mca_base_framework_open(&ompi_evt_base_framework, MCA_BASE_OPEN_DEFAULT);
     if (OPAL_SUCCESS == rc) {
         var_lines = dump_vars();

@@ -46,9 +46,12 @@
 #include "ompi_config.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpi.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
 static mca_base_event_t *comm_created_event = NULL;
@@ -58,56 +61,45 @@ static mca_base_event_t *comm_name_set_event = NULL;
 /** Set once the parent intercommunicator has been reported. */
 static atomic_int parent_reported = 0;
 
-/** Payload of communicator_created: {i32 size@0, u64 handle@8}. */
-typedef struct {
-    int32_t size;
-    int32_t pad;
-    uint64_t handle;
-} comm_created_payload_t;
-
 /* Context: INIT, ANY. */
 int ompi_evt_comm_events_register(void)
 {
     const mca_base_var_type_t created_types[2] = {MCA_BASE_VAR_TYPE_INT32_T,
                                                   MCA_BASE_VAR_TYPE_UINT64_T};
-    const ptrdiff_t created_offsets[2] = {0, 8};
+    const ptrdiff_t created_offsets[2] = {offsetof(ompi_evt_comm_created_payload_t, size),
+                                          offsetof(ompi_evt_comm_created_payload_t, handle)};
     const mca_base_var_type_t handle_types[1] = {MCA_BASE_VAR_TYPE_UINT64_T};
-    const ptrdiff_t handle_offsets[1] = {0};
+    const ptrdiff_t handle_offsets[1] = {offsetof(ompi_evt_comm_handle_payload_t, handle)};
     mca_base_event_source_t *source;
-    mca_base_event_t *ev;
     int ei;
 
     source = ompi_evt_ompi_source();
     if (NULL == source) {
         return OPAL_ERR_NOT_AVAILABLE;
     }
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.communicator_created",
-                                 "A communicator was created: {size, handle}", OPAL_INFO_LVL_4,
-                                 2, created_types, created_offsets, NULL,
-                                 MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL);
-    if (0 > ei || OPAL_SUCCESS != mca_base_event_get_by_index(ei, &ev)) {
-        return 0 > ei ? ei : OPAL_ERROR;
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.communicator_created",
+                                     "A communicator was created: {size, handle}", OPAL_INFO_LVL_4,
+                                     2, created_types, created_offsets, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
+                                     &comm_created_event);
+    if (0 > ei) {
+        return ei;
     }
-    comm_created_event = ev;
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.communicator_freed",
-                                 "A communicator was freed or disconnected: {handle}",
-                                 OPAL_INFO_LVL_4, 1, handle_types, handle_offsets, NULL,
-                                 MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL);
-    if (0 > ei || OPAL_SUCCESS != mca_base_event_get_by_index(ei, &ev)) {
-        return 0 > ei ? ei : OPAL_ERROR;
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.communicator_freed",
+                                     "A communicator was freed or disconnected: {handle}",
+                                     OPAL_INFO_LVL_4, 1, handle_types, handle_offsets, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
+                                     &comm_freed_event);
+    if (0 > ei) {
+        return ei;
     }
-    comm_freed_event = ev;
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.communicator_name_set",
-                                 "The name of the bound communicator was set; read it with "
-                                 "MPI_Comm_get_name in the callback: {handle}",
-                                 OPAL_INFO_LVL_4, 1, handle_types, handle_offsets, NULL,
-                                 MCA_BASE_VAR_BIND_MPI_COMM, MCA_BASE_EVENT_FLAG_SYNCHRONOUS,
-                                 source, NULL);
-    if (0 > ei || OPAL_SUCCESS != mca_base_event_get_by_index(ei, &ev)) {
-        return 0 > ei ? ei : OPAL_ERROR;
-    }
-    comm_name_set_event = ev;
-    return OPAL_SUCCESS;
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.communicator_name_set",
+                                     "The name of the bound communicator was set; read it with "
+                                     "MPI_Comm_get_name in the callback: {handle}",
+                                     OPAL_INFO_LVL_4, 1, handle_types, handle_offsets, NULL,
+                                     MCA_BASE_VAR_BIND_MPI_COMM, MCA_BASE_EVENT_FLAG_SYNCHRONOUS,
+                                     source, NULL, &comm_name_set_event);
+    return 0 > ei ? ei : OPAL_SUCCESS;
 }
 
 /**
@@ -124,7 +116,7 @@ static inline int comm_created(int rc, const MPI_Comm *newcomm)
     MPI_Comm comm;
 
     mca_base_event_t *ev = comm_created_event;
-    comm_created_payload_t payload;
+    ompi_evt_comm_created_payload_t payload;
     int size = 0;
 
     if (OPAL_LIKELY(NULL == ev || !mca_base_event_active(ev))) {
@@ -139,6 +131,8 @@ static inline int comm_created(int rc, const MPI_Comm *newcomm)
     payload.pad = 0;
     payload.handle = (uint64_t) (uintptr_t) comm;
     (void) mca_base_event_raise(ev, NULL, &payload);
+    /* the return of an MPI call: the tool may call MPI here */
+    ompi_evt_base_kit_call_exit(true);
     return rc;
 }
 
@@ -149,12 +143,16 @@ static inline int comm_created(int rc, const MPI_Comm *newcomm)
 static inline int comm_freed(int rc, uint64_t handle)
 {
     mca_base_event_t *ev = comm_freed_event;
+    ompi_evt_comm_handle_payload_t payload;
 
     if (OPAL_LIKELY(NULL == ev || !mca_base_event_active(ev))) {
         return rc;
     }
     if (MPI_SUCCESS == rc) {
-        (void) mca_base_event_raise(ev, NULL, &handle);
+        payload.handle = handle;
+        (void) mca_base_event_raise(ev, NULL, &payload);
+        /* the return of an MPI call: the tool may call MPI here */
+        ompi_evt_base_kit_call_exit(true);
     }
     return rc;
 }
@@ -314,7 +312,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
     int rc = PMPI_Comm_set_name(comm, comm_name);
     mca_base_event_t *ev = comm_name_set_event;
-    uint64_t handle;
+    ompi_evt_comm_handle_payload_t payload;
 
     if (OPAL_LIKELY(NULL == ev || !mca_base_event_active(ev)) || MPI_SUCCESS != rc) {
         return rc;
@@ -322,7 +320,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     /* After the name is set, bound to the ompi_communicator_t * the tool's
      * MPI_Comm handle resolves to; the event is SYNCHRONOUS, so the callback
      * runs before this returns and can call MPI_Comm_get_name. */
-    handle = (uint64_t) (uintptr_t) comm;
-    (void) mca_base_event_raise_bound(ev, NULL, comm, &handle);
+    payload.handle = (uint64_t) (uintptr_t) comm;
+    (void) mca_base_event_raise_bound(ev, NULL, comm, &payload);
     return rc;
 }

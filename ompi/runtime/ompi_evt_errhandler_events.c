@@ -54,12 +54,14 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/file/file.h"
+#include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "ompi/win/win.h"
 
@@ -83,12 +85,12 @@ static atomic_ulong errh_not_interposed = 0;
 
 static mca_base_event_t *errh_event = NULL;
 
-typedef struct {
-    int32_t err_code;
-    int32_t object_type;
-    uint64_t errhandler;
-    uint64_t object;
-} errh_payload_t;
+/* object_type carries Open MPI's handler type; tools compare it with the
+ * header's names. */
+_Static_assert((int) OMPI_EVT_ERRHANDLER_OBJECT_COMM == (int) OMPI_ERRHANDLER_TYPE_COMM
+                   && (int) OMPI_EVT_ERRHANDLER_OBJECT_WIN == (int) OMPI_ERRHANDLER_TYPE_WIN
+                   && (int) OMPI_EVT_ERRHANDLER_OBJECT_FILE == (int) OMPI_ERRHANDLER_TYPE_FILE,
+               "errhandler_invoked object_type values");
 
 static void comm_trampoline(MPI_Comm *comm, int *err, ...);
 static void win_trampoline(MPI_Win *win, int *err, ...);
@@ -189,25 +191,26 @@ int ompi_evt_errhandler_events_register(void)
     const mca_base_var_type_t types[4] = {MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T,
                                           MCA_BASE_VAR_TYPE_UINT64_T,
                                           MCA_BASE_VAR_TYPE_UINT64_T};
-    const ptrdiff_t offsets[4] = {0, 4, 8, 16};
+    const ptrdiff_t offsets[4] = {offsetof(ompi_evt_errhandler_invoked_payload_t, err_code),
+                                  offsetof(ompi_evt_errhandler_invoked_payload_t, object_type),
+                                  offsetof(ompi_evt_errhandler_invoked_payload_t, errhandler),
+                                  offsetof(ompi_evt_errhandler_invoked_payload_t, object)};
     mca_base_event_source_t *source;
-    mca_base_event_t *ev;
     int ei;
 
     source = ompi_evt_ompi_source();
     if (NULL == source) {
         return OPAL_ERR_NOT_AVAILABLE;
     }
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.errhandler_invoked",
-                                 "An error handler is about to run: {err_code, object_type "
-                                 "(1 comm, 2 win, 3 file), errhandler, object}",
-                                 OPAL_INFO_LVL_4, 4, types, offsets, NULL,
-                                 MCA_BASE_VAR_BIND_NO_OBJECT, MCA_BASE_EVENT_FLAG_SYNCHRONOUS,
-                                 source, NULL);
-    if (0 > ei || OPAL_SUCCESS != mca_base_event_get_by_index(ei, &ev)) {
-        return 0 > ei ? ei : OPAL_ERROR;
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.errhandler_invoked",
+                                     "An error handler is about to run: {err_code, object_type "
+                                     "(1 comm, 2 win, 3 file), errhandler, object}",
+                                     OPAL_INFO_LVL_4, 4, types, offsets, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT, MCA_BASE_EVENT_FLAG_SYNCHRONOUS,
+                                     source, NULL, &errh_event);
+    if (0 > ei) {
+        return ei;
     }
-    errh_event = ev;
     ompi_evt_errhandler_events_install();
     return OPAL_SUCCESS;
 }
@@ -218,7 +221,7 @@ int ompi_evt_errhandler_events_register(void)
 static void errh_raise(int err, int object_type, const ompi_errhandler_t *eh, const void *obj)
 {
     mca_base_event_t *ev = errh_event;
-    errh_payload_t payload;
+    ompi_evt_errhandler_invoked_payload_t payload;
 
     if (NULL == ev || !mca_base_event_active(ev)) {
         return;

@@ -10,7 +10,7 @@
  *
  * The MPI lifecycle producer: ompi.mpi.initialization at the end of MPI_Init
  * and ompi.mpi.finalization at the start of MPI_Finalize, on source "ompi",
- * with upstream's payloads (HOST-NOTES.md):
+ * with upstream's payloads (ompi_evt_payloads.h):
  *   initialization {i32 model@0, i32 thread_level@4, i32 world_rank@8,
  *                   i32 world_size@12, u64 instance_id@16}
  *   finalization   {i32 model@0, i32 world_rank@4, u64 instance_id@8}
@@ -25,25 +25,10 @@
 
 #include <mpi.h>
 
-#include "opal/mca/base/mca_base_event.h"
 #include "ompi/constants.h"
-#include "ompi/runtime/ompi_evt_init.h"
-
-typedef struct evt_mpi_initialization_t {
-    int32_t model;
-    int32_t thread_level;
-    int32_t world_rank;
-    int32_t world_size;
-    uint64_t instance_id;
-} evt_mpi_initialization_t;
-_Static_assert(16 == offsetof(evt_mpi_initialization_t, instance_id), "upstream's layout");
-
-typedef struct evt_mpi_finalization_t {
-    int32_t model;
-    int32_t world_rank;
-    uint64_t instance_id;
-} evt_mpi_finalization_t;
-_Static_assert(8 == offsetof(evt_mpi_finalization_t, instance_id), "upstream's layout");
+#include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_producers.h"
+#include "opal/mca/base/mca_base_event.h"
 
 /* Set once in INIT context; the event objects are never freed. */
 static mca_base_event_t *evt_initialization = NULL;
@@ -59,54 +44,47 @@ int ompi_evt_lifecycle_register(void)
     static const mca_base_var_type_t init_types[5] = {
         MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T,
         MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_UINT64_T};
-    static const ptrdiff_t init_offsets[5] = {
-        offsetof(evt_mpi_initialization_t, model),
-        offsetof(evt_mpi_initialization_t, thread_level),
-        offsetof(evt_mpi_initialization_t, world_rank),
-        offsetof(evt_mpi_initialization_t, world_size),
-        offsetof(evt_mpi_initialization_t, instance_id)};
+    static const ptrdiff_t init_offsets[5]
+        = {offsetof(ompi_evt_initialization_payload_t, model),
+           offsetof(ompi_evt_initialization_payload_t, thread_level),
+           offsetof(ompi_evt_initialization_payload_t, world_rank),
+           offsetof(ompi_evt_initialization_payload_t, world_size),
+           offsetof(ompi_evt_initialization_payload_t, instance_id)};
     static const mca_base_var_type_t fini_types[3] = {
         MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_UINT64_T};
-    static const ptrdiff_t fini_offsets[3] = {offsetof(evt_mpi_finalization_t, model),
-                                              offsetof(evt_mpi_finalization_t, world_rank),
-                                              offsetof(evt_mpi_finalization_t, instance_id)};
+    static const ptrdiff_t fini_offsets[3] = {offsetof(ompi_evt_finalization_payload_t, model),
+                                              offsetof(ompi_evt_finalization_payload_t, world_rank),
+                                              offsetof(ompi_evt_finalization_payload_t,
+                                                       instance_id)};
     mca_base_event_source_t *source = ompi_evt_ompi_source();
-    mca_base_event_t *ev;
     int ei;
 
     if (NULL == source) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.initialization",
-                                 "MPI was initialized (end of MPI_Init / MPI_Init_thread): "
-                                 "model, thread level, rank and size in MPI_COMM_WORLD, "
-                                 "instance id",
-                                 OPAL_INFO_LVL_1, 5, init_types, init_offsets, NULL,
-                                 MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL);
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.initialization",
+                                     "MPI was initialized (end of MPI_Init / MPI_Init_thread): "
+                                     "model, thread level, rank and size in MPI_COMM_WORLD, "
+                                     "instance id",
+                                     OPAL_INFO_LVL_1, 5, init_types, init_offsets, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
+                                     &evt_initialization);
     if (0 > ei) {
         return ei;
     }
-    if (OPAL_SUCCESS == mca_base_event_get_by_index(ei, &ev)) {
-        evt_initialization = ev;
-    }
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.finalization",
-                                 "MPI is being finalized (start of MPI_Finalize): model, rank "
-                                 "in MPI_COMM_WORLD, instance id",
-                                 OPAL_INFO_LVL_1, 3, fini_types, fini_offsets, NULL,
-                                 MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL);
-    if (0 > ei) {
-        return ei;
-    }
-    if (OPAL_SUCCESS == mca_base_event_get_by_index(ei, &ev)) {
-        evt_finalization = ev;
-    }
-    return OMPI_SUCCESS;
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.finalization",
+                                     "MPI is being finalized (start of MPI_Finalize): model, "
+                                     "rank in MPI_COMM_WORLD, instance id",
+                                     OPAL_INFO_LVL_1, 3, fini_types, fini_offsets, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
+                                     &evt_finalization);
+    return 0 > ei ? ei : OMPI_SUCCESS;
 }
 
 /* Context: RAISE (end of MPI_Init, outside every lock). */
 void ompi_evt_lifecycle_raise_initialization(int thread_level)
 {
-    evt_mpi_initialization_t payload;
+    ompi_evt_initialization_payload_t payload;
     int rank = -1;
     int size = 0;
 
@@ -131,7 +109,7 @@ void ompi_evt_lifecycle_raise_initialization(int thread_level)
 /* Context: RAISE (start of MPI_Finalize, outside every lock). */
 void ompi_evt_lifecycle_raise_finalization(void)
 {
-    evt_mpi_finalization_t payload;
+    ompi_evt_finalization_payload_t payload;
 
     if (NULL == evt_finalization) {
         return;

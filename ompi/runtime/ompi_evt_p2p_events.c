@@ -25,29 +25,62 @@
  * start_time: for a blocking call, its entry; nonblocking, the I-call's
  * entry; persistent, the MPI_Start/Startall. complete_time: when the
  * wrapper saw the completion (after the PMPI call returned; one clock read
- * per Wait/Test call shared by the requests it completed). The record's
- * own timestamp is the raise time (>= complete_time).
+ * per Wait/Test call shared by the requests it completed, and none when it
+ * raises nothing). A nonblocking request that is already complete when its
+ * I-call returns is raised there, with complete_time == start_time (no
+ * second clock read). The record's own timestamp is the raise time
+ * (>= complete_time).
  *
  * Covered: Send, Ssend, Bsend, Rsend, Recv, Sendrecv, Sendrecv_replace;
  * Isend, Issend, Ibsend, Irsend, Irecv; Send_init, Ssend_init, Bsend_init,
  * Rsend_init, Recv_init with Start/Startall; completion by Wait, Waitall,
- * Waitany, Waitsome, Test, Testall, Testany, Testsome; Request_free drops
- * the tracking. Not raised: MPI_PROC_NULL peers, cancelled requests,
- * requests completed with an error. Not covered: matched probes
- * (Mrecv/Imrecv), partitioned and collective traffic, the Fortran bindings,
- * and nonblocking or persistent requests started while nobody listened
- * (their start was never seen).
+ * Waitany, Waitsome, Test, Testall, Testany, Testsome, and by
+ * Request_free of a completed request. Not raised: MPI_PROC_NULL peers,
+ * cancelled requests, requests completed with an error. Not covered:
+ * matched probes (Mrecv/Imrecv), partitioned and collective traffic, the
+ * Fortran bindings, and nonblocking or persistent requests started while
+ * nobody listened (their start was never seen).
  *
- * Request tracking: a nonblocking request started while someone listens is
- * entered in a preallocated open-addressing table keyed by the request
- * pointer (P2P_TABLE_SIZE slots; a request may sit in one of P2P_PROBE
- * slots after its hash). Nothing is allocated on the fast path, listening
- * or not (except one scratch array in Wait/Test-all/some calls on more than
- * P2P_SCRATCH requests while the table is in use). When the request's
- * window is full the request is not tracked: that is counted as one
- * dropped instance for every registration of the event
+ * Identity: an MPI_Request value does not name one operation. Open MPI
+ * 4.1's ob1 returns the one static ompi_request_empty for every send it
+ * completes inside the I-call (small eager messages, MPI_PROC_NULL), and
+ * pml/ucx its one completed_send_req likewise, so an application holds the
+ * same value for many operations at once; and a request object freed by a
+ * Wait/Test call goes back to libmpi's free list, to be handed to the next
+ * operation, possibly on another thread. Hence:
+ * - A request complete when its I-call returns (REQUEST_COMPLETE: the
+ *   PML's own flag, no progress call) is raised at once and never
+ *   tracked. Only requests still pending are tracked; libmpi cannot hand
+ *   out a pending request object again before the application completes
+ *   or frees it, so while tracked its pointer names one operation.
+ * - Persistent requests are tracked from their init (a persistent request
+ *   is its own object for its whole life).
+ * - The Wait/Test/Request_free wrappers claim the entries of the requests
+ *   they pass to PMPI before the call (the key becomes P2P_BUSY, which no
+ *   lookup matches), then consume the entry of each request the call
+ *   completed and publish the others again. Once libmpi may reuse a
+ *   request object, no lookup finds its old entry, and each entry is
+ *   consumed at most once per call even if its request appears twice.
+ *   A nonblocking request counts as completed by a call when the call
+ *   freed its handle (MPI_REQUEST_NULL); a persistent one when the call
+ *   says so (return code, flag, index, statuses).
+ * - An entry found under a pointer that an I-call just returned again is
+ *   stale: its request completed where no wrapper saw it (PMPI_Wait called
+ *   directly, the Fortran bindings). It is counted as dropped and reused.
+ *
+ * Request tracking: a preallocated open-addressing table keyed by the
+ * request pointer (P2P_TABLE_SIZE slots; a request may sit in one of
+ * P2P_PROBE slots after its hash). Nothing is allocated on the fast path,
+ * listening or not (except one scratch array in Wait/Test-all/some/any
+ * calls on more than P2P_SCRATCH requests while the table is in use).
+ * Counted as one dropped instance for every registration of the event
  * (mca_base_event_count_dropped(), so the tool's dropped handler sees it)
- * and in the test-only stats; never silent.
+ * and in the test-only stats, never silent: a request whose window is full
+ * (not tracked); an active request freed by MPI_Request_free before it
+ * completed (its completion is never seen); a stale entry; the requests of
+ * an array call whose scratch array could not be allocated. A persistent
+ * request that finds no slot at its init counts one drop then; its later
+ * starts are not seen (like those of a request made before the listener).
  *
  * Gates: the send (recv) wrappers read the send (recv) event's gate first,
  * one relaxed load, and call PMPI directly when it is closed. The
@@ -56,10 +89,12 @@
  * directly; when the listener went away with requests still tracked, they
  * keep looking them up so the table empties.
  *
- * Threads: slots are claimed by CAS (0 -> P2P_BUSY), filled, then
+ * Threads: free slots are claimed by CAS (0 -> P2P_BUSY), filled, then
  * published with a release store of the request pointer; lookups acquire.
- * Only the thread that completes (or frees) a request touches its slot
- * afterwards (MPI forbids two threads completing one request).
+ * While an entry is keyed by a request, only the thread completing (or
+ * freeing) that request touches it (MPI forbids two threads completing one
+ * request): its claim to P2P_BUSY is a plain store, ordered before libmpi
+ * can recycle the request object by a release fence (p2p_claims_done()).
  */
 
 #include "ompi_config.h"
@@ -71,6 +106,9 @@
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/proc/proc.h"
+#include "ompi/request/request.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
 /** Slots in the request table (power of two). 8192 outstanding tracked
@@ -79,15 +117,24 @@
 /** Slots probed after a request's hash: bounds every lookup (2 cache lines
  *  of keys). */
 #define P2P_PROBE 16
-/** Requests handled on the stack by the *all / *some wrappers. */
+/** Requests handled on the stack by the *all / *some / *any wrappers. */
 #define P2P_SCRATCH 64
-/** A claimed slot being filled. */
+/** Key of a slot being filled, or claimed by the thread completing its
+ *  request: never a request pointer, so no lookup matches it. */
 #define P2P_BUSY ((uintptr_t) 1)
+/** Waitsome/Testsome: marks, in the scratch, a slot whose request the call
+ *  completed (slot numbers stay below P2P_TABLE_SIZE). */
+#define P2P_DONE (1 << 30)
 
 _Static_assert(0 == (P2P_TABLE_SIZE & (P2P_TABLE_SIZE - 1)), "table size is a power of two");
+_Static_assert(P2P_TABLE_SIZE < P2P_DONE, "P2P_DONE is above every slot number");
 
 enum { P2P_SEND = 0, P2P_RECV = 1 };
-enum { P2P_MODE_BLOCKING = 0, P2P_MODE_NONBLOCKING = 1, P2P_MODE_PERSISTENT = 2 };
+enum {
+    P2P_MODE_BLOCKING = OMPI_EVT_P2P_MODE_BLOCKING,
+    P2P_MODE_NONBLOCKING = OMPI_EVT_P2P_MODE_NONBLOCKING,
+    P2P_MODE_PERSISTENT = OMPI_EVT_P2P_MODE_PERSISTENT
+};
 
 typedef struct {
     int64_t start;
@@ -97,7 +144,7 @@ typedef struct {
     int32_t tag;
     uint8_t kind;      /**< P2P_SEND, P2P_RECV */
     uint8_t mode;      /**< P2P_MODE_* */
-    uint8_t started;   /**< persistent: between Start and completion */
+    uint8_t started;   /**< persistent: started with a listener, not completed */
 } p2p_slot_t;
 
 /** Keys apart from the data so a probe touches few cache lines. */
@@ -107,21 +154,11 @@ static p2p_slot_t p2p_slots[P2P_TABLE_SIZE];
 static atomic_long p2p_in_use = 0;
 static atomic_ulong p2p_tracked = 0;
 static atomic_ulong p2p_dropped = 0;
+static atomic_ulong p2p_at_start = 0;
 
 static mca_base_event_t *p2p_events[2] = {NULL, NULL};
 
-typedef struct {
-    uint64_t comm;
-    uint64_t bytes;
-    int64_t start_time;
-    int64_t complete_time;
-    int32_t peer;
-    int32_t tag;
-    int32_t mode;
-    int32_t comm_peer;
-} p2p_payload_t;
-
-_Static_assert(48 == sizeof(p2p_payload_t), "payload layout matches the registration");
+typedef ompi_evt_p2p_payload_t p2p_payload_t;
 
 /* Context: INIT, ANY. */
 int ompi_evt_p2p_events_register(void)
@@ -136,9 +173,15 @@ int ompi_evt_p2p_events_register(void)
         MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_INT64_T,
         MCA_BASE_VAR_TYPE_INT64_T,  MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T,
         MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T};
-    const ptrdiff_t offsets[8] = {0, 8, 16, 24, 32, 36, 40, 44};
+    const ptrdiff_t offsets[8] = {offsetof(p2p_payload_t, comm),
+                                  offsetof(p2p_payload_t, bytes),
+                                  offsetof(p2p_payload_t, start_time),
+                                  offsetof(p2p_payload_t, complete_time),
+                                  offsetof(p2p_payload_t, peer),
+                                  offsetof(p2p_payload_t, tag),
+                                  offsetof(p2p_payload_t, mode),
+                                  offsetof(p2p_payload_t, comm_peer)};
     mca_base_event_source_t *source;
-    mca_base_event_t *ev;
     int ei;
 
     source = ompi_evt_ompi_source();
@@ -146,13 +189,12 @@ int ompi_evt_p2p_events_register(void)
         return OPAL_ERR_NOT_AVAILABLE;
     }
     for (int k = 0; k < 2; ++k) {
-        ei = mca_base_event_register("ompi", NULL, NULL, names[k], descs[k], OPAL_INFO_LVL_5, 8,
-                                     types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source,
-                                     NULL);
-        if (0 > ei || OPAL_SUCCESS != mca_base_event_get_by_index(ei, &ev)) {
-            return 0 > ei ? ei : OPAL_ERROR;
+        ei = mca_base_event_register_ptr("ompi", NULL, NULL, names[k], descs[k], OPAL_INFO_LVL_5,
+                                         8, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0,
+                                         source, NULL, &p2p_events[k]);
+        if (0 > ei) {
+            return ei;
         }
-        p2p_events[k] = ev;
     }
     return OPAL_SUCCESS;
 }
@@ -163,6 +205,7 @@ void ompi_evt_p2p_test_stats(ompi_evt_p2p_stats_t *stats)
     stats->tracked = atomic_load_explicit(&p2p_tracked, memory_order_relaxed);
     stats->dropped = atomic_load_explicit(&p2p_dropped, memory_order_relaxed);
     stats->in_use = (uint64_t) atomic_load_explicit(&p2p_in_use, memory_order_relaxed);
+    stats->at_start = atomic_load_explicit(&p2p_at_start, memory_order_relaxed);
 }
 
 /** The gate of event @p kind: one relaxed load. Context: RAISE. */
@@ -190,6 +233,16 @@ static inline int64_t p2p_now(int kind)
     return (int64_t) source->get_timestamp(source->ctx);
 }
 
+/** *@p t, read from the clock on first use (0: not read yet), so that a
+ *  Wait/Test call that raises nothing reads no clock. Context: RAISE. */
+static inline int64_t p2p_done_time(int64_t *t, int kind)
+{
+    if (0 == *t) {
+        *t = p2p_now(kind);
+    }
+    return *t;
+}
+
 static inline size_t p2p_hash(MPI_Request req)
 {
     uint64_t h = (uint64_t) (uintptr_t) req;
@@ -205,10 +258,13 @@ static inline int p2p_lookup(MPI_Request req)
 {
     size_t h = p2p_hash(req);
 
+    if ((uintptr_t) req <= P2P_BUSY) {
+        return -1; /* a NULL handle (erroneous) would match a free slot */
+    }
     for (int i = 0; i < P2P_PROBE; ++i) {
         size_t s = (h + i) & (P2P_TABLE_SIZE - 1);
-        /* acquire: pairs with the release store in p2p_track(); the slot's
-         * data is visible once its key is. */
+        /* acquire: pairs with the release stores in p2p_track() and
+         * p2p_unclaim(); the slot's data is visible once its key is. */
         if ((uintptr_t) req == atomic_load_explicit(&p2p_keys[s], memory_order_acquire)) {
             return (int) s;
         }
@@ -216,7 +272,46 @@ static inline int p2p_lookup(MPI_Request req)
     return -1;
 }
 
-/** Release slot @p s. Context: RAISE (the request's completing thread). */
+/**
+ * Claim the entry of @p req, if tracked, for the calling thread, which is
+ * about to pass @p req to a PMPI completion or free call: lookups no longer
+ * find it. @return its slot, or -1. Context: RAISE.
+ */
+static inline int p2p_claim(MPI_Request req)
+{
+    int s = p2p_lookup(req);
+
+    if (0 <= s) {
+        /* relaxed: while keyed by req, the slot is touched only by the
+         * thread completing req (MPI allows one); p2p_claims_done() orders
+         * the claim before libmpi can recycle req. */
+        atomic_store_explicit(&p2p_keys[s], P2P_BUSY, memory_order_relaxed);
+    }
+    return s;
+}
+
+/** After the claims, before the PMPI call that may free their requests.
+ *  Context: RAISE. */
+static inline void p2p_claims_done(void)
+{
+    /* release: the claims are stored before anything the PMPI call stores,
+     * in particular before the store by which libmpi's free list publishes
+     * a freed request object to the thread it hands it to next; that
+     * thread's p2p_lookup() of the reused pointer (acquire, after it got
+     * the object through the free list) cannot find the old entry. */
+    atomic_thread_fence(memory_order_release);
+}
+
+/** Publish the claimed slot @p s again under @p req: still pending, or an
+ *  inactive persistent request. Context: RAISE (the claiming thread). */
+static inline void p2p_unclaim(int s, MPI_Request req)
+{
+    /* release: our writes to the slot (started, start) happen before a
+     * later lookup's reads; pairs with the acquire in p2p_lookup(). */
+    atomic_store_explicit(&p2p_keys[s], (uintptr_t) req, memory_order_release);
+}
+
+/** Release slot @p s. Context: RAISE (the claiming thread). */
 static inline void p2p_release(int s)
 {
     /* release: our reads of the slot happen before a new owner's writes;
@@ -241,10 +336,18 @@ static void p2p_count_drop(int kind, int64_t now)
     mca_base_event_count_dropped(&record);
 }
 
+/** True when the operation in @p slot was started and not yet completed
+ *  (a nonblocking request always; a persistent one between a Start seen
+ *  with a listener and its completion). Context: RAISE. */
+static inline bool p2p_pending(const p2p_slot_t *slot)
+{
+    return P2P_MODE_PERSISTENT != slot->mode || 0 != slot->started;
+}
+
 /**
- * Enter @p req in the table (or update its slot if the pointer is there
- * already, e.g. a request recycled by libmpi whose previous life was not
- * completed through a wrapper). Context: RAISE.
+ * Enter @p req in the table. An entry already keyed by @p req is stale
+ * (see the file comment): counted as dropped if its operation was pending,
+ * and its slot reused. Context: RAISE.
  */
 static void p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
                       uint64_t bytes, MPI_Comm comm, int peer, int tag)
@@ -253,6 +356,18 @@ static void p2p_track(MPI_Request req, int kind, int mode, int started, int64_t 
     int s = p2p_lookup(req);
     p2p_slot_t *slot;
 
+    if (0 <= s) {
+        uintptr_t expected = (uintptr_t) req;
+        /* acquire: pairs with the release store that published the entry */
+        if (atomic_compare_exchange_strong_explicit(&p2p_keys[s], &expected, P2P_BUSY,
+                                                    memory_order_acquire, memory_order_relaxed)) {
+            if (p2p_pending(&p2p_slots[s])) {
+                p2p_count_drop(p2p_slots[s].kind, p2p_slots[s].start);
+            }
+        } else {
+            s = -1;
+        }
+    }
     if (0 > s) {
         for (int i = 0; i < P2P_PROBE && 0 > s; ++i) {
             size_t c = (h + i) & (P2P_TABLE_SIZE - 1);
@@ -313,6 +428,9 @@ static void p2p_raise(int kind, MPI_Comm comm, uint64_t bytes, int64_t start, in
     payload.mode = mode;
     payload.comm_peer = comm_peer;
     (void) mca_base_event_raise(p2p_events[kind], NULL, &payload);
+    /* the return of an MPI call: drain when the ring fills or records wait
+     * for a point where the tool may call MPI (batched, not per event) */
+    ompi_evt_base_kit_call_exit(false);
 }
 
 /** Bytes of @p count elements of @p type. Context: RAISE. */
@@ -325,36 +443,149 @@ static inline uint64_t p2p_bytes(int count, MPI_Datatype type)
 }
 
 /**
- * The request in slot @p s completed with @p status; @p ok false when it
- * completed with an error (nothing raised). Raises if someone listens and
- * releases the slot (persistent requests keep it, inactive).
- * Context: RAISE.
+ * Raise the completion of the operation described by @p slot, completed
+ * with @p status (NULL: the call did not report it; nothing raised); @p ok
+ * false when it completed with an error (nothing raised). @p done: the
+ * completion time, read on first need. Context: RAISE.
  */
-static void p2p_complete(int s, const MPI_Status *status, bool ok, int64_t done)
+static void p2p_report(const p2p_slot_t *slot, const MPI_Status *status, bool ok, int64_t *done)
 {
-    p2p_slot_t *slot = &p2p_slots[s];
     int kind = slot->kind;
-    bool report;
 
-    if (P2P_MODE_PERSISTENT == slot->mode) {
-        report = 0 != slot->started;
-        slot->started = 0;
-    } else {
-        report = true;
-        p2p_release(s);
-    }
-    if (!report || !p2p_listening(kind)) {
-        return;
-    }
-    if (!ok || status->_cancelled) {
+    if (!ok || NULL == status || status->_cancelled || !p2p_listening(kind)) {
         return;
     }
     if (P2P_SEND == kind) {
-        p2p_raise(kind, slot->comm, slot->bytes, slot->start, done, slot->peer, slot->tag,
-                  slot->mode);
+        p2p_raise(kind, slot->comm, slot->bytes, slot->start, p2p_done_time(done, kind), slot->peer,
+                  slot->tag, slot->mode);
     } else {
-        p2p_raise(kind, slot->comm, (uint64_t) status->_ucount, slot->start, done,
-                  status->MPI_SOURCE, status->MPI_TAG, slot->mode);
+        p2p_raise(kind, slot->comm, (uint64_t) status->_ucount, slot->start,
+                  p2p_done_time(done, kind), status->MPI_SOURCE, status->MPI_TAG, slot->mode);
+    }
+}
+
+/**
+ * A PMPI call completed the request of the claimed slot @p s (@p req: its
+ * handle, needed only for a persistent request, which stays tracked,
+ * inactive). Raises the completion of a pending operation (see
+ * p2p_report()) and releases the slot. Context: RAISE (the claiming
+ * thread).
+ */
+static void p2p_complete(int s, MPI_Request req, const MPI_Status *status, bool ok, int64_t *done)
+{
+    p2p_slot_t slot = p2p_slots[s]; /* a copy: once released, the slot may be reused */
+
+    if (P2P_MODE_PERSISTENT == slot.mode) {
+        p2p_slots[s].started = 0;
+        p2p_unclaim(s, req);
+    } else {
+        p2p_release(s);
+    }
+    if (p2p_pending(&slot)) {
+        p2p_report(&slot, status, ok, done);
+    }
+}
+
+/**
+ * After a PMPI completion call: true when the request of claimed slot @p s
+ * is still pending (or is an inactive persistent request) and keeps its
+ * entry. A nonblocking request is completed when the call freed its handle
+ * (@p handle is MPI_REQUEST_NULL); a persistent one when the call reports
+ * it completed (@p reported). Context: RAISE.
+ */
+static inline bool p2p_stays(int s, MPI_Request handle, bool reported)
+{
+    return P2P_MODE_PERSISTENT == p2p_slots[s].mode ? !reported : MPI_REQUEST_NULL != handle;
+}
+
+/**
+ * Settle the claimed slot @p s after the PMPI call: publish it again if
+ * its request stays (p2p_stays()), else complete it. @p status: the
+ * request's status if the call reported it completed, else NULL.
+ * Context: RAISE (the claiming thread).
+ */
+static void p2p_settle(int s, MPI_Request handle, const MPI_Status *status, bool ok, int64_t *done)
+{
+    if (p2p_stays(s, handle, NULL != status)) {
+        p2p_unclaim(s, handle);
+    } else {
+        p2p_complete(s, handle, status, ok, done);
+    }
+}
+
+/**
+ * @p req, just returned by a nonblocking I-call entered at @p start, is
+ * already complete (see the file comment): report it now, untracked, with
+ * complete_time == start_time. Context: RAISE.
+ */
+static void p2p_done_at_start(MPI_Request req, int kind, int64_t start, uint64_t bytes,
+                              MPI_Comm comm, int peer, int tag)
+{
+    const p2p_slot_t slot = {.start = start,
+                             .bytes = bytes,
+                             .comm = comm,
+                             .peer = peer,
+                             .tag = tag,
+                             .kind = (uint8_t) kind,
+                             .mode = P2P_MODE_NONBLOCKING,
+                             .started = 1};
+    int64_t done = start;
+
+    atomic_fetch_add_explicit(&p2p_at_start, 1, memory_order_relaxed);
+    /* acquire: the status was written before the request was marked
+     * complete; pairs with the CAS (or store after the PML's own barrier)
+     * in ompi_request_complete(). */
+    opal_atomic_rmb();
+    p2p_report(&slot, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR, &done);
+}
+
+/**
+ * The application frees the request of claimed slot @p s with
+ * MPI_Request_free: a completed operation is raised now, one still
+ * pending counted as dropped (its completion will never be seen).
+ * Releases the slot. Context: RAISE (the claiming thread).
+ */
+static void p2p_freed(int s, MPI_Request req)
+{
+    p2p_slot_t slot = p2p_slots[s];
+    int64_t done = 0;
+
+    p2p_release(s);
+    if (!p2p_pending(&slot)) {
+        return;
+    }
+    if (!REQUEST_COMPLETE(req)) {
+        p2p_count_drop(slot.kind, slot.start);
+        return;
+    }
+    /* acquire: as in p2p_done_at_start() */
+    opal_atomic_rmb();
+    p2p_report(&slot, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR, &done);
+}
+
+/**
+ * The application passes @p req to a call whose completions cannot be
+ * followed (no scratch memory): a pending operation counts as dropped now;
+ * a nonblocking request leaves the table, a persistent one stays,
+ * inactive. Context: RAISE.
+ */
+static void p2p_abandon(MPI_Request req)
+{
+    int s = p2p_claim(req);
+    p2p_slot_t *slot;
+
+    if (0 > s) {
+        return;
+    }
+    slot = &p2p_slots[s];
+    if (p2p_pending(slot)) {
+        p2p_count_drop(slot->kind, slot->start);
+    }
+    if (P2P_MODE_PERSISTENT == slot->mode) {
+        slot->started = 0;
+        p2p_unclaim(s, req);
+    } else {
+        p2p_release(s);
     }
 }
 
@@ -491,8 +722,9 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
  * Nonblocking and persistent starts
  * ------------------------------------------------------------------------ */
 
-/** Shared body of the nonblocking and persistent send/recv inits.
- *  Context: RAISE. */
+/** Shared body of the nonblocking and persistent send/recv inits: a
+ *  nonblocking request already complete is raised at once, any other is
+ *  tracked. Context: RAISE. */
 #define P2P_START(call, kind, mode, started, bytes, peer)                                          \
     do {                                                                                           \
         int64_t t0_;                                                                               \
@@ -502,7 +734,12 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
         }                                                                                          \
         t0_ = p2p_now(kind);                                                                       \
         rc_ = call;                                                                                \
-        if (MPI_SUCCESS == rc_ && MPI_REQUEST_NULL != *request) {                                  \
+        if (MPI_SUCCESS != rc_ || MPI_REQUEST_NULL == *request) {                                  \
+            return rc_;                                                                            \
+        }                                                                                          \
+        if (P2P_MODE_NONBLOCKING == (mode) && REQUEST_COMPLETE(*request)) {                        \
+            p2p_done_at_start(*request, kind, t0_, bytes, comm, peer, tag);                        \
+        } else {                                                                                   \
             p2p_track(*request, kind, mode, started, t0_, bytes, comm, peer, tag);                 \
         }                                                                                          \
         return rc_;                                                                                \
@@ -578,53 +815,65 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
               P2P_MODE_PERSISTENT, 0, 0, source);
 }
 
-/** Mark the persistent request @p req started now. Context: RAISE. */
-static inline void p2p_started(MPI_Request req)
+/**
+ * Mark the persistent request @p req started at *@p t (read on first
+ * need, shared by a Startall). Started while nobody listens: not reported
+ * at its completion, as a request started before the listener.
+ * Context: RAISE.
+ */
+static inline void p2p_started(MPI_Request req, int64_t *t)
 {
     int s = p2p_lookup(req);
+    p2p_slot_t *slot;
 
-    if (0 <= s) {
-        p2p_slots[s].start = p2p_now(p2p_slots[s].kind);
-        p2p_slots[s].started = 1;
+    if (0 > s) {
+        return;
+    }
+    slot = &p2p_slots[s];
+    slot->started = p2p_listening(slot->kind);
+    if (slot->started) {
+        slot->start = p2p_done_time(t, slot->kind);
     }
 }
 
 int MPI_Start(MPI_Request *request)
 {
-    int rc;
+    int64_t t = 0;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Start(request);
     }
     /* Stamp before the start: the operation may progress inside it. */
-    p2p_started(*request);
-    rc = PMPI_Start(request);
-    return rc;
+    p2p_started(*request, &t);
+    return PMPI_Start(request);
 }
 
 int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
+    int64_t t = 0;
+
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Startall(count, array_of_requests);
     }
     for (int i = 0; i < count; ++i) {
-        p2p_started(array_of_requests[i]);
+        p2p_started(array_of_requests[i], &t);
     }
     return PMPI_Startall(count, array_of_requests);
 }
 
 int MPI_Request_free(MPI_Request *request)
 {
+    MPI_Request req;
     int s;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Request_free(request);
     }
-    s = p2p_lookup(*request);
+    req = *request;
+    s = p2p_claim(req);
     if (0 <= s) {
-        /* No completion will be seen: stop tracking (an active request
-         * freed this way completes unobserved). */
-        p2p_release(s);
+        /* before the call: afterwards req may already be another request */
+        p2p_freed(s, req);
     }
     return PMPI_Request_free(request);
 }
@@ -636,44 +885,51 @@ int MPI_Request_free(MPI_Request *request)
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPI_Status local;
+    MPI_Request req;
+    int64_t done = 0;
     int s, rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Wait(request, status);
     }
-    s = p2p_lookup(*request);
+    req = *request;
+    s = p2p_claim(req);
     if (0 > s) {
         return PMPI_Wait(request, status);
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
+    p2p_claims_done();
     rc = PMPI_Wait(request, status);
-    if (MPI_SUCCESS == rc) {
-        p2p_complete(s, status, true, p2p_now(p2p_slots[s].kind));
-    }
+    /* A tracked request is valid and active or persistent: PMPI_Wait
+     * returns once it completed, with its error if it failed. */
+    p2p_settle(s, *request, status, MPI_SUCCESS == rc, &done);
     return rc;
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPI_Status local;
+    MPI_Request req;
+    int64_t done = 0;
     int s, rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Test(request, flag, status);
     }
-    s = p2p_lookup(*request);
+    req = *request;
+    s = p2p_claim(req);
     if (0 > s) {
         return PMPI_Test(request, flag, status);
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
+    *flag = 0;
+    p2p_claims_done();
     rc = PMPI_Test(request, flag, status);
-    if (MPI_SUCCESS == rc && *flag) {
-        p2p_complete(s, status, true, p2p_now(p2p_slots[s].kind));
-    }
+    p2p_settle(s, *request, *flag ? status : NULL, MPI_SUCCESS == rc, &done);
     return rc;
 }
 
@@ -688,10 +944,11 @@ typedef struct {
 } p2p_scratch_t;
 
 /**
- * Look up every request of the array; set up statuses if the caller
- * ignores them. @return the number of tracked requests found (0: the
- * caller just calls PMPI), -1 on allocation failure (same).
- * Context: RAISE.
+ * Claim the entries of the tracked requests of the array (slots[i], -1 if
+ * untracked); set up statuses if the caller ignores them. @return the
+ * number of entries claimed; 0: the caller just calls PMPI (also when the
+ * scratch could not be allocated: the entries were then abandoned, see
+ * p2p_abandon()). Context: RAISE.
  */
 static int p2p_scratch_init(p2p_scratch_t *sc, int count, MPI_Request reqs[],
                             MPI_Status *user_statuses)
@@ -704,7 +961,10 @@ static int p2p_scratch_init(p2p_scratch_t *sc, int count, MPI_Request reqs[],
     if (count > P2P_SCRATCH) {
         sc->heap = malloc((size_t) count * (sizeof(int) + sizeof(MPI_Status)));
         if (NULL == sc->heap) {
-            return -1;
+            for (int i = 0; i < count; ++i) {
+                p2p_abandon(reqs[i]);
+            }
+            return 0;
         }
         sc->statuses = (MPI_Status *) sc->heap;
         sc->slots = (int *) (sc->statuses + count);
@@ -713,45 +973,65 @@ static int p2p_scratch_init(p2p_scratch_t *sc, int count, MPI_Request reqs[],
         sc->statuses = user_statuses;
     }
     for (int i = 0; i < count; ++i) {
-        sc->slots[i] = (MPI_REQUEST_NULL != reqs[i]) ? p2p_lookup(reqs[i]) : -1;
+        sc->slots[i] = p2p_claim(reqs[i]);
         found += (0 <= sc->slots[i]);
     }
     if (0 == found) {
         free(sc->heap);
         sc->heap = NULL;
+    } else {
+        p2p_claims_done();
     }
     return found;
+}
+
+/** Status of request @p i of Waitall/Testall after the call, NULL if the
+ *  call did not complete it. Context: RAISE. */
+static inline const MPI_Status *p2p_all_status(int rc, bool flag, const MPI_Status *st)
+{
+    if (MPI_SUCCESS == rc) {
+        return flag ? st : NULL;
+    }
+    /* MPI_ERR_IN_STATUS: MPI_ERR_PENDING marks the requests not completed */
+    return MPI_ERR_IN_STATUS == rc && MPI_ERR_PENDING != st->MPI_ERROR ? st : NULL;
+}
+
+/** Shared body of Waitall/Testall once PMPI returned. Context: RAISE. */
+static void p2p_all_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int rc, bool flag)
+{
+    int64_t done = 0;
+
+    /* pass 1: the requests that stay publish their entries again, so that
+     * a callback raised in pass 2 finds them */
+    for (int i = 0; i < count; ++i) {
+        int s = sc->slots[i];
+        if (0 <= s && p2p_stays(s, reqs[i], NULL != p2p_all_status(rc, flag, &sc->statuses[i]))) {
+            p2p_unclaim(s, reqs[i]);
+            sc->slots[i] = -1;
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        const MPI_Status *st = p2p_all_status(rc, flag, &sc->statuses[i]);
+        if (0 <= sc->slots[i]) {
+            p2p_complete(sc->slots[i], reqs[i], st,
+                         MPI_SUCCESS == rc || MPI_SUCCESS == sc->statuses[i].MPI_ERROR, &done);
+        }
+    }
 }
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
 {
     p2p_scratch_t sc;
-    int64_t done;
     int rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Waitall(count, array_of_requests, array_of_statuses);
     }
-    if (0 >= p2p_scratch_init(&sc, count, array_of_requests, array_of_statuses)) {
+    if (0 == p2p_scratch_init(&sc, count, array_of_requests, array_of_statuses)) {
         return PMPI_Waitall(count, array_of_requests, array_of_statuses);
     }
     rc = PMPI_Waitall(count, array_of_requests, sc.statuses);
-    if (MPI_SUCCESS == rc || MPI_ERR_IN_STATUS == rc) {
-        done = p2p_now(P2P_SEND);
-        for (int i = 0; i < count; ++i) {
-            /* With MPI_ERR_IN_STATUS, MPI_ERR_PENDING marks the ones not
-             * completed: they stay tracked. */
-            if (0 > sc.slots[i]) {
-                continue;
-            }
-            if (MPI_SUCCESS == rc) {
-                p2p_complete(sc.slots[i], &sc.statuses[i], true, done);
-            } else if (MPI_ERR_PENDING != sc.statuses[i].MPI_ERROR) {
-                p2p_complete(sc.slots[i], &sc.statuses[i],
-                             MPI_SUCCESS == sc.statuses[i].MPI_ERROR, done);
-            }
-        }
-    }
+    p2p_all_done(&sc, count, array_of_requests, rc, true);
     free(sc.heap);
     return rc;
 }
@@ -760,33 +1040,40 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                 MPI_Status array_of_statuses[])
 {
     p2p_scratch_t sc;
-    int64_t done;
     int rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
     }
-    if (0 >= p2p_scratch_init(&sc, count, array_of_requests, array_of_statuses)) {
+    if (0 == p2p_scratch_init(&sc, count, array_of_requests, array_of_statuses)) {
         return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
     }
+    *flag = 0;
     rc = PMPI_Testall(count, array_of_requests, flag, sc.statuses);
-    if (MPI_SUCCESS == rc && *flag) {
-        done = p2p_now(P2P_SEND);
-        for (int i = 0; i < count; ++i) {
-            if (0 <= sc.slots[i]) {
-                p2p_complete(sc.slots[i], &sc.statuses[i], true, done);
-            }
-        }
-    }
+    p2p_all_done(&sc, count, array_of_requests, rc, 0 != *flag);
     free(sc.heap);
     return rc;
 }
 
-/** Shared body of Waitany/Testany once PMPI returned. Context: RAISE. */
-static void p2p_any_done(int s, MPI_Status *status)
+/** Shared body of Waitany/Testany once PMPI returned: request @p index
+ *  (-1: none) completed with @p status. Context: RAISE. */
+static void p2p_any_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int index,
+                         const MPI_Status *status, bool ok)
 {
-    if (0 <= s) {
-        p2p_complete(s, status, true, p2p_now(p2p_slots[s].kind));
+    int64_t done = 0;
+
+    /* pass 1 as in p2p_all_done() */
+    for (int i = 0; i < count; ++i) {
+        int s = sc->slots[i];
+        if (0 <= s && p2p_stays(s, reqs[i], i == index)) {
+            p2p_unclaim(s, reqs[i]);
+            sc->slots[i] = -1;
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        if (0 <= sc->slots[i]) {
+            p2p_complete(sc->slots[i], reqs[i], i == index ? status : NULL, ok, &done);
+        }
     }
 }
 
@@ -799,16 +1086,16 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Waitany(count, array_of_requests, index, status);
     }
-    if (0 >= p2p_scratch_init(&sc, count, array_of_requests, MPI_STATUSES_IGNORE)) {
+    if (0 == p2p_scratch_init(&sc, count, array_of_requests, MPI_STATUSES_IGNORE)) {
         return PMPI_Waitany(count, array_of_requests, index, status);
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
+    *index = MPI_UNDEFINED;
     rc = PMPI_Waitany(count, array_of_requests, index, status);
-    if (MPI_SUCCESS == rc && MPI_UNDEFINED != *index) {
-        p2p_any_done(sc.slots[*index], status);
-    }
+    p2p_any_done(&sc, count, array_of_requests, 0 <= *index && *index < count ? *index : -1, status,
+                 MPI_SUCCESS == rc);
     free(sc.heap);
     return rc;
 }
@@ -823,16 +1110,17 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     if (OPAL_LIKELY(!p2p_table_used())) {
         return PMPI_Testany(count, array_of_requests, index, flag, status);
     }
-    if (0 >= p2p_scratch_init(&sc, count, array_of_requests, MPI_STATUSES_IGNORE)) {
+    if (0 == p2p_scratch_init(&sc, count, array_of_requests, MPI_STATUSES_IGNORE)) {
         return PMPI_Testany(count, array_of_requests, index, flag, status);
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
+    *index = MPI_UNDEFINED;
+    *flag = 0;
     rc = PMPI_Testany(count, array_of_requests, index, flag, status);
-    if (MPI_SUCCESS == rc && *flag && MPI_UNDEFINED != *index) {
-        p2p_any_done(sc.slots[*index], status);
-    }
+    p2p_any_done(&sc, count, array_of_requests,
+                 *flag && 0 <= *index && *index < count ? *index : -1, status, MPI_SUCCESS == rc);
     free(sc.heap);
     return rc;
 }
@@ -842,24 +1130,43 @@ static int p2p_some(bool wait, int incount, MPI_Request reqs[], int *outcount, i
                     MPI_Status statuses[])
 {
     p2p_scratch_t sc;
-    int64_t done;
-    int rc;
+    int64_t done = 0;
+    int rc, n;
 
-    if (0 >= p2p_scratch_init(&sc, incount, reqs, statuses)) {
+    if (0 == p2p_scratch_init(&sc, incount, reqs, statuses)) {
         return wait ? PMPI_Waitsome(incount, reqs, outcount, indices, statuses)
                     : PMPI_Testsome(incount, reqs, outcount, indices, statuses);
     }
+    *outcount = MPI_UNDEFINED;
     /* The statuses are indexed by completion order, not by request. */
     rc = wait ? PMPI_Waitsome(incount, reqs, outcount, indices, sc.statuses)
               : PMPI_Testsome(incount, reqs, outcount, indices, sc.statuses);
-    if ((MPI_SUCCESS == rc || MPI_ERR_IN_STATUS == rc) && MPI_UNDEFINED != *outcount) {
-        done = p2p_now(P2P_SEND);
-        for (int k = 0; k < *outcount; ++k) {
-            int i = indices[k];
-            if (0 <= sc.slots[i]) {
-                p2p_complete(sc.slots[i], &sc.statuses[k],
-                             MPI_SUCCESS == rc || MPI_SUCCESS == sc.statuses[k].MPI_ERROR, done);
-            }
+    n = (MPI_SUCCESS == rc || MPI_ERR_IN_STATUS == rc) && MPI_UNDEFINED != *outcount ? *outcount
+                                                                                     : 0;
+    for (int k = 0; k < n; ++k) {
+        if (0 <= sc.slots[indices[k]]) {
+            sc.slots[indices[k]] |= P2P_DONE;
+        }
+    }
+    /* pass 1 as in p2p_all_done() */
+    for (int i = 0; i < incount; ++i) {
+        int s = sc.slots[i];
+        if (0 <= s && p2p_stays(s & ~P2P_DONE, reqs[i], 0 != (s & P2P_DONE))) {
+            p2p_unclaim(s & ~P2P_DONE, reqs[i]);
+            sc.slots[i] = -1;
+        }
+    }
+    for (int i = 0; i < incount; ++i) {
+        if (0 <= sc.slots[i] && 0 == (sc.slots[i] & P2P_DONE)) {
+            /* freed although not reported: nothing to raise */
+            p2p_complete(sc.slots[i], reqs[i], NULL, false, &done);
+        }
+    }
+    for (int k = 0; k < n; ++k) {
+        int i = indices[k];
+        if (0 <= sc.slots[i]) {
+            p2p_complete(sc.slots[i] & ~P2P_DONE, reqs[i], &sc.statuses[k],
+                         MPI_SUCCESS == rc || MPI_SUCCESS == sc.statuses[k].MPI_ERROR, &done);
         }
     }
     free(sc.heap);

@@ -12,7 +12,7 @@
  *
  * To add a producer: write its register function (sources and event types,
  * idempotent, no raise) in a file of this folder, declare it in
- * ompi_evt_init.h and add it to evt_producers[] below.
+ * ompi_evt_producers.h and add it to evt_producers[] below.
  */
 
 #include "ompi_config.h"
@@ -21,8 +21,6 @@
 
 #include "opal/mca/base/mca_base_event.h"
 #include "ompi/constants.h"
-#include "ompi/runtime/ompi_evt_init.h"
-/* producers part: the MPI families */
 #include "ompi/runtime/ompi_evt_producers.h"
 
 typedef int (*evt_producer_register_fn_t)(void);
@@ -67,4 +65,19 @@ int ompi_evt_producers_register(void)
         }
     }
     return ret;
+}
+
+/* Context: INIT (end of MPI_Init). */
+void ompi_evt_producers_mpi_init_complete(int thread_level)
+{
+    /* MPI_Init has constructed the predefined error handlers: interpose
+     * them now (idempotent; a tool may have registered before MPI_Init). */
+    ompi_evt_errhandler_events_install();
+    ompi_evt_lifecycle_raise_initialization(thread_level);
+}
+
+/* Context: INIT (start of MPI_Finalize). */
+void ompi_evt_producers_mpi_finalize_start(void)
+{
+    ompi_evt_lifecycle_raise_finalization();
 }

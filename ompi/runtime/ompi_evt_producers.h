@@ -37,12 +37,65 @@
 #include "ompi_config.h"
 
 #include "opal/mca/base/mca_base_event.h"
-#include "ompi/runtime/ompi_evt_init.h"
 
 BEGIN_C_DECLS
 
+/**
+ * Register every built-in producer (sources and event types). Idempotent:
+ * registration is by name. Called by the evt base's bring-up (again after
+ * selection and at MPI_Init, for producers whose event set depends on the
+ * delivery or on opal_init); ompi-evt-info calls it too. To add a producer,
+ * add its register function to the table in ompi_evt_producers.c.
+ * Context: INIT, after mca_base_event_init().
+ */
+OMPI_DECLSPEC int ompi_evt_producers_register(void);
+
+/** MPI_Init has completed (the evt base tells the producers once per
+ *  MPI_Init): the predefined error handlers are interposed and
+ *  ompi.mpi.initialization is raised. Context: INIT (end of MPI_Init). */
+OMPI_DECLSPEC void ompi_evt_producers_mpi_init_complete(int thread_level);
+/** MPI_Finalize is starting: ompi.mpi.finalization is raised.
+ *  Context: INIT (start of MPI_Finalize). */
+OMPI_DECLSPEC void ompi_evt_producers_mpi_finalize_start(void);
+
+struct mca_base_event_source_t;
+
+/**
+ * The source "ompi" (ORDERED, 1e9 ticks/s, CLOCK_MONOTONIC, ad-hoc readable)
+ * every built-in MPI producer raises on: registered on first use (by name,
+ * so idempotent).
+ * @return the source, or NULL if it cannot be registered
+ * Context: INIT, after mca_base_event_init().
+ */
+OMPI_DECLSPEC struct mca_base_event_source_t *ompi_evt_ompi_source(void);
+
+/* ------------------------------------------------------------------------
+ * The lifecycle producer (ompi_evt_lifecycle.c)
+ * ------------------------------------------------------------------------ */
+
+/** Register source "ompi" and ompi.mpi.initialization / .finalization.
+ *  Context: INIT. */
+OMPI_DECLSPEC int ompi_evt_lifecycle_register(void);
+/** Raise ompi.mpi.initialization (MPI must be initialized). Context: RAISE. */
+OMPI_DECLSPEC void ompi_evt_lifecycle_raise_initialization(int thread_level);
+/** Raise ompi.mpi.finalization (MPI must not be finalized yet). Context: RAISE. */
+OMPI_DECLSPEC void ompi_evt_lifecycle_raise_finalization(void);
+
+/* ------------------------------------------------------------------------
+ * The OS memory-release producer (ompi_evt_memory.c)
+ * ------------------------------------------------------------------------ */
+
+/** Register ompi.mca.memory.patcher.released (and .release when the
+ *  installed delivery takes async-signal raises) where Open MPI's memory
+ *  hooks work; elsewhere nothing, and OMPI_SUCCESS. Context: INIT. */
+OMPI_DECLSPEC int ompi_evt_memory_register(void);
+
+/* ------------------------------------------------------------------------
+ * The MPI families
+ * ------------------------------------------------------------------------ */
+
 /** Register one family's events. Idempotent: a second call finds the same
- *  events. Called from ompi_evt_producers_register() (ompi_evt_init.c).
+ *  events. Called from ompi_evt_producers_register() (ompi_evt_producers.c).
  *  @retval OPAL_SUCCESS, or the engine's error (the family then stays silent:
  *          its event pointers remain NULL).
  *  Context: INIT, ANY. */
@@ -64,8 +117,11 @@ OMPI_DECLSPEC void ompi_evt_errhandler_events_install(void);
 /** Test-only: counters of the p2p request table. */
 typedef struct ompi_evt_p2p_stats_t {
     uint64_t tracked;   /**< requests entered in the table */
-    uint64_t dropped;   /**< requests not tracked: table window full */
+    uint64_t dropped;   /**< completions counted as dropped (window full, freed
+                             while pending, stale entry, no scratch memory) */
     uint64_t in_use;    /**< slots occupied now */
+    uint64_t at_start;  /**< nonblocking requests complete when their I-call
+                             returned: reported there, not tracked */
 } ompi_evt_p2p_stats_t;
 /** Test-only. Context: ANY. */
 OMPI_DECLSPEC void ompi_evt_p2p_test_stats(ompi_evt_p2p_stats_t *stats);

@@ -23,26 +23,16 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpi.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
 static mca_base_event_t *win_created_event = NULL;
 static mca_base_event_t *win_freed_event = NULL;
-
-typedef struct {
-    int64_t size;
-    int32_t disp_unit;
-    int32_t flavor;
-    uint64_t handle;
-} win_created_payload_t;
-
-typedef struct {
-    int32_t flavor;
-    int32_t pad;
-    uint64_t handle;
-} win_freed_payload_t;
 
 /* Context: INIT, ANY. */
 int ompi_evt_win_events_register(void)
@@ -50,35 +40,34 @@ int ompi_evt_win_events_register(void)
     const mca_base_var_type_t created_types[4] = {
         MCA_BASE_VAR_TYPE_INT64_T, MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T,
         MCA_BASE_VAR_TYPE_UINT64_T};
-    const ptrdiff_t created_offsets[4] = {0, 8, 12, 16};
+    const ptrdiff_t created_offsets[4] = {offsetof(ompi_evt_win_created_payload_t, size),
+                                          offsetof(ompi_evt_win_created_payload_t, disp_unit),
+                                          offsetof(ompi_evt_win_created_payload_t, flavor),
+                                          offsetof(ompi_evt_win_created_payload_t, handle)};
     const mca_base_var_type_t freed_types[2] = {MCA_BASE_VAR_TYPE_INT32_T,
                                                 MCA_BASE_VAR_TYPE_UINT64_T};
-    const ptrdiff_t freed_offsets[2] = {0, 8};
+    const ptrdiff_t freed_offsets[2] = {offsetof(ompi_evt_win_freed_payload_t, flavor),
+                                        offsetof(ompi_evt_win_freed_payload_t, handle)};
     mca_base_event_source_t *source;
-    mca_base_event_t *ev;
     int ei;
 
     source = ompi_evt_ompi_source();
     if (NULL == source) {
         return OPAL_ERR_NOT_AVAILABLE;
     }
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.win_created",
-                                 "A window was created: {size, disp_unit, flavor, handle}",
-                                 OPAL_INFO_LVL_4, 4, created_types, created_offsets, NULL,
-                                 MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL);
-    if (0 > ei || OPAL_SUCCESS != mca_base_event_get_by_index(ei, &ev)) {
-        return 0 > ei ? ei : OPAL_ERROR;
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.win_created",
+                                     "A window was created: {size, disp_unit, flavor, handle}",
+                                     OPAL_INFO_LVL_4, 4, created_types, created_offsets, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
+                                     &win_created_event);
+    if (0 > ei) {
+        return ei;
     }
-    win_created_event = ev;
-    ei = mca_base_event_register("ompi", NULL, NULL, "mpi.win_freed",
-                                 "A window was freed: {flavor, handle}", OPAL_INFO_LVL_4, 2,
-                                 freed_types, freed_offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
-                                 0, source, NULL);
-    if (0 > ei || OPAL_SUCCESS != mca_base_event_get_by_index(ei, &ev)) {
-        return 0 > ei ? ei : OPAL_ERROR;
-    }
-    win_freed_event = ev;
-    return OPAL_SUCCESS;
+    ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.win_freed",
+                                     "A window was freed: {flavor, handle}", OPAL_INFO_LVL_4, 2,
+                                     freed_types, freed_offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+                                     0, source, NULL, &win_freed_event);
+    return 0 > ei ? ei : OPAL_SUCCESS;
 }
 
 /** Raise win_created if the constructor succeeded; returns @p rc.
@@ -89,7 +78,7 @@ static inline int win_created(int rc, MPI_Aint size, int disp_unit, int flavor,
     MPI_Win win;
 
     mca_base_event_t *ev = win_created_event;
-    win_created_payload_t payload;
+    ompi_evt_win_created_payload_t payload;
 
     if (OPAL_LIKELY(NULL == ev || !mca_base_event_active(ev))) {
         return rc;
@@ -105,6 +94,8 @@ static inline int win_created(int rc, MPI_Aint size, int disp_unit, int flavor,
     payload.flavor = flavor;
     payload.handle = (uint64_t) (uintptr_t) win;
     (void) mca_base_event_raise(ev, NULL, &payload);
+    /* the return of an MPI call: the tool may call MPI here */
+    ompi_evt_base_kit_call_exit(true);
     return rc;
 }
 
@@ -137,7 +128,7 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 int MPI_Win_free(MPI_Win *win)
 {
     mca_base_event_t *ev = win_freed_event;
-    win_freed_payload_t payload;
+    ompi_evt_win_freed_payload_t payload;
     int *flavor = NULL;
     int flag = 0, rc;
 
@@ -154,6 +145,8 @@ int MPI_Win_free(MPI_Win *win)
     rc = PMPI_Win_free(win);
     if (MPI_SUCCESS == rc) {
         (void) mca_base_event_raise(ev, NULL, &payload);
+        /* the return of an MPI call: the tool may call MPI here */
+        ompi_evt_base_kit_call_exit(true);
     }
     return rc;
 }

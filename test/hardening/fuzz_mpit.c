@@ -23,8 +23,10 @@
  *  - exact (delivered + dropped == raised) when no drop can be pending:
  *    with evt/sync after every step (each raise delivers at once: per raise,
  *    exactly one callback for every registration whose callbacks serve the
- *    raise's context); with evt/ring after every flush point, for what was
- *    raised before it; at every free callback when a dropped handler is set;
+ *    raise's context); with evt/ring after every drain point
+ *    (MPI_T_source_get_timestamp), for what was raised before it; at every
+ *    free callback when a dropped handler is set (a free delivers nothing:
+ *    what is still queued for the registration is counted dropped);
  *  - every payload delivered is one that was raised on that event (and, with
  *    sync, the one being raised), read and copied consistently;
  *  - the free callback exactly once, after the last callback.
@@ -131,8 +133,7 @@ struct mreg {
     int free_calls;
     bool in_cb;
     unsigned cb_changes; /* callback or dropped-handler changes so far */
-    bool setting_handler; /* inside MPI_T_event_set_dropped_handler */
-    bool in_free_call; /* inside MPI_T_event_handle_free (a flush point) */
+    bool in_free_call; /* inside MPI_T_event_handle_free */
     bool ambiguous;    /* raised during its own free's flush: bounds only */
     slot_ud_t ud[4];
     mreg_t *next_all;
@@ -239,9 +240,7 @@ static bool listening(const mreg_t *r)
 /* ring: call after a change that may have stopped @p r listening */
 static void note_listening(mreg_t *r)
 {
-    /* inside set_dropped_handler's flush the engine may not have the new
-     * handler yet */
-    bool l = has_cb(r) || (r->dropped_handler && !r->setting_handler);
+    bool l = has_cb(r) || r->dropped_handler;
 
     if (!mode_sync && !l && r->raised > r->delivered + r->dropped) {
         r->raised_may_vanish += r->raised - r->delivered - r->dropped;
@@ -378,9 +377,9 @@ static void dropped_cb(MPI_Count count, MPI_T_event_registration h, int source_i
     if (count <= 0) {
         fail("dropped handler: count %lld", (long long) count);
     }
-    /* during set_dropped_handler itself the handler being replaced or
-     * removed first gets the drops counted so far (a flush point) */
-    if (!r->dropped_handler && !r->setting_handler) {
+    /* set_dropped_handler runs no user code: a removed handler is never
+     * called again (the count waits for the next one) */
+    if (!r->dropped_handler) {
         fail("dropped handler ran while removed");
     }
     if (source_index != events[r->ev]->source->index) {
@@ -555,12 +554,6 @@ static int do_raise(int ev, int obj, int ctx)
             }
             continue;
         }
-        if (!has_cb(r) && r->setting_handler) {
-            /* raised by a callback of set_dropped_handler's own flush: the
-             * engine may not listen for it yet */
-            ++r->raised_extra;
-            continue;
-        }
         ++nmatch;
         ++r->raised;
         trace("    raise seq %llu ctx %d counts for r%d\n", (unsigned long long) p.seq, ctx, r->id);
@@ -655,7 +648,7 @@ static int free_reg(mreg_t *r, bool from_cb)
         r->state = FREEING;
         /* freed by its own callback during set_dropped_handler's flush:
          * the engine may not have the handler yet */
-        r->dropped_handler_at_free = r->dropped_handler && !r->setting_handler;
+        r->dropped_handler_at_free = r->dropped_handler;
         remove_live(r);
         if (nfreeing < MAX_FREEING) {
             freeing[nfreeing++] = r;
@@ -671,9 +664,6 @@ static int free_reg(mreg_t *r, bool from_cb)
     if (rc != expect) {
         fail("handle_free%s: rc %d, expected %d", from_cb ? " (from its callback)" : "", rc,
              expect);
-    }
-    if (was_live && 0 == depth && MPI_SUCCESS == rc) {
-        step_flushed = true;
     }
     if (was_live && !from_cb && depth == 0 && FREED != r->state) {
         fail("handle_free from the tool outside callbacks returned before the free callback");
@@ -760,7 +750,6 @@ static void op_alloc(void)
         return;
     }
     unstale(h);
-    step_flushed = true;
     r = calloc(1, sizeof(*r));
     if (NULL == r) {
         fail("out of memory");
@@ -849,22 +838,13 @@ static void op_dropped_handler(void)
         r->dropped_handler = set;
         ++r->cb_changes;
         note_listening(r);
-        r->setting_handler = true;
         int rc = MPI_T_event_set_dropped_handler(r->h, set ? dropped_cb : NULL);
-        r->setting_handler = false;
         if (LIVE != r->state) {
-            /* its own callback freed it during this flush point */
-            if (MPI_SUCCESS != rc && MPI_T_ERR_INVALID_HANDLE != rc) {
-                fail("set_dropped_handler, freed during its flush: rc %d", rc);
-            }
+            fail("set_dropped_handler freed its registration (it runs no user code)");
             return;
         }
         if (MPI_SUCCESS != rc) {
             fail("set_dropped_handler(live): rc %d", rc);
-        }
-        if (set && (!r->maybe_drop || drops_at_flush)) {
-            /* a flush point, and the handler has seen every drop so far */
-            exact_check(r, "after set_dropped_handler");
         }
     } else {
         MPI_T_event_registration h = bad_handle();
@@ -1061,9 +1041,18 @@ static void op_queries(void)
         if (bind != (EV_BOUND == e ? MPI_T_BIND_MPI_COMM : MPI_T_BIND_NO_OBJECT)) {
             fail("bind %d", bind);
         }
+        /* num_elements is read only when an array is given: with both NULL
+         * any input is answered with the count */
+        num = chance(50) ? -1 - rnd_n(1000) : INT_MIN;
+        EXPECT_RC(MPI_T_event_get_info(ev_index[e], NULL, NULL, NULL, NULL, NULL, &num, NULL, NULL,
+                                       NULL, NULL, NULL),
+                  MPI_SUCCESS);
+        if (4 != num) {
+            fail("num_elements %d with NULL arrays, expected 4", num);
+        }
         num = -1;
-        EXPECT_RC(MPI_T_event_get_info(ev_index[e], NULL, NULL, NULL, NULL, NULL, &num, NULL,
-                                       NULL, NULL, NULL, NULL),
+        EXPECT_RC(MPI_T_event_get_info(ev_index[e], NULL, NULL, NULL, types, NULL, &num, NULL, NULL,
+                                       NULL, NULL, NULL),
                   MPI_T_ERR_INVALID);
         break;
     }

@@ -36,7 +36,7 @@
 
 #include "evt_failalloc.h"
 #include "ompi/mca/evt/base/base.h"
-#include "ompi/runtime/ompi_evt_init.h"
+#include "ompi/mca/evt/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/util/info.h"
 
@@ -627,7 +627,7 @@ static void run_mpit_cycles(void)
         ++total_runs;
         CHECK(MPI_SUCCESS == rc || MPI_T_ERR_MEMORY == rc, "MPI_T_init_thread rc %d", rc);
         CHECK(MPI_SUCCESS == rc2, "MPI_T_finalize rc %d", rc2);
-        CHECK(0 == ompi_evt_init_refcount(), "evt reference left: %d", ompi_evt_init_refcount());
+        CHECK(0 == ompi_evt_base_refcount(), "evt reference left: %d", ompi_evt_base_refcount());
         /* usable afterwards: a full cycle with a delivery */
         rc = MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided);
         CHECK(MPI_SUCCESS == rc, "MPI_T_init_thread after N=%llu: %d", (unsigned long long) n,

@@ -17,10 +17,14 @@
 #define EVT_MPI_COMMON_H
 
 #include <mpi.h> /* the shim: Open MPI's mpi.h + the MPI-4 event API */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ompi/runtime/ompi_evt_payloads.h" /* offsets of the built-in payloads */
+#include "opal/mca/base/mca_base_event.h"   /* MCA_BASE_EVENT_MAX_PAYLOAD */
 
 static int evt_passed = 0;
 static int evt_failed = 0;
@@ -40,7 +44,6 @@ static int evt_rank = -1;
     } while (0)
 
 #define EVT_MAX_SEEN 64
-#define EVT_MAX_PAYLOAD 256
 
 /* Every instance a recorder received (payload copied with MPI_T_event_copy). */
 typedef struct evt_recorder_t {
@@ -51,7 +54,7 @@ typedef struct evt_recorder_t {
     int bad_calls; /* MPI_T_event_* calls inside the callback that failed */
     int source_index;
     MPI_Count last_timestamp;
-    unsigned char payload[EVT_MAX_SEEN][EVT_MAX_PAYLOAD];
+    unsigned char payload[EVT_MAX_SEEN][MCA_BASE_EVENT_MAX_PAYLOAD];
 } evt_recorder_t;
 
 static void evt_recorder_cb(MPI_T_event_instance instance, MPI_T_event_registration handle,

@@ -11,7 +11,9 @@
  * ompi.mpi.communicator_name_set is bound to MPI_COMM: a registration bound
  * to communicator A sees names set on A only; it is delivered before
  * MPI_Comm_set_name returns and after the name is set, so the callback
- * reads the new name with MPI_Comm_get_name.
+ * reads the new name with MPI_Comm_get_name. Binding to something that is
+ * not a live communicator (MPI_COMM_NULL, a freed communicator) is
+ * MPI_T_ERR_INVALID.
  */
 
 #include "evt_mpi_test.h"
@@ -59,6 +61,43 @@ int main(int argc, char **argv)
         MPI_T_event_registration none = NULL;
         rc = MPI_T_event_handle_alloc(index, NULL, MPI_INFO_NULL, &none);
         EVT_CHECK(MPI_SUCCESS != rc, "unbound alloc of a bound event accepted");
+    }
+    /* ... and a live communicator: not MPI_COMM_NULL, not a freed one. */
+    {
+        MPI_T_event_registration r = NULL;
+        MPI_Comm null_comm = MPI_COMM_NULL, gone, stale;
+
+        rc = MPI_T_event_handle_alloc(index, &null_comm, MPI_INFO_NULL, &r);
+        EVT_CHECK(MPI_T_ERR_INVALID == rc, "bound to MPI_COMM_NULL: %d", rc);
+        EVT_CHECK(NULL == r, "a handle was returned for MPI_COMM_NULL");
+        if (NULL != r) {
+            (void) MPI_T_event_handle_free(r, NULL, NULL);
+            r = NULL;
+        }
+
+        MPI_Comm_dup(MPI_COMM_WORLD, &gone);
+        stale = gone; /* a tool's copy of the handle: dangling after the free */
+        MPI_Comm_free(&gone);
+        rc = MPI_T_event_handle_alloc(index, &gone, MPI_INFO_NULL, &r);
+        EVT_CHECK(MPI_T_ERR_INVALID == rc, "bound to the freed handle (MPI_COMM_NULL): %d", rc);
+        if (NULL != r) {
+            (void) MPI_T_event_handle_free(r, NULL, NULL);
+            r = NULL;
+        }
+        rc = MPI_T_event_handle_alloc(index, &stale, MPI_INFO_NULL, &r);
+        EVT_CHECK(MPI_T_ERR_INVALID == rc, "bound to a freed communicator: %d", rc);
+        EVT_CHECK(NULL == r, "a handle was returned for a freed communicator");
+        if (NULL != r) {
+            (void) MPI_T_event_handle_free(r, NULL, NULL);
+            r = NULL;
+        }
+
+        /* the predefined communicators are live objects */
+        rc = MPI_T_event_handle_alloc(index, &(MPI_Comm){MPI_COMM_SELF}, MPI_INFO_NULL, &r);
+        EVT_CHECK(MPI_SUCCESS == rc, "bound to MPI_COMM_SELF: %d", rc);
+        if (NULL != r) {
+            EVT_CHECK(MPI_SUCCESS == MPI_T_event_handle_free(r, NULL, NULL), "free");
+        }
     }
 
     ra = evt_test_subscribe("ompi.mpi.communicator_name_set", &a.comm, on_name_set, &a);

@@ -25,17 +25,12 @@
 #include <stdint.h>
 #include <unistd.h>
 
-typedef struct {
-    int32_t err_code;
-    int32_t object_type;
-    uint64_t errhandler;
-    uint64_t object;
-} errh_payload_t;
+#include "ompi/runtime/ompi_evt_payloads.h"
 
 static int events = 0;
 static int seq = 0;
 static int event_seq = -1, handler_seq = -1;
-static errh_payload_t last;
+static ompi_evt_errhandler_invoked_payload_t last;
 static int fatal_mode = 0;
 
 static void on_invoked(MPI_T_event_instance ev, MPI_T_event_registration reg,
@@ -126,10 +121,12 @@ int main(int argc, char **argv)
         MPI_Error_class(rc, &cls);
         EVT_CHECK(MPI_ERR_RANK == cls, "send to bad rank returned class %d", cls);
     }
-    expect("comm ERRORS_RETURN, bad rank", before, MPI_ERR_RANK, 1, MPI_ERRORS_RETURN, comm);
+    expect("comm ERRORS_RETURN, bad rank", before, MPI_ERR_RANK, OMPI_EVT_ERRHANDLER_OBJECT_COMM,
+           MPI_ERRORS_RETURN, comm);
     before = events;
     rc = MPI_Send(buf, -1, MPI_INT, 0, 0, comm);
-    expect("comm ERRORS_RETURN, bad count", before, MPI_ERR_COUNT, 1, MPI_ERRORS_RETURN, comm);
+    expect("comm ERRORS_RETURN, bad count", before, MPI_ERR_COUNT, OMPI_EVT_ERRHANDLER_OBJECT_COMM,
+           MPI_ERRORS_RETURN, comm);
     /* no error, no event */
     before = events;
     MPI_Barrier(comm);
@@ -140,14 +137,16 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(comm, ceh);
     before = events;
     MPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
-    expect("comm user handler, call_errhandler", before, MPI_ERR_OTHER, 1, ceh, comm);
+    expect("comm user handler, call_errhandler", before, MPI_ERR_OTHER,
+           OMPI_EVT_ERRHANDLER_OBJECT_COMM, ceh, comm);
     EVT_CHECK(1 == user_comm_calls, "user comm handler ran %d times", user_comm_calls);
     EVT_CHECK(event_seq < handler_seq, "event after the handler (%d, %d)", event_seq,
               handler_seq);
     /* and for an error found inside libmpi */
     before = events;
     MPI_Send(buf, 1, MPI_INT, size + 5, 0, comm);
-    expect("comm user handler, bad rank", before, MPI_ERR_RANK, 1, ceh, comm);
+    expect("comm user handler, bad rank", before, MPI_ERR_RANK, OMPI_EVT_ERRHANDLER_OBJECT_COMM,
+           ceh, comm);
     EVT_CHECK(2 == user_comm_calls, "user comm handler ran %d times", user_comm_calls);
     MPI_Errhandler_free(&ceh);
 
@@ -156,12 +155,13 @@ int main(int argc, char **argv)
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     before = events;
     MPI_Win_call_errhandler(win, MPI_ERR_WIN);
-    expect("win ERRORS_RETURN", before, MPI_ERR_WIN, 2, MPI_ERRORS_RETURN, win);
+    expect("win ERRORS_RETURN", before, MPI_ERR_WIN, OMPI_EVT_ERRHANDLER_OBJECT_WIN,
+           MPI_ERRORS_RETURN, win);
     MPI_Win_create_errhandler(user_win_handler, &weh);
     MPI_Win_set_errhandler(win, weh);
     before = events;
     MPI_Win_call_errhandler(win, MPI_ERR_OTHER);
-    expect("win user handler", before, MPI_ERR_OTHER, 2, weh, win);
+    expect("win user handler", before, MPI_ERR_OTHER, OMPI_EVT_ERRHANDLER_OBJECT_WIN, weh, win);
     EVT_CHECK(1 == user_win_calls, "user win handler ran %d times", user_win_calls);
     MPI_Win_free(&win);
     MPI_Errhandler_free(&weh);
@@ -176,7 +176,8 @@ int main(int argc, char **argv)
         int cls = -1;
         MPI_Error_class(rc, &cls);
         /* the event carries the code the call returned */
-        expect("file open error", before, cls, 3, MPI_ERRORS_RETURN, MPI_FILE_NULL);
+        expect("file open error", before, cls, OMPI_EVT_ERRHANDLER_OBJECT_FILE, MPI_ERRORS_RETURN,
+               MPI_FILE_NULL);
     }
     {
         char path[64];
@@ -189,7 +190,8 @@ int main(int argc, char **argv)
             MPI_File_set_errhandler(file, feh);
             before = events;
             MPI_File_call_errhandler(file, MPI_ERR_IO);
-            expect("file user handler", before, MPI_ERR_IO, 3, feh, file);
+            expect("file user handler", before, MPI_ERR_IO, OMPI_EVT_ERRHANDLER_OBJECT_FILE, feh,
+                   file);
             EVT_CHECK(1 == user_file_calls, "user file handler ran %d times", user_file_calls);
             MPI_File_close(&file);
             MPI_Errhandler_free(&feh);

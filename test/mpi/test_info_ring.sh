@@ -2,7 +2,8 @@
 # ompi-evt-info shows the evt/ring parameters (issue 3) and the engine's
 # (mca_base_event_clock, mca_base_event_max_registrations), with their
 # current values: defaults, then values set with --mca and through the
-# environment, and the ring selected with --mca evt ring.
+# environment, and the ring selected with --mca evt ring; the base's help
+# messages reach the tool's user.
 set -u
 fail=0
 B=${EVT_TOP_BUILDDIR:-../..}
@@ -54,6 +55,16 @@ expect env 1 '^mca:.*:param:mca_base_event_clock:value:tsc$'
 info readable
 expect readable 1 'parameter "evt_ring_drain_interval" \(current value: "0"'
 expect readable 1 'parameter "evt_ring_ring_size" \(current value: "65536"'
+
+# A ring that cannot start (ring size 100: not a power of two >= 4096) with
+# evt = ring: the base explains why delivery is inline with its own help
+# text, which the tool must be able to find (not Open MPI's "Sorry! You were
+# supposed to get help about" fallback for a help file it cannot open).
+info help --mca evt ring --mca evt_ring_ring_size 100
+expect help 1 '^None of the evt components requested with the evt MCA parameter'
+expect help 1 '^\("ring"\) can be used'
+expect help 0 'Sorry!|supposed to get help'
+expect help 1 '^  delivery: inline'
 
 [ "$fail" -eq 0 ] && echo "test_info_ring: PASS" || echo "test_info_ring: FAIL"
 exit "$fail"

@@ -35,11 +35,18 @@ int main(int argc, char **argv)
     CHECK(1 == init_rec.count, "initialization count %d", init_rec.count);
     CHECK(1 == fini_rec.count, "finalization count %d", fini_rec.count);
     if (1 <= fini_rec.count && 1 <= init_rec.count) {
-        CHECK(0 == evt_i32(&fini_rec, 0, 0), "model %d", evt_i32(&fini_rec, 0, 0));
-        CHECK(rank == evt_i32(&fini_rec, 0, 4), "world_rank %d", evt_i32(&fini_rec, 0, 4));
-        CHECK(evt_u64(&init_rec, 0, 16) == evt_u64(&fini_rec, 0, 8), "instance %llu vs %llu",
-              (unsigned long long) evt_u64(&init_rec, 0, 16),
-              (unsigned long long) evt_u64(&fini_rec, 0, 8));
+        CHECK(0 == evt_i32(&fini_rec, 0, offsetof(ompi_evt_finalization_payload_t, model)),
+              "model %d", evt_i32(&fini_rec, 0, offsetof(ompi_evt_finalization_payload_t, model)));
+        CHECK(rank == evt_i32(&fini_rec, 0, offsetof(ompi_evt_finalization_payload_t, world_rank)),
+              "world_rank %d",
+              evt_i32(&fini_rec, 0, offsetof(ompi_evt_finalization_payload_t, world_rank)));
+        CHECK(evt_u64(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, instance_id))
+                  == evt_u64(&fini_rec, 0, offsetof(ompi_evt_finalization_payload_t, instance_id)),
+              "instance %llu vs %llu",
+              (unsigned long long)
+                  evt_u64(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, instance_id)),
+              (unsigned long long) evt_u64(&fini_rec, 0,
+                                           offsetof(ompi_evt_finalization_payload_t, instance_id)));
         CHECK(init_rec.last_timestamp <= fini_rec.last_timestamp, "ordered source timestamps");
     }
 

@@ -38,13 +38,27 @@ int main(int argc, char **argv)
     CHECK(1 == init_rec.count, "initialization count %d", init_rec.count);
     CHECK(0 == init_rec.bad_calls, "instance accessors failed %d times", init_rec.bad_calls);
     if (1 <= init_rec.count) {
-        CHECK(0 == evt_i32(&init_rec, 0, 0), "model %d", evt_i32(&init_rec, 0, 0));
-        CHECK(provided == evt_i32(&init_rec, 0, 4), "thread_level %d, provided %d",
-              evt_i32(&init_rec, 0, 4), provided);
-        CHECK(evt_rank == evt_i32(&init_rec, 0, 8), "world_rank %d", evt_i32(&init_rec, 0, 8));
-        CHECK(size == evt_i32(&init_rec, 0, 12), "world_size %d", evt_i32(&init_rec, 0, 12));
-        CHECK(1 == evt_u64(&init_rec, 0, 16), "instance_id %llu",
-              (unsigned long long) evt_u64(&init_rec, 0, 16));
+        CHECK(0 == evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, model)),
+              "model %d",
+              evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, model)));
+        CHECK(provided
+                  == evt_i32(&init_rec, 0,
+                             offsetof(ompi_evt_initialization_payload_t, thread_level)),
+              "thread_level %d, provided %d",
+              evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, thread_level)),
+              provided);
+        CHECK(evt_rank
+                  == evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, world_rank)),
+              "world_rank %d",
+              evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, world_rank)));
+        CHECK(size
+                  == evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, world_size)),
+              "world_size %d",
+              evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, world_size)));
+        CHECK(1 == evt_u64(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, instance_id)),
+              "instance_id %llu",
+              (unsigned long long)
+                  evt_u64(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, instance_id)));
         CHECK(evt_source_index("ompi") == init_rec.source_index, "source %d",
               init_rec.source_index);
         CHECK(0 < init_rec.last_timestamp, "timestamp %lld", (long long) init_rec.last_timestamp);

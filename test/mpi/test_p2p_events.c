@@ -28,18 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
-
-typedef struct {
-    uint64_t comm;
-    uint64_t bytes;
-    int64_t start_time;
-    int64_t complete_time;
-    int32_t peer;
-    int32_t tag;
-    int32_t mode;
-    int32_t comm_peer;
-} p2p_t;
 
 #define MAX_TAG 128
 #define OVERFLOW_TAG 120
@@ -62,7 +53,7 @@ static long dropped_total = 0;
 
 static void check_event(side_t *side, int is_send, MPI_T_event_instance ev)
 {
-    p2p_t p;
+    ompi_evt_p2p_payload_t p;
     int32_t tag_elem = -1;
 
     EVT_CHECK(MPI_SUCCESS == MPI_T_event_copy(ev, &p), "copy");
@@ -137,7 +128,7 @@ static int exchange(MPI_Comm comm, int base)
 
 #define SET(t, m) (tag = base + (t), expected_mode[0][tag] = expected_mode[1][tag] = (m))
     /* blocking: even ranks send first */
-    SET(0, 0);
+    SET(0, OMPI_EVT_P2P_MODE_BLOCKING);
     if (0 == rank % 2) {
         MPI_Send(sbuf, ELEMS(tag), MPI_INT, right, tag, comm);
         MPI_Recv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, MPI_STATUS_IGNORE);
@@ -145,7 +136,7 @@ static int exchange(MPI_Comm comm, int base)
         MPI_Recv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, MPI_STATUS_IGNORE);
         MPI_Send(sbuf, ELEMS(tag), MPI_INT, right, tag, comm);
     }
-    SET(1, 0);
+    SET(1, OMPI_EVT_P2P_MODE_BLOCKING);
     if (0 == rank % 2) {
         MPI_Ssend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm);
         MPI_Recv(rbuf[0], ELEMS(tag), MPI_INT, MPI_ANY_SOURCE, tag, comm, &st[0]);
@@ -153,7 +144,7 @@ static int exchange(MPI_Comm comm, int base)
         MPI_Recv(rbuf[0], ELEMS(tag), MPI_INT, MPI_ANY_SOURCE, tag, comm, &st[0]);
         MPI_Ssend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm);
     }
-    SET(2, 0);
+    SET(2, OMPI_EVT_P2P_MODE_BLOCKING);
     MPI_Pack_size(ELEMS(tag), MPI_INT, comm, &bsend_size);
     bsend_size += MPI_BSEND_OVERHEAD;
     bsend_buf = malloc(bsend_size);
@@ -162,42 +153,43 @@ static int exchange(MPI_Comm comm, int base)
     MPI_Recv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, MPI_STATUS_IGNORE);
     MPI_Buffer_detach(&bsend_buf, &bsend_size);
     free(bsend_buf);
-    SET(3, 0); /* Rsend needs the receive posted: Irecv (nonblocking), barrier, Rsend */
+    SET(3, OMPI_EVT_P2P_MODE_BLOCKING); /* Rsend needs the receive posted: Irecv (nonblocking),
+                                           barrier, Rsend */
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Barrier(comm);
     MPI_Rsend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm);
-    expected_mode[0][tag] = 1; /* the receive is nonblocking, the send blocking */
+    expected_mode[0][tag] = OMPI_EVT_P2P_MODE_NONBLOCKING; /* the receive; the send blocks */
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
-    SET(4, 0);
+    SET(4, OMPI_EVT_P2P_MODE_BLOCKING);
     MPI_Sendrecv(sbuf, ELEMS(tag), MPI_INT, right, tag, rbuf[0], ELEMS(tag), MPI_INT, left, tag,
                  comm, MPI_STATUS_IGNORE);
-    SET(5, 0);
+    SET(5, OMPI_EVT_P2P_MODE_BLOCKING);
     memcpy(rbuf[0], sbuf, sizeof(int) * ELEMS(tag));
     MPI_Sendrecv_replace(rbuf[0], ELEMS(tag), MPI_INT, right, tag, left, tag, comm, &st[0]);
 
     /* nonblocking, one completion call each */
-    SET(6, 1);
+    SET(6, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Isend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
     MPI_Wait(&rq[0], &st[0]);
-    SET(7, 1);
+    SET(7, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Issend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
-    SET(8, 1);
+    SET(8, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Isend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     for (int k = 0; k < 2; ++k) {
         MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE);
     }
-    SET(9, 1);
+    SET(9, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Isend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     for (int done = 0; done < 2; done += out) {
         MPI_Waitsome(2, rq, &out, indices, MPI_STATUSES_IGNORE);
     }
-    SET(10, 1);
+    SET(10, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Isend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     for (int k = 0; k < 2; ++k) {
@@ -205,7 +197,7 @@ static int exchange(MPI_Comm comm, int base)
             MPI_Test(&rq[k], &flag, MPI_STATUS_IGNORE);
         } while (!flag);
     }
-    SET(11, 1);
+    SET(11, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     /* a persistent request freed without a start: no event, untracked */
     MPI_Bsend_init(sbuf, 1, MPI_INT, right, tag, comm, &rq[2]);
@@ -214,7 +206,7 @@ static int exchange(MPI_Comm comm, int base)
     do {
         MPI_Testall(2, rq, &flag, st);
     } while (!flag);
-    SET(12, 1);
+    SET(12, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Irsend(sbuf, 0, MPI_INT, MPI_PROC_NULL, tag, comm, &rq[2]); /* PROC_NULL: no event */
     MPI_Wait(&rq[2], MPI_STATUS_IGNORE);
@@ -223,7 +215,7 @@ static int exchange(MPI_Comm comm, int base)
         MPI_Testany(2, rq, &idx, &flag, MPI_STATUS_IGNORE);
         done += flag && MPI_UNDEFINED != idx;
     }
-    SET(13, 1);
+    SET(13, OMPI_EVT_P2P_MODE_NONBLOCKING);
     MPI_Irecv(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Isend(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     for (int done = 0; done < 2;) {
@@ -232,7 +224,7 @@ static int exchange(MPI_Comm comm, int base)
     }
 
     /* persistent: 3 rounds each with Start and with Startall */
-    SET(14, 2);
+    SET(14, OMPI_EVT_P2P_MODE_PERSISTENT);
     MPI_Recv_init(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Send_init(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     for (int k = 0; k < 3; ++k) {
@@ -244,7 +236,7 @@ static int exchange(MPI_Comm comm, int base)
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE); /* inactive: no event */
     MPI_Request_free(&rq[0]);
     MPI_Request_free(&rq[1]);
-    SET(15, 2);
+    SET(15, OMPI_EVT_P2P_MODE_PERSISTENT);
     MPI_Recv_init(rbuf[0], ELEMS(tag), MPI_INT, left, tag, comm, &rq[0]);
     MPI_Ssend_init(sbuf, ELEMS(tag), MPI_INT, right, tag, comm, &rq[1]);
     for (int k = 0; k < 3; ++k) {
@@ -364,9 +356,11 @@ int main(int argc, char **argv)
         MPI_Request *rq = malloc(N * sizeof(MPI_Request));
         int *one = malloc(N * sizeof(int));
         long before_recv = 0;
+        ompi_evt_kit_test_stats_t kit0, kit1;
 
         MPI_T_event_set_dropped_handler(rr, on_dropped);
         ompi_evt_p2p_test_stats(&st0);
+        ompi_evt_base_kit_test_stats(&kit0);
         for (int i = 0; i < N; ++i) {
             MPI_Irecv(&one[i], 1, MPI_INT, 0, OVERFLOW_TAG, MPI_COMM_SELF, &rq[i]);
         }
@@ -389,9 +383,16 @@ int main(int argc, char **argv)
             long delivered = recvs.count[OVERFLOW_TAG] - before_recv;
             EVT_CHECK(delivered + dropped_total == N,
                       "lossy: %ld delivered + %ld dropped != %d", delivered, dropped_total, N);
-            EVT_CHECK(dropped_total > (long) (st1.dropped - st0.dropped),
-                      "lossy: no ring drop (%ld dropped, table %llu)", dropped_total,
-                      (unsigned long long) (st1.dropped - st0.dropped));
+            /* every drop is either the table's or the ring's, exactly; the
+             * PMPI layer's drains (a quarter-full ring at a call's return)
+             * usually keep the small ring from overflowing at all */
+            ompi_evt_base_kit_test_stats(&kit1);
+            EVT_CHECK(dropped_total
+                          == (long) (st1.dropped - st0.dropped)
+                                 + (long) (kit1.dropped_full - kit0.dropped_full),
+                      "lossy: %ld dropped != table %llu + ring %lu", dropped_total,
+                      (unsigned long long) (st1.dropped - st0.dropped),
+                      kit1.dropped_full - kit0.dropped_full);
             if (0 == world_rank) {
                 printf("lossy: %ld delivered, %ld dropped (table %llu)\n", delivered,
                        dropped_total, (unsigned long long) (st1.dropped - st0.dropped));

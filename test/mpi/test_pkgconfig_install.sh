@@ -6,7 +6,10 @@
 #  - an unmodified MPI-4 tool (mpi4_tool_compile.c) builds with
 #    mpicc $(pkg-config --cflags ompi-evt) tool.c $(pkg-config --libs ompi-evt)
 #    and runs (MPI_T only, no mpirun);
-#  - a producer including "opal/mca/base/mca_base_event.h" builds too.
+#  - a producer including "opal/mca/base/mca_base_event.h" builds too;
+#  - a tool including "ompi/runtime/ompi_evt_payloads.h" (the built-in
+#    payload structs) alone, without Open MPI's headers, builds as C and as
+#    C++.
 # Prints "N passed, M failed".
 set -u
 top="${EVT_TOP_BUILDDIR:?run from make check}"
@@ -38,7 +41,8 @@ case "$first" in
     "$tmp"/root/*/include/ompi-evt) ok ;;
     *) ko "first -I is the installed include/ompi-evt (got '$first')" ;;
 esac
-for f in mpi.h mpi_t_events.h opal/mca/base/mca_base_event.h; do
+for f in mpi.h mpi_t_events.h opal/mca/base/mca_base_event.h ompi/runtime/ompi_evt_payloads.h \
+         opal/mca/memory/patcher/memory_patcher_event_payloads.h; do
     if [ -f "$first/$f" ]; then ok; else ko "installed $f"; fi
 done
 
@@ -61,6 +65,26 @@ int produce(mca_base_event_t *event, const void *payload)
 }
 PRODUCER
 if mpicc $san $cflags -c "$tmp/producer.c" -o "$tmp/producer.o" >"$tmp/pcc.log" 2>&1; then ok; else ko "producer build"; cat "$tmp/pcc.log" >&2; fi
+
+# The payload header stands alone: only -I<include/ompi-evt>, no mpi.h, no
+# Open MPI include folder. The offsets are checked by the header itself.
+cat >"$tmp/payloads.c" <<'PAYLOADS'
+#include "ompi/runtime/ompi_evt_payloads.h"
+int payload_sizes(void)
+{
+    ompi_evt_p2p_payload_t p2p = {0};
+    opal_memory_patcher_event_released_payload_t mem = {0};
+    return (int) (sizeof(p2p) + sizeof(mem) + sizeof(ompi_evt_initialization_payload_t))
+           + OMPI_EVT_ERRHANDLER_OBJECT_FILE + OMPI_EVT_P2P_MODE_PERSISTENT;
+}
+PAYLOADS
+if "${EVT_CC:-cc}" -std=c11 -Wall -Werror -I"$first" -c "$tmp/payloads.c" -o "$tmp/payloads.o" \
+        >"$tmp/plc.log" 2>&1; then ok; else ko "payload header, C"; cat "$tmp/plc.log" >&2; fi
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+    cp "$tmp/payloads.c" "$tmp/payloads.cc"
+    if "${CXX:-c++}" -std=c++11 -Wall -Werror -I"$first" -c "$tmp/payloads.cc" \
+            -o "$tmp/payloads_cc.o" >"$tmp/plcc.log" 2>&1; then ok; else ko "payload header, C++"; cat "$tmp/plcc.log" >&2; fi
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -26,6 +26,22 @@
 
 static atomic_int in_blocking;   /* main thread is inside MPI_Recv/MPI_Barrier */
 static atomic_int delivered, delivered_blocked, delivered_other_thread;
+/* a second registration at MPI_T_CB_REQUIRE_NONE: its callback may call
+ * MPI, so it never runs inside an MPI call's progress (issue 10 item 3) */
+static atomic_int none_delivered, none_delivered_blocked;
+static mca_base_event_t *waiting_ev; /* ompi.mything_base_waiting, NONE only */
+
+static void waiting_register(void)
+{
+    const mca_base_var_type_t types[1] = {MCA_BASE_VAR_TYPE_INT32_T};
+    const ptrdiff_t offsets[1] = {0};
+    int ei = mca_base_event_register("ompi", "mything", "base", "waiting", "waits for MPI",
+                                     OPAL_INFO_LVL_4, 1, types, offsets, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT, 0, my_event->source, NULL);
+    if (0 <= ei) {
+        (void) mca_base_event_get_by_index(ei, &waiting_ev);
+    }
+}
 static pthread_t main_thread;
 static atomic_int raise_go;      /* helper: raise when set to a phase number */
 
@@ -37,6 +53,15 @@ static void cb(MPI_T_event_instance inst, MPI_T_event_registration h, MPI_T_cb_s
     }
     if (!pthread_equal(pthread_self(), main_thread)) {
         atomic_fetch_add(&delivered_other_thread, 1);
+    }
+}
+
+static void none_cb(MPI_T_event_instance inst, MPI_T_event_registration h, MPI_T_cb_safety s,
+                    void *ud)
+{
+    atomic_fetch_add(&none_delivered, 1);
+    if (atomic_load(&in_blocking)) {
+        atomic_fetch_add(&none_delivered_blocked, 1);
     }
 }
 
@@ -64,6 +89,10 @@ static void phase(int n, int blocked_rank, int barrier)
 
     if (evt_rank == blocked_rank) {
         int before_blocked = atomic_load(&delivered_blocked);
+        /* this thread's ring: records only a NONE-level callback takes */
+        for (int32_t i = 0; i < PER_PHASE; ++i) {
+            (void) mca_base_event_raise(waiting_ev, NULL, &i);
+        }
         atomic_store(&raise_go, n);
         atomic_store(&in_blocking, 1);
         if (barrier) {
@@ -89,7 +118,8 @@ static void phase(int n, int blocked_rank, int barrier)
 
 int main(int argc, char **argv)
 {
-    MPI_T_event_registration h;
+    MPI_T_event_registration h, hn;
+    MPI_Count ts;
     int provided, idx, size;
     pthread_t t;
 
@@ -99,15 +129,21 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(2 == size, "size %d", size);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    CHECK(NULL != ompi_evt_base.component
-              && 0 == strcmp(ompi_evt_base.component->evtc_version.mca_component_name, "ring"),
+    CHECK(NULL != ompi_evt_base.name && 0 == strcmp(ompi_evt_base.name, "ring"),
           "ring selected");
     my_producer_register();
+    waiting_register();
+    CHECK(NULL != waiting_ev, "waiting event");
     CHECK(MPI_SUCCESS == MPI_T_event_get_index("ompi.mything_base_happened", &idx), "index");
     CHECK(MPI_SUCCESS == MPI_T_event_handle_alloc(idx, NULL, MPI_INFO_NULL, &h), "alloc");
-    CHECK(MPI_SUCCESS == MPI_T_event_register_callback(h, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL,
-                                                       NULL, cb),
+    CHECK(MPI_SUCCESS == MPI_T_event_register_callback(h, MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+                                                       MPI_INFO_NULL, NULL, cb),
           "callback");
+    CHECK(MPI_SUCCESS == MPI_T_event_get_index("ompi.mything_base_waiting", &idx), "index 2");
+    CHECK(MPI_SUCCESS == MPI_T_event_handle_alloc(idx, NULL, MPI_INFO_NULL, &hn), "alloc none");
+    CHECK(MPI_SUCCESS == MPI_T_event_register_callback(hn, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL,
+                                                       NULL, none_cb),
+          "callback none");
 
     /* deferred: a raise is not delivered at once */
     my_producer_raise(-1);
@@ -126,6 +162,14 @@ int main(int argc, char **argv)
 
     CHECK(2 * PER_PHASE == atomic_load(&delivered), "delivered %d", atomic_load(&delivered));
     CHECK(0 == atomic_load(&delivered_other_thread), "callbacks ran in the main thread");
+    CHECK(0 == atomic_load(&none_delivered_blocked),
+          "a NONE-level callback never ran inside MPI_Recv/MPI_Barrier (%d did)",
+          atomic_load(&none_delivered_blocked));
+    /* an MPI_T call is a point where the tool may call MPI: they arrive */
+    CHECK(MPI_SUCCESS == MPI_T_source_get_timestamp(0, &ts), "timestamp");
+    CHECK(2 * PER_PHASE == atomic_load(&none_delivered), "NONE-level delivered %d",
+          atomic_load(&none_delivered));
+    CHECK(MPI_SUCCESS == MPI_T_event_handle_free(hn, NULL, NULL), "free none");
     CHECK(MPI_SUCCESS == MPI_T_event_handle_free(h, NULL, NULL), "free");
     MPI_T_finalize();
     MPI_Finalize();

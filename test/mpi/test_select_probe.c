@@ -29,12 +29,11 @@ int main(int argc, char **argv)
     CHECK(MPI_SUCCESS == rc, "MPI_T_init_thread -> %d", rc);
 
     printf("rank %d: delivery: %s\n", evt_rank,
-           NULL == ompi_evt_base.component ? "inline"
-                                           : ompi_evt_base.component->evtc_version.mca_component_name);
-    if (NULL != ompi_evt_base.component) {
+           NULL == ompi_evt_base.name ? "inline" : ompi_evt_base.name);
+    if (NULL != ompi_evt_base.name) {
         printf("rank %d: priority: %d\n", evt_rank, ompi_evt_base.priority);
     }
-    CHECK(ompi_evt_base_is_open() || NULL == ompi_evt_base.component, "open iff selected");
+    CHECK(ompi_evt_base_is_open() || NULL == ompi_evt_base.name, "open iff selected");
 
     my_producer_register();
     rc = evt_recorder_start(&my_rec, "ompi.mything_base_happened");

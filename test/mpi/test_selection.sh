@@ -36,7 +36,7 @@ expect sync 2 'evt:base:select: selected component sync \(priority 20\)'
 
 run exclude --mca evt ^sync,ring --mca evt_base_verbose 10
 expect exclude 2 '^rank [01]: delivery: inline$'
-expect exclude 2 'evt:base:select: no evt component selected: no evt component was found or every one was excluded \(evt = "\^sync,ring"\); events are delivered inline'
+expect exclude 2 'evt:base:select: no evt component selected: no evt component was found or every one was excluded \(evt = "\^sync,ring"\); events are dispatched at the raise'
 expect exclude 0 'selected component sync'
 
 run priority --mca evt_sync_priority 5 --mca evt_ring_priority 1 --mca evt_base_verbose 10

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ompi/mca/evt/ring/evt_ring_buf.h"
+#include "ompi/mca/evt/base/evt_base_ring.h"
 
 #if defined(__SANITIZE_THREAD__)
 #    define EVT_TSAN_DIVISOR 10
@@ -35,6 +35,7 @@
 
 static ompi_evt_ring_spsc_t ring;
 static uint64_t storage[512]; /* 4 KiB ring: full often */
+static ompi_evt_ring_ctl_t ctl;
 static unsigned long n_records;
 static unsigned long dropped;
 static atomic_int producer_done;
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
         n_records /= (unsigned long) atoi(scale);
     }
     /* Start the positions just below the 32-bit wrap. */
-    check(ompi_evt_ring_spsc_init(&ring, storage, sizeof(storage), UINT_MAX - 1023), "init");
+    check(ompi_evt_ring_spsc_init(&ring, &ctl, storage, sizeof(storage), UINT_MAX - 1023, false), "init");
     pthread_create(&c, NULL, consumer, NULL);
     pthread_create(&p, NULL, producer, NULL);
     pthread_join(p, NULL);

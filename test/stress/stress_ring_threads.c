@@ -98,12 +98,13 @@ static mca_base_event_registration_t *listen_on(counts_t *c)
 int main(int argc, char **argv)
 {
     pthread_t t[NTHREADS];
-    ompi_evt_ring_test_stats_t st;
+    ompi_evt_kit_test_stats_t st;
     mca_base_event_registration_t *ha, *hb;
     long raised;
 
     per_thread = argc > 1 ? atol(argv[1]) : 1000000 / EVT_TSAN_DIVISOR;
-    check(0 == ring_test_start(4096, 16, OMPI_EVT_RING_OVERFLOW_DROP_NEW), "start");
+    check(0 == ring_test_start(OMPI_EVT_KIT_MIN_RING_SIZE, 16, OMPI_EVT_OVERFLOW_DROP_NEW),
+          "start");
     ev = ring_test_event("stress8", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     check(NULL != ev, "event");
     ha = listen_on(&reg_a);
@@ -114,18 +115,18 @@ int main(int argc, char **argv)
         pthread_create(&t[i], NULL, producer, (void *) i);
     }
     while (0 < atomic_load(&producers_left)) {
-        (void) ompi_evt_ring_module.evtm_progress();
+        (void) ring_test_progress();
     }
     for (int i = 0; i < NTHREADS; ++i) {
         pthread_join(t[i], NULL);
     }
-    (void) ompi_evt_ring_module.evtm_flush();
+    (void) mca_base_event_flush();
     /* setting the dropped handler again reports the drops counted so far */
     check(OPAL_SUCCESS == mca_base_event_set_dropped_handler(ha, dropped)
               && OPAL_SUCCESS == mca_base_event_set_dropped_handler(hb, dropped),
           "dropped handlers reset");
     raised = NTHREADS * per_thread;
-    ompi_evt_ring_test_stats(&st);
+    ompi_evt_base_kit_test_stats(&st);
     printf("stress_ring_threads: %d threads x %ld raises; stored %lu, dropped full %lu; "
            "a: delivered %ld dropped %ld; b: delivered %ld dropped %ld\n",
            NTHREADS, per_thread, st.stored, st.dropped_full, atomic_load(&reg_a.delivered),

@@ -181,6 +181,8 @@ Test(event_dispatch, async_signal_refused_inline)
     cr_expect_eq(seen, 1);
 }
 
+/* Issue 9 item 4: a registration with only a dropped handler, five raises,
+ * then one drain point: one call with 5, not five calls with 1. */
 Test(event_dispatch, dropped_only_registration)
 {
     mca_base_event_t *ev = mk("d", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
@@ -188,14 +190,19 @@ Test(event_dispatch, dropped_only_registration)
     cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
     cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb), OPAL_SUCCESS);
     cr_expect(mca_base_event_active(ev));
-    raise_a(ev, 1);
+    for (int i = 1; i <= 5; ++i) {
+        raise_a(ev, i);
+    }
+    cr_expect_eq(ndropped_calls, 0, "nothing reported at the raises");
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
     cr_expect_eq(ndropped_calls, 1);
-    cr_expect_eq(dropped_last, 1);
+    cr_expect_eq(dropped_last, 5);
     cr_expect_null(dropped_ud);
-    raise_a(ev, 2);
-    raise_a(ev, 3);
-    cr_expect_eq(ndropped_calls, 3);
-    cr_expect_eq(dropped_total, 3);
+    raise_a(ev, 6);
+    raise_a(ev, 7);
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(ndropped_calls, 2);
+    cr_expect_eq(dropped_total, 7);
 }
 
 Test(event_dispatch, saturation)
@@ -307,7 +314,7 @@ static int q_deliver(const mca_base_event_record_t *r, mca_base_event_cb_safety_
     return OPAL_SUCCESS;
 }
 static bool qhold;
-static int q_flush(void)
+static int q_flush(mca_base_event_cb_safety_t context)
 {
     ++qflushes;
     if (qhold) {
@@ -319,8 +326,22 @@ static int q_flush(void)
     qn = 0;
     return OPAL_SUCCESS;
 }
-static mca_base_event_delivery_t qdel = {"testq", q_deliver, q_flush, NULL,
-                                         MCA_BASE_EVENT_DELIVERY_DEFERRED};
+/* withdraw: the queue's records the freed registration would have got */
+static int q_withdraw(void (*remove)(void *, uint64_t),
+                      bool (*match)(const mca_base_event_record_t *, void *), void *arg)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < qn; ++i) {
+        n += match(&q[i], arg) ? 1 : 0;
+    }
+    remove(arg, n);
+    return OPAL_SUCCESS;
+}
+static mca_base_event_delivery_t qdel = {.name = "testq",
+                                         .deliver = q_deliver,
+                                         .flush = q_flush,
+                                         .withdraw = q_withdraw,
+                                         .flags = MCA_BASE_EVENT_DELIVERY_DEFERRED};
 
 Test(event_dispatch, deferred_delivery)
 {
@@ -340,7 +361,11 @@ Test(event_dispatch, deferred_delivery)
     cr_expect_eq(seen, 3); /* inline again */
 }
 
-Test(event_dispatch, alloc_is_flush_point)
+/* An alloc runs no tool callback (issue 10 item 2: a tool holding its own
+ * lock around MPI_T_event_handle_alloc must not see another registration's
+ * callback run inside it); the epoch rule alone keeps an instance raised
+ * before the alloc away from the new registration. */
+Test(event_dispatch, alloc_delivers_nothing)
 {
     mca_base_event_t *ev = mk("fp", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
     cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
@@ -348,12 +373,14 @@ Test(event_dispatch, alloc_is_flush_point)
     sub(ev, NULL, 0, &ud_old);
     raise_a(ev, 1);
     cr_expect_eq(seen, 0);
-    sub(ev, NULL, 0, &ud_new); /* flushes first: instance 1 goes to the old one only */
-    cr_assert_eq(seen, 1);
-    cr_expect_eq(seen_ud[0], &ud_old);
+    sub(ev, NULL, 0, &ud_new);
+    cr_assert_eq(seen, 0, "no callback ran inside the alloc");
+    cr_expect_eq(qflushes, 0);
     raise_a(ev, 2);
     cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
     cr_assert_eq(seen, 3);
+    cr_expect_eq(seen_ud[0], &ud_old, "instance 1 to the old registration only");
+    cr_expect_eq(seen_a[0], 1);
     cr_expect_eq(seen_a[1], 2);
     cr_expect_eq(seen_a[2], 2);
 }
@@ -365,7 +392,7 @@ Test(event_dispatch, epoch_rule)
     int ud_old, ud_new;
     sub(ev, NULL, 0, &ud_old);
     raise_a(ev, 1);  /* captured before the alloc below */
-    qhold = true;    /* the alloc's flush cannot drain it */
+    qhold = true;    /* no drain before the alloc */
     sub(ev, NULL, 0, &ud_new);
     cr_expect_eq(seen, 0);
     qhold = false;
@@ -374,16 +401,39 @@ Test(event_dispatch, epoch_rule)
     cr_expect_eq(seen_ud[0], &ud_old);
 }
 
-Test(event_dispatch, free_is_flush_point)
+/* A free delivers nothing either: what is still queued for the
+ * registration is counted dropped and reaches its dropped handler before
+ * the free callback; the other registration still gets its records. */
+static int free_order[4], nfree_order;
+static void order_dropped(opal_count_t count, mca_base_event_registration_t *r, int si,
+                          mca_base_event_cb_safety_t s, void *ud)
+{
+    free_order[nfree_order++] = (int) count;
+}
+static void order_freed(mca_base_event_registration_t *r, mca_base_event_cb_safety_t s, void *ud)
+{
+    free_order[nfree_order++] = -1;
+}
+Test(event_dispatch, free_withdraws_queued_records)
 {
     mca_base_event_t *ev = mk("ff", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
     cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    int ud_keep;
     mca_base_event_registration_t *h = sub(ev, NULL, 0, NULL);
+    sub(ev, NULL, 0, &ud_keep);
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, order_dropped), OPAL_SUCCESS);
     raise_a(ev, 1);
     raise_a(ev, 2);
     cr_expect_eq(seen, 0);
-    cr_assert_eq(mca_base_event_handle_free(h, NULL, NULL), OPAL_SUCCESS);
-    cr_expect_eq(seen, 2); /* everything raised before the free */
+    cr_assert_eq(mca_base_event_handle_free(h, NULL, order_freed), OPAL_SUCCESS);
+    cr_expect_eq(seen, 0, "no callback ran inside the free");
+    cr_assert_eq(nfree_order, 2);
+    cr_expect_eq(free_order[0], 2, "both queued records counted dropped");
+    cr_expect_eq(free_order[1], -1, "then the free callback");
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(seen, 2, "the other registration gets both");
+    cr_expect_eq(seen_ud[0], &ud_keep);
+    cr_expect_eq(seen_ud[1], &ud_keep);
 }
 
 Test(event_dispatch, synchronous_flag)
@@ -420,9 +470,12 @@ Test(event_dispatch, async_signal_needs_capable_delivery)
                                           MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE),
                  OPAL_ERR_NOT_SUPPORTED);
     cr_expect_eq(qn, 0);
-    static mca_base_event_delivery_t sigdel = {"testq-sig", q_deliver, q_flush, NULL,
-                                               MCA_BASE_EVENT_DELIVERY_DEFERRED
-                                                   | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE};
+    static mca_base_event_delivery_t sigdel = {.name = "testq-sig",
+                                               .deliver = q_deliver,
+                                               .flush = q_flush,
+                                               .withdraw = q_withdraw,
+                                               .flags = MCA_BASE_EVENT_DELIVERY_DEFERRED
+                                                        | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE};
     cr_assert_eq(mca_base_event_delivery_set(&sigdel), OPAL_SUCCESS);
     cr_expect_eq(mca_base_event_raise_ctx(ev, NULL, NULL, &p,
                                           MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE),
@@ -438,8 +491,11 @@ Test(event_dispatch, async_signal_needs_capable_delivery)
 Test(event_dispatch, exports_keep_gate_open)
 {
     mca_base_event_t *ev = mk("x", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
-    static mca_base_event_delivery_t exp = {"testq-exp", q_deliver, q_flush, NULL,
-                                            MCA_BASE_EVENT_DELIVERY_EXPORTS};
+    static mca_base_event_delivery_t exp = {.name = "testq-exp",
+                                            .deliver = q_deliver,
+                                            .flush = q_flush,
+                                            .withdraw = q_withdraw,
+                                            .flags = MCA_BASE_EVENT_DELIVERY_EXPORTS};
     cr_expect_not(mca_base_event_active(ev));
     cr_assert_eq(mca_base_event_delivery_set(&exp), OPAL_SUCCESS);
     cr_expect(mca_base_event_active(ev));
@@ -450,6 +506,62 @@ Test(event_dispatch, exports_keep_gate_open)
     cr_assert_eq(mca_base_event_delivery_set(NULL), OPAL_SUCCESS);
     cr_expect_not(mca_base_event_active(ev));
     cr_expect_not(mca_base_event_active(later));
+}
+
+/* An exporting delivery opens the gate only of the events it exports. */
+static bool export_only_x(const mca_base_event_t *event)
+{
+    return NULL != strstr(event->name, "xonly");
+}
+Test(event_dispatch, exports_filter_opens_only_its_events)
+{
+    mca_base_event_t *yes = mk("xonly_a", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    mca_base_event_t *no = mk("other_b", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    static mca_base_event_delivery_t exp = {.name = "testq-filter",
+                                            .deliver = q_deliver,
+                                            .flush = q_flush,
+                                            .withdraw = q_withdraw,
+                                            .exports = export_only_x,
+                                            .flags = MCA_BASE_EVENT_DELIVERY_DEFERRED
+                                                     | MCA_BASE_EVENT_DELIVERY_EXPORTS};
+    cr_assert_eq(mca_base_event_delivery_set(&exp), OPAL_SUCCESS);
+    cr_expect(mca_base_event_active(yes));
+    cr_expect(atomic_load(&yes->exported));
+    cr_expect_not(mca_base_event_active(no), "an event it does not export stays shut");
+    cr_expect_not(atomic_load(&no->exported));
+    mca_base_event_t *later = mk("xonly_later", MCA_BASE_VAR_BIND_NO_OBJECT, 0);
+    cr_expect(mca_base_event_active(later), "events registered later are filtered too");
+    raise_a(yes, 1);
+    raise_a(no, 2);
+    cr_expect_eq(qn, 1);
+    cr_assert_eq(mca_base_event_delivery_set(NULL), OPAL_SUCCESS);
+    cr_expect_not(mca_base_event_active(yes));
+    cr_expect_not(mca_base_event_active(later));
+}
+
+/* An event flagged synchronous is dispatched at the raise and also reaches
+ * an exporting delivery, flagged as dispatched (issue 9: before, an exporter
+ * or a recorder never saw communicator_name_set or errhandler_invoked). */
+Test(event_dispatch, synchronous_event_reaches_exporter_once)
+{
+    mca_base_event_t *sev = evt_test_event("syncx", MCA_BASE_VAR_BIND_NO_OBJECT,
+                                           MCA_BASE_EVENT_FLAG_SYNCHRONOUS,
+                                           evt_test_source("sx", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                                           NULL, NULL));
+    static mca_base_event_delivery_t exp = {.name = "testq-sync",
+                                            .deliver = q_deliver,
+                                            .flush = q_flush,
+                                            .withdraw = q_withdraw,
+                                            .flags = MCA_BASE_EVENT_DELIVERY_DEFERRED
+                                                     | MCA_BASE_EVENT_DELIVERY_EXPORTS};
+    cr_assert_eq(mca_base_event_delivery_set(&exp), OPAL_SUCCESS);
+    sub(sev, NULL, 0, NULL);
+    raise_a(sev, 7);
+    cr_assert_eq(seen, 1, "dispatched at the raise");
+    cr_assert_eq(qn, 1, "and handed to the exporter");
+    cr_expect(0 != (q[0].flags & MCA_BASE_EVENT_RECORD_DISPATCHED));
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(seen, 1, "the exporter's copy is not dispatched again");
 }
 
 /* a callback that reaches a flush point while a flush dispatches to it */

@@ -186,7 +186,7 @@ Test(hardening, signal_first_raise_beyond_pool, .init = evt_test_setup,
     cr_assert_leq(spare, 4 * SPARES, "spares overshoot: %d", spare);
     nspare = spare;
 
-    lost0 = mca_base_event_test_lost_no_record();
+    lost0 = mca_base_event_test_anon_sections();
     for (int i = 0; i < nspare; ++i) {
         cr_assert_eq(pthread_create(&th[n++], NULL, signal_thread, NULL), 0);
     }
@@ -196,22 +196,24 @@ Test(hardening, signal_first_raise_beyond_pool, .init = evt_test_setup,
     extra2 = mca_base_event_test_thread_records(&spare);
     cr_assert_eq(extra2, extra, "a SIGNAL-context first raise allocated a record");
     cr_assert_eq(spare, 0, "spares left: %d", spare);
-    cr_assert_eq(mca_base_event_test_lost_no_record(), lost0);
-    /* one more: no record free, nothing allocated, counted as lost */
+    cr_assert_eq(mca_base_event_test_anon_sections(), lost0);
+    /* one more: no record free, nothing allocated; the raise still knows its
+     * event, so the drop is charged to its registration (issue 10 item 9:
+     * before, it was lost in a global counter no tool saw) */
     cr_assert_eq(pthread_create(&th[n++], NULL, signal_thread, NULL), 0);
     for (int tries = 0; tries < 6000 && nspare + 1 != atomic_load(&signal_dropped); ++tries) {
         usleep(10000);
     }
     cr_assert_eq(mca_base_event_test_thread_records(NULL), extra);
-    cr_assert_eq(mca_base_event_test_lost_no_record(), lost0 + 1);
+    cr_assert_geq(mca_base_event_test_anon_sections(), lost0 + 1);
 
     atomic_store(&release_all, true);
     for (int i = 0; i < n; ++i) {
         pthread_join(th[i], NULL);
     }
-    /* the nspare charged drops reach the dropped handler at free */
+    /* all nspare + 1 charged drops reach the dropped handler at free */
     cr_assert_eq(mca_base_event_handle_free(r, NULL, NULL), OPAL_SUCCESS);
-    cr_assert_eq(dropped_seen, nspare, "dropped %lld", (long long) dropped_seen);
+    cr_assert_eq(dropped_seen, nspare + 1, "dropped %lld", (long long) dropped_seen);
 }
 
 /* ------------------------------------------------------------------------

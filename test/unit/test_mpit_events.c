@@ -7,6 +7,7 @@
 #include "opal_config.h"
 
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <mpi.h> /* the shim: Open MPI's mpi.h + mpi_t_events.h */
 #include <stdint.h>
 #include <stdlib.h>
@@ -261,10 +262,20 @@ Test(mpit_query, event_get_info_layout)
                                       NULL, NULL, NULL),
                  MPI_SUCCESS);
     cr_expect_eq(num, 3);
+    /* a negative length for an array that is there: invalid, nothing written */
+    types[0] = MPI_DATATYPE_NULL;
+    displs[0] = -1;
     num = -1;
-    cr_expect_eq(MPI_T_event_get_info(ev->index, NULL, NULL, NULL, NULL, NULL, &num, NULL, NULL,
+    cr_expect_eq(MPI_T_event_get_info(ev->index, NULL, NULL, NULL, types, NULL, &num, NULL, NULL,
                                       NULL, NULL, NULL),
                  MPI_T_ERR_INVALID);
+    cr_expect_eq(num, -1);
+    cr_expect(types[0] == MPI_DATATYPE_NULL);
+    num = -1;
+    cr_expect_eq(MPI_T_event_get_info(ev->index, NULL, NULL, NULL, NULL, displs, &num, NULL, NULL,
+                                      NULL, NULL, NULL),
+                 MPI_T_ERR_INVALID);
+    cr_expect_eq(displs[0], -1);
 
     cr_expect_eq(MPI_T_event_get_info(ev_bound->index, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                                       NULL, NULL, NULL, &bind),
@@ -274,6 +285,46 @@ Test(mpit_query, event_get_info_layout)
                                       NULL, NULL, NULL, NULL, NULL),
                  MPI_SUCCESS);
     cr_expect_eq(verbosity, MPI_T_VERBOSITY_MPIDEV_ALL);
+}
+
+/* An INOUT length (num_elements, name_len, desc_len) is only read where its
+ * buffer is given: with NULL buffers nothing is written, so the input means
+ * nothing and tools pass whatever the variable holds to learn the size
+ * first (Open MPI main and MPICH answer with the size). */
+static const int garbage_lengths[] = {-1, INT_MIN, 12345, 0};
+
+Test(mpit_query, inout_lengths_with_null_buffers_are_output_only)
+{
+    const int need_name = (int) strlen("ompi.mpittest_comp_ev") + 1;
+    const int need_desc = (int) strlen("the test event") + 1;
+    const int need_src_name = (int) strlen("mpit_test.src") + 1;
+    const int need_src_desc = (int) strlen("test source") + 1;
+
+    for (size_t i = 0; i < sizeof(garbage_lengths) / sizeof(garbage_lengths[0]); ++i) {
+        const int g = garbage_lengths[i];
+        int num = g, name_len = g, desc_len = g;
+
+        cr_expect_eq(MPI_T_event_get_info(ev->index, NULL, &name_len, NULL, NULL, NULL, &num, NULL,
+                                          NULL, NULL, &desc_len, NULL),
+                     MPI_SUCCESS, "event_get_info, NULL buffers, lengths %d", g);
+        cr_expect_eq(num, 3, "num_elements in %d", g);
+        cr_expect_eq(name_len, need_name, "name_len in %d", g);
+        cr_expect_eq(desc_len, need_desc, "desc_len in %d", g);
+
+        /* the count alone */
+        num = g;
+        cr_expect_eq(MPI_T_event_get_info(ev->index, NULL, NULL, NULL, NULL, NULL, &num, NULL, NULL,
+                                          NULL, NULL, NULL),
+                     MPI_SUCCESS, "event_get_info, count only, num_elements in %d", g);
+        cr_expect_eq(num, 3, "num_elements in %d", g);
+
+        name_len = desc_len = g;
+        cr_expect_eq(MPI_T_source_get_info(src_index, NULL, &name_len, NULL, &desc_len, NULL, NULL,
+                                           NULL, NULL),
+                     MPI_SUCCESS, "source_get_info, NULL buffers, lengths %d", g);
+        cr_expect_eq(name_len, need_src_name, "source name_len in %d", g);
+        cr_expect_eq(desc_len, need_src_desc, "source desc_len in %d", g);
+    }
 }
 
 Test(mpit_query, bad_indexes)

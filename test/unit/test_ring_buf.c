@@ -5,7 +5,7 @@
  * $HEADER$
  */
 
-/* Unit tests: the SPSC ring primitive (ompi/mca/evt/ring/evt_ring_buf.h),
+/* Unit tests: the SPSC ring primitive (ompi/mca/evt/base/evt_base_ring.h),
  * single-threaded (the two-thread test is test/stress/stress_ring_spsc.c). */
 #include "ompi_config.h"
 
@@ -13,14 +13,15 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "ompi/mca/evt/ring/evt_ring_buf.h"
+#include "ompi/mca/evt/base/evt_base_ring.h"
 
 static uint64_t storage[8192]; /* 64 KiB, 8-byte aligned */
+static ompi_evt_ring_ctl_t ctl;
 
 static ompi_evt_ring_spsc_t *make_ring(unsigned int capacity, unsigned int start)
 {
     static ompi_evt_ring_spsc_t ring;
-    cr_assert(ompi_evt_ring_spsc_init(&ring, storage, capacity, start));
+    cr_assert(ompi_evt_ring_spsc_init(&ring, &ctl, storage, capacity, start, false));
     return &ring;
 }
 
@@ -48,15 +49,15 @@ Test(ring_buf, rejects_bad_geometry)
 {
     ompi_evt_ring_spsc_t ring;
 
-    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 1000, 0), "not a power of two");
-    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 96, 0), "not a power of two");
-    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 32, 0), "below the minimum");
-    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 0, 0), "zero");
-    cr_expect_not(ompi_evt_ring_spsc_init(&ring, (char *) storage + 4, 1024, 0), "misaligned");
-    cr_expect_not(ompi_evt_ring_spsc_init(&ring, NULL, 1024, 0), "no buffer");
-    cr_expect_not(ompi_evt_ring_spsc_init(&ring, storage, 1024, UINT_MAX - 100),
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 1000, 0, false), "not a power of two");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 96, 0, false), "not a power of two");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 32, 0, false), "below the minimum");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 0, 0, false), "zero");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, &ctl, (char *) storage + 4, 1024, 0, false), "misaligned");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, &ctl, NULL, 1024, 0, false), "no buffer");
+    cr_expect_not(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 1024, UINT_MAX - 100, false),
                   "positions are multiples of 8");
-    cr_expect(ompi_evt_ring_spsc_init(&ring, storage, 1024, 0));
+    cr_expect(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 1024, 0, false));
 }
 
 Test(ring_buf, record_sizes)
@@ -160,7 +161,7 @@ Test(ring_buf, wrap_of_positions_near_uint_max)
     }
     cr_expect_eq(expect, 5000);
     /* The counters did wrap. */
-    cr_expect_lt(atomic_load(&ring->p.tail), 1000000u);
+    cr_expect_lt(atomic_load(&ring->g.ctl->p.tail), 1000000u);
 }
 
 Test(ring_buf, records_never_straddle_the_end)

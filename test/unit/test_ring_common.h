@@ -15,16 +15,17 @@
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
 #include "ompi/constants.h"
+#include "ompi/mca/evt/base/base.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/ring/evt_ring.h"
 
-static mca_base_event_delivery_t ring_test_delivery;
 /* evt_ring_drain_interval for the next ring_test_start() (0: no timer) */
 static int ring_test_drain_interval = 0;
 
-/* Returns 0 on success. Parameters <= 0 keep the defaults. */
+/* Returns 0 on success. Parameters <= 0 keep the defaults (overflow < 0). */
 static inline int ring_test_start(int ring_size, int pool_size, int overflow)
 {
-    const ompi_evt_base_module_t *m;
+    ompi_evt_base_module_t *m;
     int prio = -1;
 
     if (OPAL_SUCCESS != opal_init_util(NULL, NULL) || OPAL_SUCCESS != mca_base_event_init()) {
@@ -43,38 +44,38 @@ static inline int ring_test_start(int ring_size, int pool_size, int overflow)
         mca_evt_ring_component.overflow = overflow;
     }
     mca_evt_ring_component.drain_interval = ring_test_drain_interval;
-    if (OMPI_SUCCESS != mca_evt_ring_component.super.evtc_version.mca_open_component()) {
+    /* a test that starts with its own parameters after the suite's start */
+    ompi_evt_base_uninstall();
+    m = mca_evt_ring_component.super.evtc_init(&prio);
+    if (NULL == m) {
         return 3;
     }
-    m = mca_evt_ring_component.super.evtc_init(&prio);
-    if (NULL == m || OMPI_SUCCESS != m->evtm_init()) {
+    if (OMPI_SUCCESS != ompi_evt_base_install("ring", m, prio)) {
         return 4;
-    }
-    ring_test_delivery.name = "ring";
-    ring_test_delivery.deliver = m->evtm_deliver;
-    ring_test_delivery.flush = m->evtm_flush;
-    ring_test_delivery.progress = m->evtm_progress;
-    ring_test_delivery.withdraw = m->evtm_withdraw;
-    ring_test_delivery.flags = MCA_BASE_EVENT_DELIVERY_DEFERRED
-                               | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
-    if (OPAL_SUCCESS != mca_base_event_delivery_set(&ring_test_delivery)) {
-        return 5;
     }
     return 0;
 }
 
 static inline void ring_test_stop(void)
 {
-    (void) mca_base_event_delivery_set(NULL);
-    (void) ompi_evt_ring_module.evtm_finalize();
-    (void) mca_evt_ring_component.super.evtc_version.mca_close_component();
+    (void) mca_base_event_flush();
+    ompi_evt_base_uninstall();
     (void) mca_base_event_finalize();
+}
+
+/* One bounded drain in context NONE (as at the return of an MPI call; the
+ * tests' callbacks are mostly registered at MPI_T_CB_REQUIRE_NONE, which an
+ * opal_progress drain, MPI_RESTRICTED, leaves for later). */
+static inline int ring_test_progress(void)
+{
+    return ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE,
+                                        mca_evt_ring_component.drain_budget);
 }
 
 /* Drain until a progress call finds nothing. */
 static inline void ring_test_drain(void)
 {
-    while (0 < ompi_evt_ring_module.evtm_progress()) {
+    while (0 < ring_test_progress()) {
     }
 }
 

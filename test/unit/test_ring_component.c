@@ -18,6 +18,12 @@
 
 #include "test_ring_common.h"
 
+/* The smallest ring the component takes, and how many records of a 16-byte
+ * payload it holds: 32-byte record header + 16-byte payload + 8-byte ring
+ * header = 56 bytes each (73 in 4096 bytes). */
+#define SMALL_RING     OMPI_EVT_KIT_MIN_RING_SIZE
+#define SMALL_RING_FIT (SMALL_RING / 56)
+
 /* ---- a recording callback ---- */
 #define MAXREC 20000
 typedef struct {
@@ -62,8 +68,8 @@ static void rec_cb(mca_base_event_record_t *inst, mca_base_event_registration_t 
         r->ts[i] = inst->timestamp;
     }
     if (r->reenter) {
-        r->reenter_progress_rc = ompi_evt_ring_module.evtm_progress();
-        cr_assert_eq(ompi_evt_ring_module.evtm_flush(), OMPI_SUCCESS);
+        r->reenter_progress_rc = ring_test_progress();
+        cr_assert_eq(mca_base_event_flush(), OMPI_SUCCESS);
     }
     if ((int) safety < r->safety) {
         atomic_fetch_add(&r->wrong_context, 1);
@@ -136,17 +142,17 @@ Test(ring_component, deferred_then_in_order_within_one_thread)
 {
     static rec_t r;
     mca_base_event_t *ev = ring_test_event("order1", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
-    ompi_evt_ring_test_stats_t st;
+    ompi_evt_kit_test_stats_t st;
 
     cr_assert_not_null(ev);
     (void) listen_rec(ev, &r);
     raise_n(ev, 0, 0, 5000);
     cr_expect_eq(atomic_load(&r.n), 0, "nothing delivered at the raise");
-    ompi_evt_ring_test_stats(&st);
+    ompi_evt_base_kit_test_stats(&st);
     cr_expect_eq(st.stored, 5000);
     cr_expect_eq(st.rings_owned, 1);
     /* bounded: one progress call delivers at most the budget */
-    cr_expect_eq(ompi_evt_ring_module.evtm_progress(), mca_evt_ring_component.drain_budget);
+    cr_expect_eq(ring_test_progress(), mca_evt_ring_component.drain_budget);
     ring_test_drain();
     cr_assert_eq(atomic_load(&r.n), 5000);
     for (int i = 0; i < 5000; ++i) {
@@ -158,16 +164,17 @@ Test(ring_component, deferred_then_in_order_within_one_thread)
     cr_expect_eq(atomic_load(&r.dropped), 0);
 }
 
-Test(ring_component, flush_points_deliver_pending_first)
+Test(ring_component, a_new_registration_gets_only_later_records)
 {
     static rec_t a, b;
     mca_base_event_t *ev = ring_test_event("flushpt", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
 
     (void) listen_rec(ev, &a);
     raise_n(ev, 0, 0, 10);
-    /* handle_alloc is a flush point: a receives its 10, b none of them */
+    /* handle_alloc delivers nothing (no tool code in it); the epoch rule
+     * keeps the 10 from b */
     (void) listen_rec(ev, &b);
-    cr_expect_eq(atomic_load(&a.n), 10);
+    cr_expect_eq(atomic_load(&a.n), 0);
     raise_n(ev, 0, 10, 5);
     ring_test_drain();
     cr_expect_eq(atomic_load(&a.n), 15);
@@ -225,7 +232,7 @@ Test(ring_component, ordered_merge_across_4_threads)
         pthread_join(t[i], NULL);
     }
     /* the threads exited: their rings are RELEASED until drained */
-    cr_assert_eq(ompi_evt_ring_module.evtm_flush(), OMPI_SUCCESS);
+    cr_assert_eq(mca_base_event_flush(), OMPI_SUCCESS);
     cr_assert_eq(atomic_load(&r.n), 12000);
     for (int i = 0; i < 12000; ++i) {
         cr_assert_lt(r.who[i], 4);
@@ -235,9 +242,8 @@ Test(ring_component, ordered_merge_across_4_threads)
             cr_assert_gt(r.ts[i], r.ts[i - 1], "merged in timestamp order at %d", i);
         }
     }
-    ompi_evt_ring_test_stats_t st;
-    ompi_evt_ring_test_stats(&st);
-    cr_expect_eq(st.rings_released, 0, "drained rings of exited threads are FREE again");
+    ompi_evt_kit_test_stats_t st;
+    ompi_evt_base_kit_test_stats(&st);
 }
 
 Test(ring_component, callback_frees_its_own_handle_during_a_drain)
@@ -263,15 +269,15 @@ Test(ring_component, callback_reentering_progress_is_skipped)
 {
     static rec_t r;
     mca_base_event_t *ev = ring_test_event("reenter", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
-    ompi_evt_ring_test_stats_t st0, st1;
+    ompi_evt_kit_test_stats_t st0, st1;
 
     r.reenter = 1;
     r.reenter_progress_rc = -1;
     (void) listen_rec(ev, &r);
     raise_n(ev, 0, 0, 50);
-    ompi_evt_ring_test_stats(&st0);
+    ompi_evt_base_kit_test_stats(&st0);
     ring_test_drain();
-    ompi_evt_ring_test_stats(&st1);
+    ompi_evt_base_kit_test_stats(&st1);
     cr_expect_eq(atomic_load(&r.n), 50, "each record once: no recursive drain");
     cr_expect_eq(r.reenter_progress_rc, 0);
     cr_expect_geq(st1.drains_skipped - st0.drains_skipped, 50);
@@ -287,10 +293,10 @@ Test(ring_component, progress_returns_at_once_while_another_thread_drains)
 
     (void) listen_rec(ev, &r);
     raise_n(ev, 0, 0, 5);
-    cr_assert(ompi_evt_ring_test_hold_drain_lock(true));
-    cr_expect_eq(ompi_evt_ring_module.evtm_progress(), 0);
+    cr_assert(ompi_evt_base_kit_test_hold_token(true));
+    cr_expect_eq(ring_test_progress(), 0);
     cr_expect_eq(atomic_load(&r.n), 0);
-    (void) ompi_evt_ring_test_hold_drain_lock(false);
+    (void) ompi_evt_base_kit_test_hold_token(false);
     ring_test_drain();
     cr_expect_eq(atomic_load(&r.n), 5);
 }
@@ -314,7 +320,7 @@ Test(ring_component, pool_exhaustion_is_counted_and_rings_are_reused, .init = NU
 {
     static rec_t r;
     pthread_t h, l;
-    ompi_evt_ring_test_stats_t st;
+    ompi_evt_kit_test_stats_t st;
 
     cr_assert_eq(ring_test_start(1 << 16, 2, -1), 0);
     pool_ev = ring_test_event("pool", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
@@ -325,7 +331,7 @@ Test(ring_component, pool_exhaustion_is_counted_and_rings_are_reused, .init = NU
     pthread_barrier_wait(&pool_bar);
     pthread_create(&l, NULL, pool_latecomer, NULL);
     pthread_join(l, NULL);
-    ompi_evt_ring_test_stats(&st);
+    ompi_evt_base_kit_test_stats(&st);
     cr_expect_eq(st.dropped_pool, 7);
     ring_test_drain();
     cr_expect_eq(atomic_load(&r.n), 2);
@@ -338,23 +344,23 @@ Test(ring_component, pool_exhaustion_is_counted_and_rings_are_reused, .init = NU
     pthread_join(l, NULL);
     ring_test_drain();
     cr_expect_eq(atomic_load(&r.n), 9);
-    ompi_evt_ring_test_stats(&st);
+    ompi_evt_base_kit_test_stats(&st);
     cr_expect_eq(st.dropped_pool, 7);
 }
 
 Test(ring_component, full_ring_drops_exactly, .init = NULL)
 {
     static rec_t r;
-    ompi_evt_ring_test_stats_t st;
+    ompi_evt_kit_test_stats_t st;
 
-    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    cr_assert_eq(ring_test_start(SMALL_RING, 4, OMPI_EVT_OVERFLOW_DROP_NEW), 0);
     mca_base_event_t *ev = ring_test_event("full", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     (void) listen_rec(ev, &r);
     raise_n(ev, 0, 0, 1000);
-    ompi_evt_ring_test_stats(&st);
-    /* 32-byte record header + 16-byte payload + 8-byte ring header = 56:
-     * 73 records fill 4088 bytes, the 74th does not fit (8 bytes left) */
-    const int fit = 4096 / 56;
+    ompi_evt_base_kit_test_stats(&st);
+    /* 73 records of 56 bytes fill 4088 bytes, the 74th does not fit (8
+     * bytes left) */
+    const int fit = SMALL_RING_FIT;
     cr_expect_eq(st.stored, fit);
     cr_expect_eq(st.dropped_full, 1000 - fit);
     ring_test_drain();
@@ -369,7 +375,7 @@ Test(ring_component, drain_policy_delivers_instead_of_dropping, .init = NULL)
 {
     static rec_t r;
 
-    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DRAIN), 0);
+    cr_assert_eq(ring_test_start(SMALL_RING, 4, OMPI_EVT_OVERFLOW_DRAIN), 0);
     mca_base_event_t *ev = ring_test_event("drainpol", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     (void) listen_rec(ev, &r);
     raise_n(ev, 0, 0, 1000);
@@ -402,9 +408,9 @@ Test(ring_component, raises_from_sigalrm_counts_exact, .init = NULL)
     struct sigaction sa;
     mca_base_event_t *mev;
     long main_raised = 0;
-    ompi_evt_ring_test_stats_t st;
+    ompi_evt_kit_test_stats_t st;
 
-    cr_assert_eq(ring_test_start(1 << 14, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    cr_assert_eq(ring_test_start(1 << 14, 4, OMPI_EVT_OVERFLOW_DROP_NEW), 0);
     mev = ring_test_event("sigmain", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     sig_ev = ring_test_event("sigalrm", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     (void) listen_rec(mev, &rmain);
@@ -419,7 +425,7 @@ Test(ring_component, raises_from_sigalrm_counts_exact, .init = NULL)
         raise_n(mev, 0, (uint64_t) main_raised, 50);
         main_raised += 50;
         if (0 == main_raised % 100) {
-            (void) ompi_evt_ring_module.evtm_progress();
+            (void) ring_test_progress();
         }
     }
     memset(&it, 0, sizeof(it));
@@ -431,7 +437,7 @@ Test(ring_component, raises_from_sigalrm_counts_exact, .init = NULL)
     raise_n(mev, 0, (uint64_t) main_raised, 1);
     main_raised += 1;
     ring_test_drain();
-    ompi_evt_ring_test_stats(&st);
+    ompi_evt_base_kit_test_stats(&st);
     /* drained every 100 main raises, the 256-record ring never fills: the
      * only refusals are signal raises that interrupted a main raise */
     cr_expect_eq(st.dropped_full, 0);
@@ -521,7 +527,7 @@ Test(ring_component, self_free_inline_counts_nothing)
     cr_expect_eq(atomic_load(&a.n), 3);
     cr_expect_eq(atomic_load(&a.dropped), 0);
     cr_expect_eq(atomic_load(&a.freed_cb), 1);
-    cr_assert_eq(mca_base_event_delivery_set(&ring_test_delivery), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_delivery_set(ompi_evt_base_test_delivery()), OPAL_SUCCESS);
 }
 
 /* ---- the drain timer (evt_ring_drain_interval; issue 3 gap 3) ---- */
@@ -602,27 +608,27 @@ Test(ring_component, drain_timer_serves_thread_safe_and_keeps_the_rest, .init = 
 static void ring_starved_case(bool by_flush)
 {
     static rec_t a, b;
-    ompi_evt_ring_test_stats_t st;
+    ompi_evt_kit_test_stats_t st;
 
     memset(&a, 0, sizeof(a));
     memset(&b, 0, sizeof(b));
-    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    cr_assert_eq(ring_test_start(SMALL_RING, 4, OMPI_EVT_OVERFLOW_DROP_NEW), 0);
     mca_base_event_t *eva = ring_test_event("fills", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     mca_base_event_t *evb = ring_test_event("starved", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     (void) listen_rec(eva, &a);
     (void) listen_rec(evb, &b);
-    raise_n(eva, 0, 0, 200); /* fills the ring: 4096 / 56 = 73 fit */
+    raise_n(eva, 0, 0, 200); /* fills the ring: SMALL_RING_FIT (73) fit */
     raise_n(evb, 1, 0, 50);  /* every one dropped */
-    ompi_evt_ring_test_stats(&st);
-    cr_assert_eq(st.stored, 4096 / 56);
+    ompi_evt_base_kit_test_stats(&st);
+    cr_assert_eq(st.stored, SMALL_RING_FIT);
     cr_expect_eq(atomic_load(&b.dropped), 0, "nothing reported at the raise");
     if (by_flush) {
         cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
     } else {
         ring_test_drain();
     }
-    cr_expect_eq(atomic_load(&a.n), 4096 / 56);
-    cr_expect_eq(atomic_load(&a.dropped), 200 - 4096 / 56);
+    cr_expect_eq(atomic_load(&a.n), SMALL_RING_FIT);
+    cr_expect_eq(atomic_load(&a.dropped), 200 - SMALL_RING_FIT);
     cr_expect_eq(atomic_load(&b.n), 0);
     cr_expect_eq(atomic_load(&b.dropped), 50, "starved registration: all 50 reported");
     ring_test_drain();
@@ -666,7 +672,7 @@ Test(ring_component, report_on_another_thread_freeing_during_a_drain, .init = NU
     mca_base_event_registration_t *h = NULL;
 
     main_thread = pthread_self();
-    cr_assert_eq(ring_test_start(4096, 4, OMPI_EVT_RING_OVERFLOW_DROP_NEW), 0);
+    cr_assert_eq(ring_test_start(SMALL_RING, 4, OMPI_EVT_OVERFLOW_DROP_NEW), 0);
     mca_base_event_t *evr = ring_test_event("dl_r", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     mca_base_event_t *evf = ring_test_event("dl_fill", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     cr_assert_eq(mca_base_event_handle_alloc(evr, NULL, NULL, &h), OPAL_SUCCESS);
@@ -682,11 +688,11 @@ Test(ring_component, report_on_another_thread_freeing_during_a_drain, .init = NU
     while (0 == atomic_load(&dl_in_handler)) {
         sched_yield();
     }
-    cr_assert_eq(ompi_evt_ring_module.evtm_flush(), OMPI_SUCCESS);
+    cr_assert_eq(mca_base_event_flush(), OMPI_SUCCESS);
     cr_assert_eq(pthread_join(th, NULL), 0);
     cr_expect_eq(atomic_load(&dl_r.dropped), 5);
     cr_expect_eq(atomic_load(&dl_r.n), 1, "the stored record is delivered");
     cr_expect_eq(atomic_load(&dl_r.freed_cb), 1);
     cr_expect_eq(dl_r.dropped_at_free, 5);
-    cr_expect_eq(atomic_load(&dl_fill.n), 4096 / 56 - 1);
+    cr_expect_eq(atomic_load(&dl_fill.n), SMALL_RING_FIT - 1);
 }

@@ -13,27 +13,40 @@
  * Why a framework and not a switch in the engine? Delivery is where the
  * trade-offs live (latency vs raise cost vs reach outside the process), and
  * users choose them per job with `--mca evt ring`, as for any other Open MPI
- * framework. The engine (opal/mca/base/mca_base_event.h) captures a record
- * and hands it to the selected module's deliver(); the module dispatches it
- * now (sync), later from opal_progress (ring), or forwards it (pmix).
+ * framework. The engine (opal/mca/base/mca_base_event.h) captures a record;
+ * the selected module decides what happens to it:
+ *   - flags 0 (evt/sync): the engine dispatches it at the raise;
+ *   - MCA_BASE_EVENT_DELIVERY_DEFERRED (evt/ring): the kit in evt/base
+ *     copies it into the raising thread's ring; drains (opal_progress,
+ *     drain points, a timer) merge the rings in timestamp order and
+ *     dispatch to the local registrations;
+ *   - plus MCA_BASE_EVENT_DELIVERY_EXPORTS (evt/pmix, evt/file): the same
+ *     drains also hand every record of an exported event to the module's
+ *     evtm_consume() (encode and send, record), listened to locally or not.
+ * A component holds only what is its own: the kit (base/evt_base_kit.h)
+ * owns the rings, the pool, the merged drain, the drain token, withdraw,
+ * the timer, progress registration, flush and the drop reports.
  *
  * Where is the framework opened? Not by Open MPI 4.1 (it does not know evt):
- * by ompi_evt_init() (ompi/runtime/ompi_evt_init.h), called from the hook
- * component at MPI_Init and from MPI_T_init_thread, whichever comes first
+ * by ompi_evt_base_init() (base/base.h), called from the hook component at
+ * MPI_Init and from libompi_evt's MPI_T_init_thread, whichever comes first
  * after opal_init_util. Before it is open, and when no component is usable,
- * the engine delivers inline (sync semantics).
+ * the engine delivers at the raise (sync semantics).
  *
  * Select-one: each component's evtc_init returns a module and a priority, or
- * NULL when it cannot run here; the base keeps the highest priority, calls
- * its evtm_init, installs it as the engine's delivery and registers its
- * progress function with opal_progress once.
+ * NULL when it cannot run here; the base keeps the highest priority, starts
+ * it (evtm_init), installs it (the engine's delivery), and registers the
+ * kit's progress function with opal_progress once.
  *
  * Context decoder (the same tags as mca_base_event.h):
  *   INIT      framework register/open/close/select; one thread; may allocate.
  *   RAISE     producer hot path, any thread; no allocation, no blocking lock.
  *   SIGNAL    async-signal / allocator-hook context; lock-free only.
- *   PROGRESS  an opal_progress callback, possibly on several threads at once:
- *             guarded by a real atomic trylock, returns at once when held.
+ *   PROGRESS  an opal_progress callback, possibly on several threads at once.
+ *   DRAIN     the one thread holding the kit's drain token (PROGRESS, a drain
+ *             point, or the timer thread): module calls made by the kit run
+ *             here, one at a time, never while a user callback runs on the
+ *             same thread's stack inside the module.
  *   ANY       any thread between init and finalize.
  *   TOOL      reached from an MPI_T binding.
  */
@@ -43,6 +56,8 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
+
 #include "opal/mca/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/mca/mca.h"
@@ -50,75 +65,121 @@
 
 BEGIN_C_DECLS
 
-/** Module flags (evtm_flags). */
-enum {
-    /** Records may be dispatched after deliver() returns. */
-    OMPI_EVT_MODULE_FLAG_DEFERRED = 0x1,
-    /** Records are forwarded outside the process (keep every gate open). */
-    OMPI_EVT_MODULE_FLAG_EXPORTS = 0x2,
-    /** deliver() is async-signal-safe: ASYNC_SIGNAL_SAFE raises accepted. */
-    OMPI_EVT_MODULE_FLAG_ASYNC_SIGNAL_RAISE = 0x4,
-};
+struct ompi_evt_ring_ctl_t;
 
-/**
- * Start the module after it won selection. Called once, after every other
- * component's module was finalized and before the module is installed as
- * the engine's delivery.
- * @retval OMPI_SUCCESS  the module is usable
- * @retval other         selection falls back to inline delivery
- * Context: INIT.
- */
+/** What a deferred module's rings do when full (ompi_evt_base_kit_params_t). */
+typedef enum {
+    /** Drop the new record, count it for every registration that would have
+     *  received it (and, if exported, as an export drop). */
+    OMPI_EVT_OVERFLOW_DROP_NEW = 0,
+    /** In a normal raise context (not SIGNAL, not inside a drain), drain in
+     *  the raising thread, then store; drop-new where that is impossible. */
+    OMPI_EVT_OVERFLOW_DRAIN = 1,
+    /** Overwrite the oldest records (a flight recorder): a record not yet
+     *  dispatched that is overwritten is counted dropped for its
+     *  registrations; records already dispatched stay readable in the ring
+     *  until overwritten. */
+    OMPI_EVT_OVERFLOW_OVERWRITE = 2,
+} ompi_evt_overflow_t;
+
+/** Where a module's rings live, when not in anonymous memory: e.g. a file
+ *  mapping, so that the records survive the process. */
+typedef struct ompi_evt_base_storage_t {
+    /** Memory for ring @p index of @p capacity data bytes: a control block
+     *  (the shared positions, struct ompi_evt_ring_ctl_t, zeroed) and the
+     *  data bytes (8-byte aligned). Context: INIT (pool open).
+     *  @retval OPAL_SUCCESS, or an error (the pool open fails). */
+    int (*alloc)(void *ctx, int index, size_t capacity, struct ompi_evt_ring_ctl_t **ctl,
+                 void **data);
+    /** Release what alloc() gave. May be NULL. Context: INIT, or the end of
+     *  a grace period (any thread, no user code). */
+    void (*release)(void *ctx, int index, struct ompi_evt_ring_ctl_t *ctl, void *data,
+                    size_t capacity);
+    void *ctx;
+} ompi_evt_base_storage_t;
+
+/** The kit settings a deferred module chooses (usually from its own MCA
+ *  parameters). */
+typedef struct ompi_evt_base_kit_params_t {
+    size_t ring_size;       /**< data bytes per ring: a power of two >= 4096 */
+    int pool_size;          /**< rings: threads that can raise at once */
+    int drain_budget;       /**< records per progress call (> 0) */
+    int overflow;           /**< ompi_evt_overflow_t */
+    int drain_interval;     /**< microseconds between timer drains; 0: no timer */
+    /** NULL: anonymous memory (hwloc, NUMA-local by first touch). */
+    const ompi_evt_base_storage_t *storage;
+} ompi_evt_base_kit_params_t;
+
+/** Lifecycle notices (evtm_notice). */
+typedef enum {
+    /** MPI_Init / MPI_Init_thread has completed: MPI and PMIx are up. */
+    OMPI_EVT_NOTICE_MPI_INIT_COMPLETE = 1,
+    /** MPI_Finalize is starting (still usable); the kit drained first. */
+    OMPI_EVT_NOTICE_MPI_FINALIZE_START = 2,
+} ompi_evt_base_notice_t;
+
+/** Start the module after it won selection, before it is installed.
+ *  @retval OMPI_SUCCESS  usable;  other: selection falls back to sync
+ *  Context: INIT. */
 typedef int (*ompi_evt_base_module_init_fn_t)(void);
 
-/** Stop the module. Called for the winner at framework close, after the base
- *  flushed it, removed it from the engine and unregistered its progress; and
- *  for a module that lost selection (without evtm_init: release what evtc_init
- *  took). May be NULL. Context: INIT. */
+/** Stop the module: at framework close, after the kit drained and removed
+ *  it (no raise, no drain reaches it any more); and for a module that lost
+ *  selection, without evtm_init (release what evtc_init took).
+ *  Context: INIT. */
 typedef int (*ompi_evt_base_module_finalize_fn_t)(void);
 
+/** Does the module export @p event (EXPORTS modules; NULL: every event)?
+ *  Called under the engine mutex: no engine call. Context: ANY. */
+typedef bool (*ompi_evt_base_module_exports_fn_t)(const mca_base_event_t *event);
+
 /**
- * Take one captured record.
- * @param[in] record   valid only for this call: copy what must outlive it
- * @param[in] context  the safety level the raising context requires
- * @retval OMPI_SUCCESS          taken (dispatched, queued or forwarded)
- * @retval OPAL_ERR_NOT_SUPPORTED  cannot serve @p context
- * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  full
- * On failure the module itself has counted the record as dropped
- * (mca_base_event_count_dropped(), or a per-ring counter flushed later), as
- * mca_base_event_delivery_t's deliver contract says; the base adds nothing.
- * Context: RAISE; SIGNAL if OMPI_EVT_MODULE_FLAG_ASYNC_SIGNAL_RAISE.
+ * One record of an exported event, in the drain's merged order, before it
+ * is dispatched locally (records of events flagged synchronous arrive
+ * flagged MCA_BASE_EVENT_RECORD_DISPATCHED: they were dispatched at the
+ * raise). The record is valid only for the call: copy or encode it.
+ * @retval OMPI_SUCCESS  taken
+ * @retval OPAL_ERR_WOULD_BLOCK  not now (e.g. too much in flight): the
+ *         record stays in its ring and the drain stops; it is offered again
+ *         at the next drain
+ * @retval other  not taken: the module has counted it
+ *         (mca_base_event_count_export_dropped()); the drain goes on
+ * Context: DRAIN. No user code, no blocking.
  */
-typedef int (*ompi_evt_base_module_deliver_fn_t)(const mca_base_event_record_t *record,
-                                                 mca_base_event_cb_safety_t context);
+typedef int (*ompi_evt_base_module_consume_fn_t)(const mca_base_event_record_t *record);
 
-/** Dispatch everything pending, now. Returns at once (OMPI_SUCCESS) if a
- *  drain is already running on this thread. Context: ANY, TOOL. */
-typedef int (*ompi_evt_base_module_flush_fn_t)(void);
-
-/** Bounded, non-blocking drain; the number of records progressed.
- *  Context: PROGRESS. May be NULL. */
+/** The module's own work after a drain (send what consume() prepared).
+ *  Bounded, non-blocking; returns the amount of work done (>= 0).
+ *  Context: DRAIN. */
 typedef int (*ompi_evt_base_module_progress_fn_t)(void);
 
-/** A registration is being freed: count the pending records @p match
- *  accepts while no record is dispatched, then call @p remove with the
- *  count (mca_base_event_delivery_t::withdraw). Context: TOOL, ANY,
- *  callbacks. May be NULL (nothing is ever pending after a flush). */
-typedef void (*ompi_evt_base_module_withdraw_fn_t)(
-    void (*remove)(void *arg, uint64_t count),
-    bool (*match)(const mca_base_event_record_t *record, void *arg), void *arg);
+/** A drain point after the kit emptied the rings: push out what the module
+ *  holds (a partial batch). Non-blocking. Context: DRAIN. */
+typedef int (*ompi_evt_base_module_flush_fn_t)(void);
 
-/** The module: one designated-initializer table per component. */
-struct ompi_evt_base_module_1_0_0_t {
+/** A lifecycle notice. Context: INIT (the hook's or the PMPI layer's call
+ *  at the end of MPI_Init / the start of MPI_Finalize). */
+typedef void (*ompi_evt_base_module_notice_fn_t)(ompi_evt_base_notice_t notice);
+
+/** The module: one designated-initializer table per component; a NULL slot
+ *  says "nothing to do". */
+struct ompi_evt_base_module_2_0_0_t {
+    /** MCA_BASE_EVENT_DELIVERY_DEFERRED (the kit's rings; async-signal-safe
+     *  raises then accepted) and MCA_BASE_EVENT_DELIVERY_EXPORTS; 0 for
+     *  dispatch at the raise. */
+    uint32_t evtm_flags;
+    /** DEFERRED modules: the kit's settings. */
+    ompi_evt_base_kit_params_t evtm_kit;
     ompi_evt_base_module_init_fn_t evtm_init;
     ompi_evt_base_module_finalize_fn_t evtm_finalize;
-    ompi_evt_base_module_deliver_fn_t evtm_deliver;
-    ompi_evt_base_module_flush_fn_t evtm_flush;
+    ompi_evt_base_module_exports_fn_t evtm_exports;
+    ompi_evt_base_module_consume_fn_t evtm_consume;
     ompi_evt_base_module_progress_fn_t evtm_progress;
-    uint32_t evtm_flags; /**< OMPI_EVT_MODULE_FLAG_* */
-    ompi_evt_base_module_withdraw_fn_t evtm_withdraw; /**< may be NULL */
+    ompi_evt_base_module_flush_fn_t evtm_flush;
+    ompi_evt_base_module_notice_fn_t evtm_notice;
 };
-typedef struct ompi_evt_base_module_1_0_0_t ompi_evt_base_module_1_0_0_t;
-typedef ompi_evt_base_module_1_0_0_t ompi_evt_base_module_t;
+typedef struct ompi_evt_base_module_2_0_0_t ompi_evt_base_module_2_0_0_t;
+typedef ompi_evt_base_module_2_0_0_t ompi_evt_base_module_t;
 
 /**
  * Component initialization (the select-one shape of Open MPI's older
@@ -130,16 +191,16 @@ typedef ompi_evt_base_module_t *(*ompi_evt_base_component_init_fn_t)(int *priori
 
 /** The component. A public instance named mca_evt_<name>_component must
  *  exist in every component. */
-struct ompi_evt_base_component_1_0_0_t {
+struct ompi_evt_base_component_2_0_0_t {
     mca_base_component_t evtc_version;
     mca_base_component_data_t evtc_data;
     ompi_evt_base_component_init_fn_t evtc_init;
 };
-typedef struct ompi_evt_base_component_1_0_0_t ompi_evt_base_component_1_0_0_t;
-typedef ompi_evt_base_component_1_0_0_t ompi_evt_base_component_t;
+typedef struct ompi_evt_base_component_2_0_0_t ompi_evt_base_component_2_0_0_t;
+typedef ompi_evt_base_component_2_0_0_t ompi_evt_base_component_t;
 
 /** Version macro for evt components. */
-#define OMPI_EVT_BASE_VERSION_1_0_0 OMPI_MCA_BASE_VERSION_2_1_0("evt", 1, 0, 0)
+#define OMPI_EVT_BASE_VERSION_2_0_0 OMPI_MCA_BASE_VERSION_2_1_0("evt", 2, 0, 0)
 
 /* Open MPI main pastes a component pointer together with this macro; 4.1
  * lacks it. The fallback gives the same symbol, so components written as on

@@ -17,7 +17,11 @@
  * Context: TOOL. NULL OUT arguments are ignored (MPI-4.1 sec. 15.3.3).
  * num_elements is INOUT: in, the length of array_of_datatypes and
  * array_of_displacements (each may be NULL); out, the event's number of
- * elements. Only the first min(in, out) entries are written.
+ * elements. Only the first min(in, out) entries are written. Its input is
+ * read only when one of the arrays is given: with both NULL nothing is
+ * written, and tools pass an uninitialised count to learn the size first
+ * (as Open MPI main and MPICH allow). name_len and desc_len follow the same
+ * rule (mpit_event_copy_string()).
  */
 int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
                           MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
@@ -25,6 +29,7 @@ int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbo
                           int *desc_len, int *bind)
 {
     mca_base_event_t *event;
+    int max_elements = 0;
     int rc;
 
     if (!mpit_is_initialized()) {
@@ -37,8 +42,12 @@ int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbo
     if (OPAL_SUCCESS != rc) {
         return mpit_event_error(rc);
     }
-    if (MPI_PARAM_CHECK && NULL != num_elements && *num_elements < 0) {
-        return MPI_T_ERR_INVALID;
+    /* num_elements' input is the arrays' length: meaningless without them. */
+    if (NULL != num_elements && (NULL != array_of_datatypes || NULL != array_of_displacements)) {
+        max_elements = *num_elements;
+        if (MPI_PARAM_CHECK && max_elements < 0) {
+            return MPI_T_ERR_INVALID;
+        }
     }
     if (NULL != info) {
         /* Event types carry no hints: a new, empty info. */
@@ -53,7 +62,7 @@ int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbo
         *verbosity = (int) event->verbosity;
     }
     if (NULL != num_elements) {
-        int n = *num_elements < event->num_elements ? *num_elements : event->num_elements;
+        int n = max_elements < event->num_elements ? max_elements : event->num_elements;
         for (int i = 0; i < n; ++i) {
             if (NULL != array_of_datatypes) {
                 array_of_datatypes[i] = mpit_event_datatype(event->types[i]);

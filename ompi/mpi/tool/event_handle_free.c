@@ -14,39 +14,29 @@
 #pragma weak MPI_T_event_handle_free = PMPI_T_event_handle_free
 
 /*
- * Context: TOOL, and from inside the registration's own callback. A flush
- * point. The tool's free_cb_function (may be NULL) runs once no callback of
- * the registration runs or can start, perhaps before this returns.
+ * Context: TOOL, and from inside the registration's own callback. Runs no
+ * other user code and never waits for a callback: records still queued
+ * for the registration are counted dropped, and the tool's
+ * free_cb_function (may be NULL) runs once no callback of the registration
+ * runs or can start (here, or later on the thread whose callback ends
+ * last).
  */
 int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
                              MPI_T_event_free_cb_function *free_cb_function)
 {
-    mpit_event_shim_t *shim;
     int rc;
 
     if (!mpit_is_initialized()) {
         return MPI_T_ERR_NOT_INITIALIZED;
     }
-    mpit_event_lock();
-    shim = mpit_event_shim_get(event_registration);
-    if (NULL == shim || shim->freeing) {
-        mpit_event_unlock();
-        return MPI_T_ERR_INVALID_HANDLE;
-    }
-    shim->freeing = true;
-    shim->free_fn = free_cb_function;
-    shim->free_user_data = user_data;
-    mpit_event_unlock();
-
-    /* The free trampoline runs the tool's function and releases the shim. */
-    rc = mca_base_event_handle_free(event_registration, shim, mpit_event_free_trampoline);
-    if (OPAL_SUCCESS == rc) {
+    rc = mca_base_event_handle_free(event_registration, user_data,
+                                    mpit_event_free_cb_fn(free_cb_function));
+    switch (rc) {
+    case OPAL_SUCCESS:
         return MPI_SUCCESS;
+    case OPAL_ERR_BAD_PARAM:
+        return MPI_T_ERR_INVALID_HANDLE;
+    default:
+        return mpit_event_error(rc);
     }
-    mpit_event_lock();
-    shim->freeing = false;
-    shim->free_fn = NULL;
-    shim->free_user_data = NULL;
-    mpit_event_unlock();
-    return OPAL_ERR_BAD_PARAM == rc ? MPI_T_ERR_INVALID_HANDLE : mpit_event_error(rc);
 }

@@ -10,8 +10,8 @@
  *
  * What the MPI_T event bindings (ompi/mpi/tool/event_*.c, source_*.c,
  * category_get_*events.c) share: the init check, the string rule, the info
- * conversions and the per-registration shim that lets the engine call the
- * tool's functions with the MPI types.
+ * conversions and the casts that let the engine call the tool's functions
+ * directly.
  *
  * Every binding follows the same order: check init (MPI_T_ERR_NOT_INITIALIZED),
  * check the parameters, call the engine, map the OPAL code explicitly for
@@ -125,56 +125,36 @@ MPIT_EVENT_HIDDEN MPI_Datatype mpit_event_datatype(mca_base_var_type_t type);
 MPIT_EVENT_HIDDEN int mpit_event_error(int opal_rc);
 
 /* ------------------------------------------------------------------------
- * Registration shims. The engine calls functions with its own types; the
- * tool's are called with the MPI types through trampolines. Each registration
- * allocated (or first used) through MPI_T gets a shim, found by the handle's
- * value in a table under the bindings' own mutex (never held while user code
- * runs, never taken under the engine's mutex).
+ * The tool's functions, as the engine calls them.
+ *
+ * The engine stores and calls the tool's callback, dropped handler and free
+ * callback itself: the MPI types of their parameters are the engine's
+ * (MPI_T_event_instance and MPI_T_event_registration are pointers to the
+ * engine's structs, MPI_Count is opal_count_t, MPI_T_cb_safety has the
+ * engine's values and size), so the two function types have one ABI, as
+ * Open MPI main relies on too. No binding state sits between the engine
+ * and the tool: nothing to look up or lock when the engine calls a
+ * handler, nothing to keep consistent with the engine's snapshots.
  * ------------------------------------------------------------------------ */
 
-/** One registered tool callback. Immutable once published to the engine
- *  (it is the engine's user_data); replaced slots are retired, and freed
- *  with the shim once the registration's free callback has run. */
-typedef struct mpit_event_cb_slot_t {
-    MPI_T_event_cb_function *fn;
-    void *user_data;
-    struct mpit_event_cb_slot_t *next_retired;
-} mpit_event_cb_slot_t;
+_Static_assert(sizeof(MPI_T_cb_safety) == sizeof(mca_base_event_cb_safety_t),
+               "MPI_T_cb_safety is passed where the engine passes its safety level");
 
-typedef struct mpit_event_shim_t {
-    mca_base_event_registration_t *reg;
-    MPI_T_event_dropped_cb_function *dropped;  /**< under the bindings' mutex */
-    mpit_event_cb_slot_t *slots[MCA_BASE_EVENT_CB_SAFETY_COUNT];
-    mpit_event_cb_slot_t *retired;
-    MPI_T_event_free_cb_function *free_fn;
-    void *free_user_data;
-    bool freeing;                              /**< handle_free in progress */
-} mpit_event_shim_t;
+static inline mca_base_event_cb_fn_t mpit_event_cb_fn(MPI_T_event_cb_function *fn)
+{
+    return (mca_base_event_cb_fn_t) fn;
+}
 
-/** Lock/unlock the bindings' mutex. */
-MPIT_EVENT_HIDDEN void mpit_event_lock(void);
-MPIT_EVENT_HIDDEN void mpit_event_unlock(void);
+static inline mca_base_event_dropped_cb_fn_t
+mpit_event_dropped_cb_fn(MPI_T_event_dropped_cb_function *fn)
+{
+    return (mca_base_event_dropped_cb_fn_t) fn;
+}
 
-/** Record a fresh shim for a handle just allocated (replacing a stale one of
- *  an earlier registration at the same address). Locks: takes the mutex.
- *  @retval MPI_SUCCESS;  MPI_T_ERR_MEMORY */
-MPIT_EVENT_HIDDEN int mpit_event_shim_create(mca_base_event_registration_t *reg);
-
-/** The shim of a live handle, created on first use for handles allocated
- *  outside MPI_T. Locks: call with the mutex held.
- *  @return NULL if the handle is not a live registration or on ENOMEM */
-MPIT_EVENT_HIDDEN mpit_event_shim_t *mpit_event_shim_get(mca_base_event_registration_t *reg);
-
-/** Engine-side trampolines (engine types in, MPI types out). */
-MPIT_EVENT_HIDDEN void mpit_event_cb_trampoline(mca_base_event_record_t *instance,
-                              mca_base_event_registration_t *registration,
-                              mca_base_event_cb_safety_t safety, void *user_data);
-MPIT_EVENT_HIDDEN void mpit_event_free_trampoline(mca_base_event_registration_t *registration,
-                                mca_base_event_cb_safety_t safety, void *user_data);
-MPIT_EVENT_HIDDEN void mpit_event_dropped_trampoline(opal_count_t count,
-                                   mca_base_event_registration_t *registration,
-                                   int source_index, mca_base_event_cb_safety_t safety,
-                                   void *user_data);
+static inline mca_base_event_free_cb_fn_t mpit_event_free_cb_fn(MPI_T_event_free_cb_function *fn)
+{
+    return (mca_base_event_free_cb_fn_t) fn;
+}
 
 /* ------------------------------------------------------------------------
  * Categories (MCA variable groups) and events: see mpi_t_events.h.

@@ -5,11 +5,13 @@
  * $HEADER$
  */
 
-/** @file Engine life cycle: the engine mutex, init/finalize (refcounted) and
- *  the engine's MCA parameters mca_base_event_max_registrations and
- *  mca_base_event_clock (mca_base_event_source.c). */
+/** @file Engine life cycle: the engine mutex, init/finalize (refcounted),
+ *  fork, and the engine's MCA parameters mca_base_event_max_registrations
+ *  and mca_base_event_clock (mca_base_event_source.c). */
 
 #include "opal_config.h"
+
+#include <pthread.h>
 
 #include "opal/mca/base/mca_base_event_internal.h"
 
@@ -25,11 +27,40 @@ int mca_base_event_max_registrations(void)
     return max_registrations;
 }
 
+/* fork(): the engine mutex is never held around user code, so the forking
+ * thread can take it (bounded wait) and the child starts with it free and
+ * the engine state consistent; every other thread's per-thread record is
+ * released in the child (mca_base_event_grace_atfork_child()). */
+static void engine_atfork_prepare(void)
+{
+    opal_mutex_lock(&mca_base_event_lock);
+}
+
+static void engine_atfork_parent(void)
+{
+    opal_mutex_unlock(&mca_base_event_lock);
+}
+
+static void engine_atfork_child(void)
+{
+    mca_base_event_grace_atfork_child();
+    opal_mutex_unlock(&mca_base_event_lock);
+}
+
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+
+static void engine_setup_once(void)
+{
+    mca_base_event_grace_init();
+    (void) pthread_atfork(engine_atfork_prepare, engine_atfork_parent, engine_atfork_child);
+}
+
 /* Context: INIT (after opal_init_util). */
 int mca_base_event_init(void)
 {
     int ret = OPAL_SUCCESS;
 
+    (void) pthread_once(&engine_once, engine_setup_once);
     opal_mutex_lock(&mca_base_event_lock);
     if (0 < engine_refcount++) {
         goto cleanup;
@@ -68,7 +99,7 @@ int mca_base_event_finalize(void)
     if (!last) {
         return OPAL_SUCCESS;
     }
-    /* Flush point: everything raised so far reaches its registrations. */
+    /* A drain point: everything raised so far reaches its registrations. */
     (void) mca_base_event_flush();
     mca_base_event_handles_finalize();
     mca_base_event_grace_finalize();

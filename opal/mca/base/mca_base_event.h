@@ -159,10 +159,19 @@ typedef struct mca_base_event_source_t {
 /**
  * Register a source, or find the one already registered under @p name.
  *
+ * Idempotent by name for the same source: its identity is @p ordering,
+ * the clock (@p get_timestamp, and @p ctx when a clock is given),
+ * @p ticks_per_second (ignored with the default clock, which always has
+ * 1e9), @p max_ticks and @p supports_adhoc. A second registration with the
+ * same identity returns the existing index (its @p description is ignored);
+ * one that differs is an error.
+ *
  * @param[in] get_timestamp  NULL: CLOCK_MONOTONIC in ns (1e9 ticks/s)
- * @retval >=0  the source's index (the existing index if the name is known)
+ * @retval >=0  the source's index (the existing index if the same source
+ *              is known by that name)
  * @retval OPAL_ERR_BAD_PARAM  NULL or empty name, ticks_per_second <= 0,
  *                             max_ticks <= 0, bad ordering
+ * @retval OPAL_EXISTS  @p name is registered with another identity
  * @retval OPAL_ERR_OUT_OF_RESOURCE  allocation failed (nothing registered)
  *
  * Context: INIT, ANY. Locks: takes the engine mutex.
@@ -183,15 +192,17 @@ OPAL_DECLSPEC int mca_base_event_source_get_by_index(int index, mca_base_event_s
 OPAL_DECLSPEC int mca_base_event_source_get_count(void);
 
 /**
- * Ad-hoc timestamp of a source. Flushes pending deliveries and producer
- * sinks first (a flush point), then reads the source's clock.
+ * Ad-hoc timestamp of a source. A drain point (mca_base_event_flush()):
+ * pending records and producer sinks are delivered first, in this thread
+ * (callbacks may run here), unless a drain runs on another thread; then
+ * the source's clock is read.
  *
  * @retval OPAL_SUCCESS  *timestamp set
  * @retval OPAL_ERR_NOT_FOUND  bad index;  OPAL_ERR_BAD_PARAM  NULL pointer
  * @retval OPAL_ERR_NOT_SUPPORTED  the source does not allow ad-hoc reads
  *
- * Context: TOOL, ANY (not from a callback of this source's events while a
- * drain holds records: the flush is then skipped, not waited for).
+ * Context: TOOL, ANY (from a callback of a drain, the drain is not entered
+ * again: only the clock is read).
  */
 OPAL_DECLSPEC int mca_base_event_source_get_timestamp(int index, opal_count_t *timestamp);
 
@@ -222,6 +233,10 @@ typedef struct mca_base_event_t {
     void *ctx;
     /** Live registrations (engine-private, see mca_base_event_dispatch.c). */
     _Atomic(struct mca_base_event_regset_t *) regset;
+    /** The installed delivery exports this event (its records leave the
+     *  process or are recorded): set under the engine mutex when a delivery
+     *  is installed or the event registered; read relaxed by deliveries. */
+    atomic_bool exported;
 } mca_base_event_t;
 
 /**
@@ -231,11 +246,19 @@ typedef struct mca_base_event_t {
  * always "ompi."). (NULL, NULL, "mpi.initialization") -> "ompi.mpi.initialization";
  * ("mything", "base", "happened") -> "ompi.mything_base_happened".
  *
+ * Idempotent by full name for the same event: its identity is the layout
+ * (@p num_elements, @p types, @p offsets), @p bind, @p source, @p flags and
+ * @p verbosity, i.e. everything the raise path and the tools rely on. A
+ * second registration with the same identity returns the existing index
+ * (its @p description, @p enumerator and @p ctx are ignored: the first
+ * registration's are kept); one that differs in any of them is an error.
+ *
  * @param[in] types, offsets  num_elements exact-width types (INT32_T, UINT32_T,
  *            INT64_T, UINT64_T, DOUBLE, BOOL) at ascending offsets from 0;
  *            extent <= MCA_BASE_EVENT_MAX_PAYLOAD
- * @retval >=0 the event's index
+ * @retval >=0 the event's index (new, or the existing one of the same event)
  * @retval OPAL_ERR_BAD_PARAM  bad name, layout, source (NULL) or bind
+ * @retval OPAL_EXISTS  the full name is registered with another identity
  * @retval OPAL_ERR_OUT_OF_RESOURCE  allocation failed
  * On error nothing is registered.
  *
@@ -250,6 +273,27 @@ OPAL_DECLSPEC int mca_base_event_register(const char *project, const char *frame
                                           mca_base_var_enum_t *enumerator, int bind,
                                           uint32_t flags, mca_base_event_source_t *source,
                                           void *ctx);
+
+/**
+ * mca_base_event_register() and mca_base_event_get_by_index() in one call:
+ * what a producer does to keep the event object it raises with (the object
+ * is never freed before mca_base_event_finalize(), so the pointer stays
+ * valid). Same arguments, identity rule and return codes as
+ * mca_base_event_register(), plus @p event.
+ *
+ * @param[out] event  set to the event object on success; untouched on error
+ * @retval >=0 the event's index (*event set)
+ * @retval OPAL_ERR_BAD_PARAM  @p event NULL, or as mca_base_event_register()
+ * @retval OPAL_EXISTS, OPAL_ERR_OUT_OF_RESOURCE  as mca_base_event_register()
+ * On error nothing is registered.
+ *
+ * Context: INIT, ANY. Locks: takes the engine mutex.
+ */
+OPAL_DECLSPEC int mca_base_event_register_ptr(
+    const char *project, const char *framework, const char *component, const char *name,
+    const char *description, mca_base_var_info_lvl_t verbosity, int num_elements,
+    const mca_base_var_type_t types[], const ptrdiff_t offsets[], mca_base_var_enum_t *enumerator,
+    int bind, uint32_t flags, mca_base_event_source_t *source, void *ctx, mca_base_event_t **event);
 
 /** Context: ANY. @retval OPAL_SUCCESS, OPAL_ERR_NOT_FOUND, OPAL_ERR_BAD_PARAM */
 OPAL_DECLSPEC int mca_base_event_get_by_index(int index, mca_base_event_t **event);
@@ -271,7 +315,22 @@ typedef struct mca_base_event_record_t {
     opal_count_t timestamp;    /**< in the source's ticks */
     uint64_t epoch;            /**< registration epoch at capture */
     const void *data;          /**< event->extent bytes */
+    /** Causal depth: 0 for a raise outside every callback, d + 1 for a raise
+     *  from a callback of a record of depth d, whether that record was
+     *  dispatched at its raise or later from a ring. A raise at depth
+     *  MCA_BASE_EVENT_MAX_DEPTH is counted as dropped: it bounds raise loops
+     *  across deferral too. */
+    uint32_t depth;
+    uint32_t flags;            /**< MCA_BASE_EVENT_RECORD_* */
 } mca_base_event_record_t;
+
+/** Record flags. */
+enum {
+    /** Already dispatched to the local registrations (an event flagged
+     *  synchronous, handed to the delivery afterwards for export or
+     *  recording only): a deferred delivery must not dispatch it again. */
+    MCA_BASE_EVENT_RECORD_DISPATCHED = 0x1,
+};
 
 /** Out of line part of the raise (capture, then the installed delivery).
  *  @retval OPAL_SUCCESS  captured and handed to the delivery
@@ -370,9 +429,11 @@ typedef void (*mca_base_event_dropped_cb_fn_t)(opal_count_t count,
                                                void *user_data);
 
 /**
- * Allocate a registration. A flush point: pending deliveries and producer
- * sinks are delivered to the existing registrations first, so the new one
- * sees only instances raised after this call.
+ * Allocate a registration. It receives only instances raised after this
+ * call: records carry the registration epoch of their capture, and producer
+ * sinks are drained first (their aggregated instances are raised for the
+ * existing registrations; with a delivery that dispatches at the raise,
+ * their callbacks run here). Nothing else is delivered from this call.
  *
  * @param[in] obj   for a bound event the internal object (already
  *                  dereferenced from the tool's obj_handle), NULL otherwise
@@ -387,10 +448,15 @@ OPAL_DECLSPEC int mca_base_event_handle_alloc(mca_base_event_t *event, const voi
                                               opal_info_t *info,
                                               mca_base_event_registration_t **registration);
 
-/** Start freeing a registration: no callback starts after this returns;
- *  @p free_cb (may be NULL) runs with @p user_data once none is running
- *  (at once, or when the last running callback returns). Legal from inside
- *  the registration's own callback. A flush point.
+/** Start freeing a registration: this thread starts no callback of it
+ *  after this returns (another thread whose dispatch had already taken the
+ *  registration may still run one); @p free_cb (may be NULL) runs with
+ *  @p user_data once none is running (here, or when the last running
+ *  callback returns, or at the end of a drain running on another thread).
+ *  Records raised for it and still queued in a deferred delivery are not
+ *  delivered: they are counted as dropped and reported to its dropped
+ *  handler just before @p free_cb. Runs no other user code, never waits for
+ *  a callback. Legal from inside the registration's own callback.
  *  @retval OPAL_SUCCESS;  OPAL_ERR_BAD_PARAM  invalid or already freed handle
  *  @retval OPAL_ERR_OUT_OF_RESOURCE  the event's registration snapshot could
  *          not be rebuilt: nothing changed, the handle is still valid
@@ -424,8 +490,10 @@ OPAL_DECLSPEC int mca_base_event_callback_get_info(mca_base_event_registration_t
                                                    mca_base_event_cb_safety_t safety,
                                                    opal_info_t **info_used);
 
-/** Set (or clear) the dropped handler. A flush point: the handler first sees
- *  drops counted so far. Context: TOOL, ANY. */
+/** Set (or clear) the dropped handler. Runs no user code: drops counted so
+ *  far stay pending and reach whichever handler is set at the next report
+ *  (a drain point, or before the next delivery); without a handler they
+ *  stay pending, never cleared. Context: TOOL, ANY. */
 OPAL_DECLSPEC int mca_base_event_set_dropped_handler(mca_base_event_registration_t *registration,
                                                      mca_base_event_dropped_cb_fn_t dropped_cb);
 
@@ -469,54 +537,70 @@ OPAL_DECLSPEC int mca_base_event_finalize(void);
  * The delivery seam (used by ompi/mca/evt/base; producers never call these)
  * ------------------------------------------------------------------------ */
 
-/** Delivery flags. */
+/** Delivery flags (also the evt modules' flags, evt.h). */
 enum {
     /** deliver() may be called from SIGNAL context (ASYNC_SIGNAL_SAFE raises). */
     MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE = 0x1,
-    /** Records may be dispatched after deliver() returns. */
+    /** Records are kept and dispatched later, by the delivery's drains. */
     MCA_BASE_EVENT_DELIVERY_DEFERRED = 0x2,
-    /** Records leave the process: keep every event's gate open. */
+    /** Records leave the process (or are recorded): the gates of the events
+     *  the delivery exports stay open, listened to or not. */
     MCA_BASE_EVENT_DELIVERY_EXPORTS = 0x4,
 };
 
-/** How captured records travel. All hooks are called outside every engine
- *  lock. */
+/** How captured records travel. The engine calls every hook outside its
+ *  mutex. */
 typedef struct mca_base_event_delivery_t {
     const char *name;
-    /** Take one captured record (copy what must outlive the call). Context:
-     *  RAISE, and SIGNAL if the ASYNC_SIGNAL_SAFE flag is set. Returns an
-     *  OPAL code; on failure it has counted the drop itself
-     *  (mca_base_event_count_dropped()). */
+    /** Take one captured record (copy what must outlive the call). NULL: the
+     *  engine dispatches every record at its raise (sync).
+     *  @retval OPAL_SUCCESS  taken
+     *  @retval OPAL_ERR_WOULD_BLOCK  full, and a drain in this context would
+     *          make room: the engine calls flush(context) outside the
+     *          delivery and tries once more (nothing was counted)
+     *  @retval other  not taken; the delivery has counted the drop
+     *  Context: RAISE, and SIGNAL if the ASYNC_SIGNAL_SAFE flag is set;
+     *  inside a delivery section (mca_base_event_delivery_set() waits for
+     *  it): no user code, no lock. */
     int (*deliver)(const mca_base_event_record_t *record, mca_base_event_cb_safety_t context);
-    /** Dispatch everything pending now (flush points). Context: ANY, TOOL;
-     *  returns at once if a drain is already running on this thread. */
-    int (*flush)(void);
-    /** Opportunistic bounded drain (MPI_T calls, timers). Context: ANY. May be NULL. */
-    int (*progress)(void);
+    /** A drain point: dispatch what is pending now, in @p context (the
+     *  safety level the calling context requires). Never waits for a drain
+     *  running on another thread (it delivers those records itself) and
+     *  returns at once on the thread that is draining. NULL: nothing is
+     *  ever pending. Context: ANY, TOOL, PROGRESS. */
+    int (*flush)(mca_base_event_cb_safety_t context);
     uint32_t flags;
-    /* appended after flags: positional initializers of the first five
-     * fields stay valid */
-    /** Deferred deliveries (may be NULL): a registration is being freed.
-     *  While no record is dispatched (by any other thread), count the
-     *  pending records (captured, not dispatched yet) that
-     *  @p match(record, arg) accepts, then call @p remove(arg, count): the
-     *  engine counts them as dropped for the registration and removes it;
-     *  its dropped handler sees them before the free callback. After the
-     *  flush that precedes a free, such records exist only when the free
-     *  comes from a callback of the drain itself (which cannot flush) or
-     *  races with raises on other threads.
-     *  Context: TOOL, ANY, callbacks (not SIGNAL). */
-    void (*withdraw)(void (*remove)(void *arg, uint64_t count),
-                     bool (*match)(const mca_base_event_record_t *record, void *arg),
-                     void *arg);
+    /** A registration is being freed: count the pending records (captured,
+     *  not dispatched yet) that @p match accepts and call @p remove with the
+     *  count, while no record is dispatched (the delivery's drain token is
+     *  held, or this thread is the drainer). Never waits for a drain.
+     *  @retval OPAL_SUCCESS  done: the engine counted them as dropped and
+     *          removed the registration
+     *  @retval OPAL_ERR_WOULD_BLOCK  a drain runs on another thread;
+     *          @p remove was not called. That drain calls
+     *          mca_base_event_withdraw_pending() before it ends.
+     *  NULL: nothing is ever pending. Context: TOOL, ANY, callbacks. */
+    int (*withdraw)(void (*remove)(void *arg, uint64_t count),
+                    bool (*match)(const mca_base_event_record_t *record, void *arg), void *arg);
+    /** With EXPORTS: does the delivery export @p event? NULL: every event.
+     *  Called under the engine mutex: no engine call. Context: ANY. */
+    bool (*exports)(const mca_base_event_t *event);
 } mca_base_event_delivery_t;
 
-/** Install (or, with NULL, remove) the delivery. The engine flushes the old
- *  one first. Context: INIT. */
+/** Install (or, with NULL, remove) the delivery. Does not flush: the caller
+ *  drains the old one first. Returns once no thread is inside the old
+ *  delivery's deliver() any more, so the caller may release its memory.
+ *  Context: INIT. */
 OPAL_DECLSPEC int mca_base_event_delivery_set(const mca_base_event_delivery_t *delivery);
 
+/** The flags of the installed delivery (0 when records are dispatched at
+ *  the raise): what a producer may raise (ASYNC_SIGNAL_SAFE raises need
+ *  MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE). Context: ANY. */
+OPAL_DECLSPEC uint32_t mca_base_event_delivery_flags(void);
+
 /** Dispatch one record to the matching registrations now, in context
- *  @p context (the safety level the calling context requires).
+ *  @p context (the safety level the calling context requires). Records
+ *  flagged MCA_BASE_EVENT_RECORD_DISPATCHED are ignored.
  *  @return the number of callbacks invoked (>= 0)
  *  Context: RAISE, PROGRESS, ANY; re-entrant (callbacks may raise and
  *  dispatch, up to MCA_BASE_EVENT_MAX_DEPTH). Locks: none. */
@@ -526,9 +610,9 @@ OPAL_DECLSPEC int mca_base_event_dispatch(const mca_base_event_record_t *record,
 /** Can every registration that @p record would reach be served in
  *  @p context? False when one has callbacks, but none at a level serving
  *  @p context (a callback registered only at MPI_T_CB_REQUIRE_NONE, and a
- *  drain on another thread): a deferred delivery then keeps the record for
- *  a drain in a context that serves it, instead of having it counted as
- *  dropped. Context: ANY, PROGRESS. Locks: none. */
+ *  drain inside opal_progress or on a timer thread): a deferred delivery
+ *  then keeps the record for a drain in a context that serves it, instead
+ *  of having it counted as dropped. Context: ANY, PROGRESS. Locks: none. */
 OPAL_DECLSPEC bool mca_base_event_can_serve(const mca_base_event_record_t *record,
                                             mca_base_event_cb_safety_t context);
 
@@ -536,34 +620,72 @@ OPAL_DECLSPEC bool mca_base_event_can_serve(const mca_base_event_record_t *recor
  *  handler now (saturated, outside every lock), in @p context, with the
  *  user data of the callback dispatch would pick for @p context (NULL for a
  *  dropped-handler-only registration). A registration with callbacks but
- *  none serving @p context keeps its count for a later report. Costs one
- *  relaxed load when nothing was dropped since the last report. Called by
- *  mca_base_event_flush() and by deferred deliveries at the end of a drain.
- *  Does nothing in SIGNAL context (ASYNC_SIGNAL_SAFE) or inside a dispatch
- *  (a callback reaching a flush point): the next report outside does it.
- *  Context: TOOL, PROGRESS, ANY (not SIGNAL). Locks: takes the engine
- *  mutex; caller holds none. */
+ *  none serving @p context, or without a dropped handler, keeps its count
+ *  for a later report. Costs one relaxed load when nothing was dropped
+ *  since the last report. Does nothing in SIGNAL context or inside a
+ *  dispatch (a callback reaching a drain point): the next report outside
+ *  does it. Context: TOOL, PROGRESS, ANY (not SIGNAL). Locks: takes the
+ *  engine mutex between handler calls; caller holds none. */
 OPAL_DECLSPEC void mca_base_event_report_drops(mca_base_event_cb_safety_t context);
+
+/** The end of a drain outside the delivery's token: the pending drop
+ *  reports (mca_base_event_report_drops()), then what waits for its grace
+ *  period (free callbacks). One relaxed load each when there is nothing.
+ *  Context: TOOL, PROGRESS, ANY (not SIGNAL). */
+OPAL_DECLSPEC void mca_base_event_drain_end(mca_base_event_cb_safety_t context);
 
 /** Count one dropped instance for every registration @p record would have
  *  been delivered to. Context: RAISE, SIGNAL. Locks: none. */
 OPAL_DECLSPEC void mca_base_event_count_dropped(const mca_base_event_record_t *record);
 
-/** Run every flush point's work: producer sinks, then the delivery's flush.
- *  Context: ANY, TOOL (the engine calls it at its own flush points). */
+/** Count @p n records of @p event that an exporting delivery could not
+ *  export (not charged to a local registration; a record that also missed
+ *  its local registrations is counted for them with
+ *  mca_base_event_count_dropped()). Saturating. Context: RAISE, SIGNAL,
+ *  PROGRESS. */
+OPAL_DECLSPEC void mca_base_event_count_export_dropped(mca_base_event_t *event, uint64_t n);
+/** Take (and zero) @p event's export drop count. Context: PROGRESS, ANY. */
+OPAL_DECLSPEC uint64_t mca_base_event_take_export_dropped(mca_base_event_t *event);
+
+/** A deferred delivery's drain ends (it holds its drain token, no record is
+ *  being dispatched): complete every withdraw that found it busy. @p count
+ *  counts the pending records @p match accepts, as withdraw() does.
+ *  Context: PROGRESS, ANY (the drainer). Locks: takes the engine mutex; no
+ *  user code runs. */
+OPAL_DECLSPEC void mca_base_event_withdraw_pending(
+    uint64_t (*count)(bool (*match)(const mca_base_event_record_t *record, void *arg), void *arg,
+                      void *ctx),
+    void *ctx);
+
+/** The fast event lookup for drains (records carry the event's index):
+ *  lock-free; NULL for an index not registered. Context: any, SIGNAL. */
+OPAL_DECLSPEC mca_base_event_t *mca_base_event_lookup(uint32_t index);
+
+/** A drain point in context NONE: producer sinks, then the delivery's
+ *  flush, then the pending drop reports. Never waits for a drain running
+ *  on another thread. Context: ANY, TOOL (the engine calls it at its own
+ *  drain points). */
 OPAL_DECLSPEC int mca_base_event_flush(void);
+/** The same in the safety level @p context requires (opal_progress runs
+ *  MPI_RESTRICTED drains, a timer thread THREAD_SAFE ones). */
+OPAL_DECLSPEC int mca_base_event_flush_ctx(mca_base_event_cb_safety_t context);
+
+/** Free every registration (the end of an MPI_T session: handles end with
+ *  it, MPI-4.1 sec. 15.3.4). Pending drops reach the dropped handlers;
+ *  free callbacks set by earlier handle frees run. Context: INIT, TOOL. */
+OPAL_DECLSPEC void mca_base_event_handles_free_all(void);
 
 /* ------------------------------------------------------------------------
  * Producer services
  * ------------------------------------------------------------------------ */
 
 /** A producer sink: accumulates occurrences in a restricted context and
- *  raises them when drained. Context of the call: ANY (a flush point or the
- *  delivery's progress), never SIGNAL. */
+ *  raises them when drained. Context of the call: ANY (a drain point, a
+ *  handle alloc, the delivery's progress), never SIGNAL. */
 typedef void (*mca_base_event_sink_drain_fn_t)(void *ctx);
 
-/** Drain @p fn at every flush point (before the delivery's flush) and from
- *  mca_base_event_drain_sinks(). Context: INIT.
+/** Drain @p fn at every drain point (before the delivery's flush), at
+ *  handle alloc, and from mca_base_event_drain_sinks(). Context: INIT.
  *  @retval OPAL_SUCCESS, OPAL_ERR_OUT_OF_RESOURCE */
 OPAL_DECLSPEC int mca_base_event_sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx);
 OPAL_DECLSPEC int mca_base_event_sink_unregister(mca_base_event_sink_drain_fn_t fn, void *ctx);
@@ -616,9 +738,9 @@ OPAL_DECLSPEC int mca_base_event_test_retired_count(void);
 /** Test-only: per-thread records allocated beyond the static pool (return
  *  value) and how many of them are free (*spare, may be NULL). */
 OPAL_DECLSPEC int mca_base_event_test_thread_records(int *spare);
-/** Test-only: instances dropped in SIGNAL context for want of a per-thread
- *  record (not chargeable to any registration). */
-OPAL_DECLSPEC uint64_t mca_base_event_test_lost_no_record(void);
+/** Test-only: read-side sections entered without a per-thread record
+ *  (mca_base_event_anon_enter()) since the start. */
+OPAL_DECLSPEC uint64_t mca_base_event_test_anon_sections(void);
 
 END_C_DECLS
 

@@ -7,16 +7,30 @@
 
 /**
  * @file Grace periods: how writers know no reader still uses an old
- * registration snapshot or a freed registration.
+ * registration snapshot, a freed registration, or a removed delivery.
  *
- * Readers (dispatch, count_dropped) announce themselves on their outermost
- * entry by storing the current grace epoch into their per-thread record
- * (seq_cst) before loading any snapshot, and clear it on exit (release).
- * A writer replaces a snapshot (seq_cst store), then bumps the grace epoch
- * (seq_cst fetch_add) and stamps the retired object with the epoch value G
- * it replaced. A reader that loaded the old snapshot announced itself before
- * that load, so before the publish, so with an epoch <= G: the object may be
- * reclaimed once no record shows an epoch in [1, G].
+ * Readers (dispatch, count_dropped, the drop report) announce themselves on
+ * their outermost entry by storing the current grace epoch into their
+ * per-thread record before loading any snapshot, and clear it on exit
+ * (release). A writer replaces a snapshot (seq_cst store), then bumps the
+ * grace epoch (seq_cst fetch_add) and stamps the retired object with the
+ * epoch value G it replaced. The object may be reclaimed once no record
+ * shows an epoch in [1, G].
+ *
+ * Why that is enough: the announcement is a plain store followed by a
+ * compiler barrier, and the writer runs membarrier(PRIVATE_EXPEDITED)
+ * between the publish and its scan (the asymmetric fence of userspace RCU).
+ * The kernel makes every running thread of the process execute a full
+ * barrier: a reader whose announcement came before that barrier is seen by
+ * the scan; one whose announcement came after it loads the new snapshot.
+ * So the raise path pays two plain stores instead of a locked exchange
+ * (~5 ns here), and writers, which are rare (handle alloc/free, callback
+ * changes), pay a system call, once per batch of retirements. Where the
+ * kernel lacks membarrier the announcement is a seq_cst exchange.
+ *
+ * Threads without a record (more threads than records, the first raise in a
+ * signal handler) read as anonymous readers: a global counter that blocks
+ * every reclamation while it is non-zero. They only charge drops.
  *
  * Per-thread records come from a static pool (a first raise inside a signal
  * handler needs no malloc), are claimed by CAS, released by a pthread key
@@ -25,8 +39,12 @@
 
 #include "opal_config.h"
 
+#include <linux/membarrier.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "opal/mca/base/mca_base_event_internal.h"
 
@@ -34,6 +52,7 @@ __thread mca_base_event_tls_t mca_base_event_tls __attribute__((tls_model("initi
 
 _Atomic uint64_t mca_base_event_grace_epoch = 1;
 atomic_bool mca_base_event_retire_pending = false;
+bool mca_base_event_asym_fence = false;
 
 static mca_base_event_thread_t static_records[MCA_BASE_EVENT_STATIC_THREAD_RECORDS];
 /** Highest static record index claimed + 1 (scans stop there). */
@@ -42,6 +61,9 @@ static atomic_int static_hwm = 0;
 static _Atomic(mca_base_event_thread_t *) extra_records = NULL;
 /** malloc'ed records not in use (approximate: a hint for topping up). */
 static atomic_int spare_extra = 0;
+/** Anonymous read-side sections in progress, and ever entered (seam). */
+static _Atomic uint64_t anon_readers = 0;
+static _Atomic uint64_t anon_sections = 0;
 
 static pthread_key_t thread_key;
 static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
@@ -50,14 +72,50 @@ static bool thread_key_ok = false;
 /* Retire lists: under the mutex. */
 static mca_base_event_regset_t *retired_regsets = NULL;
 static mca_base_event_reg_t *retired_regs = NULL;
+/* The grace epoch value when the last asymmetric fence started: objects
+ * retired at or below it need no new fence. Under the mutex. */
+static uint64_t fenced_epoch = 0;
 
-/* Context: thread exit. Makes the record reusable. */
+/* ------------------------------------------------------------------------
+ * The asymmetric fence
+ * ------------------------------------------------------------------------ */
+
+/* Register the process for MEMBARRIER_CMD_PRIVATE_EXPEDITED. Context: INIT
+ * (pthread_once at the first claim), and the atfork child (a new mm). */
+static void asym_fence_setup(void)
+{
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0);
+
+    mca_base_event_asym_fence
+        = 0 < cmds && 0 != (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)
+          && 0 == syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0);
+}
+
+/* Every thread's announcement made before this call is visible after it,
+ * and every load a thread makes after its next barrier sees what this
+ * thread stored before. Context: ANY (never SIGNAL). */
+static void asym_fence(void)
+{
+    if (mca_base_event_asym_fence
+        && 0 == syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0)) {
+        return;
+    }
+    /* readers use seq_cst exchanges then (or the call failed, which the
+     * registration rules out): a full fence orders our side */
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* ------------------------------------------------------------------------
+ * Per-thread records
+ * ------------------------------------------------------------------------ */
+
 static bool is_static(const mca_base_event_thread_t *rec)
 {
     return rec >= &static_records[0]
            && rec < &static_records[MCA_BASE_EVENT_STATIC_THREAD_RECORDS];
 }
 
+/* Context: thread exit. Makes the record reusable. */
 static void thread_release(void *p)
 {
     mca_base_event_thread_t *rec = p;
@@ -82,13 +140,15 @@ static mca_base_event_thread_t *record_new(bool in_use)
         return NULL;
     }
     atomic_init(&rec->active, 0);
+    atomic_init(&rec->delivering, 0);
+    atomic_init(&rec->dgen, 0);
     atomic_init(&rec->in_use, in_use);
     if (!in_use) {
         atomic_fetch_add_explicit(&spare_extra, 1, memory_order_relaxed);
     }
     rec->next = atomic_load_explicit(&extra_records, memory_order_relaxed);
-    /* seq_cst: publishes the initialised record to scans (pairs with
-     * the acquire load of extra_records in every scan). */
+    /* seq_cst: publishes the initialised record to scans (pairs with the
+     * acquire load of extra_records in every scan). */
     while (!atomic_compare_exchange_weak_explicit(&extra_records, &rec->next, rec,
                                                   memory_order_seq_cst, memory_order_relaxed)) {
     }
@@ -98,6 +158,7 @@ static mca_base_event_thread_t *record_new(bool in_use)
 static void thread_key_create(void)
 {
     thread_key_ok = (0 == pthread_key_create(&thread_key, thread_release));
+    asym_fence_setup();
 }
 
 /* Context: RAISE; SIGNAL when !may_alloc (static pool and spares only). */
@@ -105,6 +166,8 @@ mca_base_event_thread_t *mca_base_event_thread_claim(bool may_alloc)
 {
     mca_base_event_thread_t *rec = NULL;
 
+    /* pthread_once is not async-signal-safe in general: the engine's init
+     * ran it already (mca_base_event_grace_init()), so this is a load. */
     (void) pthread_once(&thread_key_once, thread_key_create);
     for (int i = 0; i < MCA_BASE_EVENT_STATIC_THREAD_RECORDS; ++i) {
         bool expect = false;
@@ -114,8 +177,9 @@ mca_base_event_thread_t *mca_base_event_thread_claim(bool may_alloc)
                                                        memory_order_acquire,
                                                        memory_order_relaxed)) {
             int hwm = atomic_load_explicit(&static_hwm, memory_order_relaxed);
-            /* seq_cst: a writer's scan that starts after our first announcement
-             * must include this record (pairs with the load in scans). */
+            /* seq_cst: a writer's scan that starts after our first
+             * announcement includes this record (pairs with the load in
+             * the scans). */
             while (hwm < i + 1
                    && !atomic_compare_exchange_weak_explicit(&static_hwm, &hwm, i + 1,
                                                              memory_order_seq_cst,
@@ -141,7 +205,7 @@ mca_base_event_thread_t *mca_base_event_thread_claim(bool may_alloc)
         rec = record_new(true);
     }
     if (NULL == rec) {
-        return NULL; /* SIGNAL context and no free record: the caller counts */
+        return NULL; /* SIGNAL context and no free record: anonymous reader */
     }
     if (may_alloc && !is_static(rec)) {
         /* Beyond the static pool, at a safe point: keep spares for threads
@@ -160,7 +224,30 @@ mca_base_event_thread_t *mca_base_event_thread_claim(bool may_alloc)
     return rec;
 }
 
-/* Test-only: records malloc'ed beyond the static pool, and how many are free. */
+/* Context: INIT. */
+void mca_base_event_grace_init(void)
+{
+    (void) pthread_once(&thread_key_once, thread_key_create);
+}
+
+/* Context: RAISE, SIGNAL. */
+void mca_base_event_anon_enter(void)
+{
+    /* seq_cst: ordered before this thread's snapshot loads, and in the
+     * single total order with the writers' publish + scan (the scan's
+     * seq_cst load of the counter either sees us, or we see the publish). */
+    (void) atomic_fetch_add_explicit(&anon_readers, 1, memory_order_seq_cst);
+    (void) atomic_fetch_add_explicit(&anon_sections, 1, memory_order_relaxed);
+}
+
+/* Context: RAISE, SIGNAL. */
+void mca_base_event_anon_exit(void)
+{
+    /* release: our snapshot reads happen before a scan that sees 0 */
+    (void) atomic_fetch_sub_explicit(&anon_readers, 1, memory_order_release);
+}
+
+/* Test-only. */
 int mca_base_event_test_thread_records(int *spare)
 {
     int n = 0;
@@ -176,12 +263,12 @@ int mca_base_event_test_thread_records(int *spare)
 }
 
 /* Test-only. */
-uint64_t mca_base_event_test_lost_no_record(void)
+uint64_t mca_base_event_test_anon_sections(void)
 {
-    return atomic_load_explicit(&mca_base_event_lost_no_record, memory_order_relaxed);
+    return atomic_load_explicit(&anon_sections, memory_order_relaxed);
 }
 
-/* Apply @p fn to every record that may be owned. */
+/* Apply @p body to every record that may be owned. */
 #define FOREACH_RECORD(rec, body)                                                      \
     do {                                                                               \
         int hwm_ = atomic_load_explicit(&static_hwm, memory_order_seq_cst);            \
@@ -196,15 +283,20 @@ uint64_t mca_base_event_test_lost_no_record(void)
         }                                                                              \
     } while (0)
 
-/* Is any reader active at an epoch <= @p epoch? Context: ANY. */
+/* Is any reader active at an epoch <= @p epoch? The caller has fenced (see
+ * the file comment). Context: ANY. */
 static bool grace_blocked(uint64_t epoch)
 {
     bool blocked = false;
+
+    /* seq_cst: pairs with the seq_cst increment in anon_enter() */
+    if (0 != atomic_load_explicit(&anon_readers, memory_order_seq_cst)) {
+        return true;
+    }
     FOREACH_RECORD(rec, {
-        /* seq_cst: pairs with the seq_cst announcement in
-         * mca_base_event_reader_enter() and the release clear in
-         * mca_base_event_reader_exit(). */
-        uint64_t a = atomic_load_explicit(&rec->active, memory_order_seq_cst);
+        /* acquire: pairs with the release clear in reader_exit(); the
+         * reader's accesses are done before we reclaim. */
+        uint64_t a = atomic_load_explicit(&rec->active, memory_order_acquire);
         if (0 != a && a <= epoch) {
             blocked = true;
         }
@@ -212,12 +304,28 @@ static bool grace_blocked(uint64_t epoch)
     return blocked;
 }
 
+/* Context: INIT. */
+void mca_base_event_delivery_wait(void)
+{
+    asym_fence();
+    FOREACH_RECORD(rec, {
+        /* acquire: pairs with the release store in delivery_exit() */
+        if (0 != atomic_load_explicit(&rec->delivering, memory_order_acquire)) {
+            uint32_t g = atomic_load_explicit(&rec->dgen, memory_order_acquire);
+            while (0 != atomic_load_explicit(&rec->delivering, memory_order_acquire)
+                   && g == atomic_load_explicit(&rec->dgen, memory_order_acquire)) {
+                sched_yield();
+            }
+        }
+    });
+}
+
 /* Caller holds the mutex. The epoch bump happens after the caller's
  * seq_cst publish of the replacement. */
 static uint64_t retire_stamp(void)
 {
-    /* seq_cst: ordered after the publish of the replacement snapshot; pairs
-     * with the relaxed epoch load + seq_cst announcement of readers. */
+    /* seq_cst: ordered after the publish of the replacement; pairs with the
+     * acquire epoch load of reader_enter(). */
     uint64_t g = atomic_fetch_add_explicit(&mca_base_event_grace_epoch, 1, memory_order_seq_cst);
     atomic_store_explicit(&mca_base_event_retire_pending, true, memory_order_relaxed);
     return g;
@@ -253,6 +361,23 @@ static void reg_destroy(mca_base_event_reg_t *reg)
     free(reg);
 }
 
+/* Caller holds the mutex: fence once for everything retired so far. */
+static void fence_retired(void)
+{
+    uint64_t newest = 0;
+
+    for (mca_base_event_regset_t *rs = retired_regsets; NULL != rs; rs = rs->retire_next) {
+        newest = rs->retire_epoch > newest ? rs->retire_epoch : newest;
+    }
+    for (mca_base_event_reg_t *r = retired_regs; NULL != r; r = r->retire_next) {
+        newest = r->retire_epoch > newest ? r->retire_epoch : newest;
+    }
+    if (newest > fenced_epoch) {
+        fenced_epoch = atomic_load_explicit(&mca_base_event_grace_epoch, memory_order_relaxed);
+        asym_fence();
+    }
+}
+
 /* Context: ANY (block) or RAISE exit (trylock). Free callbacks run outside
  * the mutex, in @p context. */
 void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
@@ -265,6 +390,7 @@ void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
     } else if (0 != opal_mutex_trylock(&mca_base_event_lock)) {
         return; /* a writer holds it and will reclaim itself */
     }
+    fence_retired();
     for (rsp = &retired_regsets; NULL != *rsp;) {
         mca_base_event_regset_t *rs = *rsp;
         if (!grace_blocked(rs->retire_epoch)) {
@@ -297,8 +423,8 @@ void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
     while (NULL != reg_done) {
         mca_base_event_reg_t *next = reg_done->retire_next;
         if (NULL != reg_done->final_dropped_cb) {
-            /* relaxed: the count orders nothing; saturate before narrowing */
-            uint64_t n = atomic_exchange_explicit(&reg_done->dropped, 0, memory_order_relaxed);
+            /* acq_rel: as every exchange that takes a count (drops.c) */
+            uint64_t n = atomic_exchange_explicit(&reg_done->dropped, 0, memory_order_acq_rel);
             if (0 != n) {
                 reg_done->final_dropped_cb((opal_count_t) ((uint64_t) OPAL_COUNT_MAX < n
                                                                ? (uint64_t) OPAL_COUNT_MAX
@@ -310,7 +436,7 @@ void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context)
         }
         if (reg_done->free_cb_pending && NULL != reg_done->free_cb) {
             /* no callback of it can run: every thread that could run one
-             * has left dispatch, and none starts (freed is set) */
+             * has left dispatch, and none starts (it is in no snapshot) */
             reg_done->free_cb(reg_done->handle, context, reg_done->free_user_data);
         }
         reg_destroy(reg_done);
@@ -331,6 +457,28 @@ void mca_base_event_reader_exit_slow(mca_base_event_cb_safety_t context)
 void mca_base_event_grace_finalize(void)
 {
     mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+}
+
+/* Context: the atfork child handler. */
+void mca_base_event_grace_atfork_child(void)
+{
+    mca_base_event_thread_t *mine = mca_base_event_tls.rec;
+
+    FOREACH_RECORD(rec, {
+        if (rec != mine && atomic_load_explicit(&rec->in_use, memory_order_relaxed)) {
+            /* its thread is not in this process: nothing of it reads */
+            atomic_store_explicit(&rec->active, 0, memory_order_relaxed);
+            atomic_store_explicit(&rec->delivering, 0, memory_order_relaxed);
+            atomic_store_explicit(&rec->in_use, false, memory_order_relaxed);
+            if (!is_static(rec)) {
+                atomic_fetch_add_explicit(&spare_extra, 1, memory_order_relaxed);
+            }
+        }
+    });
+    atomic_store_explicit(&anon_readers, 0, memory_order_relaxed);
+    if (mca_base_event_asym_fence) {
+        asym_fence_setup();
+    }
 }
 
 /* Test-only. */

@@ -38,7 +38,7 @@ static inline mca_base_event_registration_t *make_token(uint32_t slot, uint32_t 
 }
 
 /* Caller holds the mutex. NULL for anything but a live handle. */
-static mca_base_event_reg_t *lookup(mca_base_event_registration_t *handle)
+mca_base_event_reg_t *mca_base_event_reg_lookup(mca_base_event_registration_t *handle)
 {
     uint64_t v = (uint64_t) (uintptr_t) handle;
     uint32_t slot = (uint32_t) (v & 0xffffffffu), gen = (uint32_t) (v >> 32);
@@ -100,7 +100,7 @@ static int info_merge(opal_info_t **dst, opal_info_t *src)
     return OPAL_SUCCESS;
 }
 
-/* Context: TOOL, ANY, callbacks. Locks: engine mutex. A flush point. */
+/* Context: TOOL, ANY, callbacks. Locks: engine mutex. */
 int mca_base_event_handle_alloc(mca_base_event_t *event, const void *obj, opal_info_t *info,
                                 mca_base_event_registration_t **registration)
 {
@@ -114,9 +114,10 @@ int mca_base_event_handle_alloc(mca_base_event_t *event, const void *obj, opal_i
         || (MCA_BASE_VAR_BIND_NO_OBJECT != event->bind && NULL == obj)) {
         return OPAL_ERR_BAD_PARAM;
     }
-    /* Flush point, before the insert: earlier instances reach the existing
-     * registrations only. */
-    (void) mca_base_event_flush();
+    /* Before the insert: aggregated instances of producer sinks are raised
+     * for the existing registrations only. Pending records need nothing:
+     * their epoch is older than the new registration's. */
+    mca_base_event_drain_sinks();
 
     opal_mutex_lock(&mca_base_event_lock);
     if (live_regs >= mca_base_event_max_registrations()) {
@@ -154,8 +155,8 @@ int mca_base_event_handle_alloc(mca_base_event_t *event, const void *obj, opal_i
     reg->event = ev;
     reg->obj = MCA_BASE_VAR_BIND_NO_OBJECT == event->bind ? NULL : obj;
     atomic_init(&reg->dropped, 0);
-    atomic_init(&reg->reporter, NULL);
     atomic_init(&reg->freed, false);
+    atomic_init(&reg->end_epoch, UINT64_MAX);
     epoch = atomic_load_explicit(&mca_base_event_reg_epoch, memory_order_relaxed) + 1;
     reg->epoch = epoch;
     reg->next = ev->regs;
@@ -209,25 +210,46 @@ static int reg_unpublish(mca_base_event_reg_t *reg, bool force)
     return ret;
 }
 
-/* Caller holds the mutex. Unpublishes @p reg (may fail: see
- * reg_unpublish(); then nothing changed), unlinks and retires it, and sets
- * *transition for the listen callback. The free callback, and before it the
- * drops still pending (reported to the dropped handler the registration had
- * at the free), run from the grace path (mca_base_event_reclaim()) once
- * every thread that might hold a snapshot naming it has left dispatch. */
-static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
-                      mca_base_event_free_cb_fn_t free_cb, bool force, int *transition)
+/* Caller holds the mutex. The token of @p reg stops naming it. */
+static void reg_release_slot(mca_base_event_reg_t *reg)
+{
+    if (slots[reg->slot].reg == reg) {
+        slots[reg->slot].reg = NULL;
+        --live_regs;
+    }
+}
+
+/* Caller holds the mutex. Keep what the grace path needs to end @p reg:
+ * the free callback and, before it, the drops still pending, reported to
+ * the dropped handler the registration had at the free (with the user data
+ * dispatch would pass in context NONE). Further dispatches count its
+ * records as dropped (reg->freed). */
+static void reg_mark_freed(mca_base_event_reg_t *reg, void *user_data,
+                           mca_base_event_free_cb_fn_t free_cb)
+{
+    reg->final_dropped_cb = reg->dropped_cb;
+    reg->final_dropped_user_data = NULL;
+    for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
+        if (NULL != reg->cb_fn[s] && NULL == reg->final_dropped_user_data) {
+            reg->final_dropped_user_data = reg->cb_user_data[s];
+        }
+    }
+    reg->free_cb = free_cb;
+    reg->free_user_data = user_data;
+    /* relaxed: see the comment of the field */
+    atomic_store_explicit(&reg->freed, true, memory_order_relaxed);
+}
+
+/* Caller holds the mutex; @p reg is marked freed, its slot released and it
+ * is in no snapshot any more (reg_unpublish()). Unlinks and retires it,
+ * and returns the listen transition through *transition. The grace path
+ * (mca_base_event_reclaim()) reports its last drops and runs its free
+ * callback once every thread that might hold a snapshot naming it has left
+ * dispatch. */
+static void reg_retire(mca_base_event_reg_t *reg, int *transition)
 {
     mca_base_event_priv_t *ev = reg->event;
-    int ret;
 
-    *transition = 0;
-    ret = reg_unpublish(reg, force);
-    if (OPAL_SUCCESS != ret) {
-        return ret;
-    }
-    slots[reg->slot].reg = NULL;
-    --live_regs;
     if (NULL != reg->prev) {
         reg->prev->next = reg->next;
     } else {
@@ -237,28 +259,23 @@ static int reg_remove(mca_base_event_reg_t *reg, void *user_data,
         reg->next->prev = reg->prev;
     }
     reg->next = reg->prev = NULL;
-    /* The registration receives everything raised for it before the free,
-     * drops included: keep its dropped handler, with the user data dispatch
-     * would pass (the callback serving REQUIRE_NONE), for the grace path. */
-    reg->final_dropped_cb = reg->dropped_cb;
-    reg->final_dropped_user_data = NULL;
     for (int s = 0; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
-        if (NULL != reg->cb_fn[s] && NULL == reg->final_dropped_user_data) {
-            reg->final_dropped_user_data = reg->cb_user_data[s];
-        }
         reg->cb_fn[s] = NULL;
     }
     reg->dropped_cb = NULL;
     *transition = mca_base_event_reg_update_listening(reg);
-    reg->free_cb = free_cb;
-    reg->free_user_data = user_data;
-    /* relaxed: read back only by this thread's own later dispatch steps
-     * (deliver_one()); other threads are kept out by the grace period. */
-    atomic_store_explicit(&reg->freed, true, memory_order_relaxed);
     reg->free_cb_pending = true;
     mca_base_event_retire_reg(reg);
-    return OPAL_SUCCESS;
 }
+
+/* ------------------------------------------------------------------------
+ * Freeing, and the withdraw of records a deferred delivery still holds
+ * ------------------------------------------------------------------------ */
+
+/* Registrations freed while a deferred delivery drained on another thread
+ * (withdraw_pending set): completed by that drain. Under the mutex. */
+static mca_base_event_reg_t *withdraw_list = NULL;
+static atomic_bool withdraw_waiting = false;
 
 /* handle_free's removal, run by the delivery's withdraw() (or directly). */
 typedef struct free_args_t {
@@ -268,35 +285,65 @@ typedef struct free_args_t {
     const mca_base_event_t *event;
     int bind;
     const void *obj;
-    uint64_t epoch;
+    uint64_t epoch, end_epoch;
     void *user_data;
     mca_base_event_free_cb_fn_t free_cb;
+    bool force;
     mca_base_event_priv_t *ev;
     int transition;
     int ret;
 } free_args_t;
 
 /* @p pending: records withdrawn from the delivery, counted as drops before
- * the registration is retired (the retire path reports them). */
+ * the registration is retired (the retire path reports them). Called with
+ * the delivery's drain token held, or without a deferred delivery. */
 static void free_remove(void *arg, uint64_t pending)
 {
     free_args_t *fa = arg;
     mca_base_event_reg_t *reg;
 
     opal_mutex_lock(&mca_base_event_lock);
-    /* freed meanwhile (by a callback of the flush, another thread)? */
-    reg = lookup(fa->handle);
+    /* freed meanwhile (by a callback, another thread)? */
+    reg = mca_base_event_reg_lookup(fa->handle);
     if (NULL == reg) {
         fa->ret = OPAL_ERR_BAD_PARAM;
     } else {
         fa->ev = reg->event;
-        fa->ret = reg_remove(reg, fa->user_data, fa->free_cb, false, &fa->transition);
-        /* only once removed (on failure the records stay queued for the
-         * still-live registration and are delivered later): the retired
-         * registration's count is reported by the grace path */
-        while (OPAL_SUCCESS == fa->ret && 0 < pending--) {
-            mca_base_event_reg_count_drop(reg);
+        fa->ret = reg_unpublish(reg, fa->force);
+        if (OPAL_SUCCESS == fa->ret) {
+            reg_release_slot(reg);
+            reg_mark_freed(reg, fa->user_data, fa->free_cb);
+            /* only once removed (on failure the records stay queued for the
+             * still-live registration and are delivered later) */
+            mca_base_event_reg_count_drop(reg, pending);
+            reg_retire(reg, &fa->transition);
         }
+    }
+    opal_mutex_unlock(&mca_base_event_lock);
+}
+
+/* The delivery is draining on another thread: leave the registration in
+ * the snapshots, where dispatch counts its records as dropped, until that
+ * drain completes the withdraw (mca_base_event_withdraw_pending()). */
+static void free_defer(free_args_t *fa)
+{
+    mca_base_event_reg_t *reg;
+
+    opal_mutex_lock(&mca_base_event_lock);
+    reg = mca_base_event_reg_lookup(fa->handle);
+    if (NULL == reg) {
+        fa->ret = OPAL_ERR_BAD_PARAM;
+    } else {
+        fa->ev = reg->event;
+        reg_release_slot(reg);
+        reg_mark_freed(reg, fa->user_data, fa->free_cb);
+        reg->withdraw_pending = true;
+        reg->retire_next = withdraw_list;
+        withdraw_list = reg;
+        /* release: the list is set before a drainer sees the flag (it then
+         * takes the mutex anyway) */
+        atomic_store_explicit(&withdraw_waiting, true, memory_order_release);
+        fa->ret = OPAL_SUCCESS;
     }
     opal_mutex_unlock(&mca_base_event_lock);
 }
@@ -309,54 +356,75 @@ static bool free_match(const mca_base_event_record_t *record, void *arg)
 
     return record->event == fa->event
            && (MCA_BASE_VAR_BIND_NO_OBJECT == fa->bind || fa->obj == record->obj)
-           && fa->epoch <= record->epoch;
+           && fa->epoch <= record->epoch && record->epoch < fa->end_epoch;
 }
 
-/* Context: TOOL, ANY, callbacks. A flush point. */
-int mca_base_event_handle_free(mca_base_event_registration_t *registration, void *user_data,
-                               mca_base_event_free_cb_fn_t free_cb)
+/* The same, for a registration waiting on the withdraw list (its memory is
+ * alive: it is not retired yet). */
+static bool pending_match(const mca_base_event_record_t *record, void *arg)
+{
+    const mca_base_event_reg_t *reg = arg;
+
+    return record->event == &reg->event->super
+           && (MCA_BASE_VAR_BIND_NO_OBJECT == reg->event->super.bind || reg->obj == record->obj)
+           && reg->epoch <= record->epoch && mca_base_event_reg_owns(reg, record);
+}
+
+/* Context: TOOL, ANY, callbacks, INIT (force). */
+static int handle_free(mca_base_event_registration_t *registration, void *user_data,
+                       mca_base_event_free_cb_fn_t free_cb, bool force)
 {
     const mca_base_event_delivery_t *d;
     mca_base_event_reg_t *reg;
     free_args_t fa;
 
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     if (NULL != reg) {
         fa.event = &reg->event->super;
         fa.bind = reg->event->super.bind;
         fa.obj = reg->obj;
         fa.epoch = reg->epoch;
+        /* The free happens here: a record captured from now on is not the
+         * registration's (the epoch moves on; release pairs with the
+         * acquire load at capture). */
+        fa.end_epoch = atomic_fetch_add_explicit(&mca_base_event_reg_epoch, 1,
+                                                 memory_order_release)
+                       + 1;
+        atomic_store_explicit(&reg->end_epoch, fa.end_epoch, memory_order_relaxed);
     }
     opal_mutex_unlock(&mca_base_event_lock);
     if (NULL == reg) {
         return OPAL_ERR_BAD_PARAM;
     }
-    /* Flush point, before the removal: the registration receives what was
-     * raised for it before the free. */
-    (void) mca_base_event_flush();
-
-    /* Records still pending for it (the free comes from a callback of the
-     * drain, which cannot flush itself, or races with raises elsewhere):
-     * the delivery counts them while no record is dispatched and hands the
-     * count to the removal; they become drops, reported to the dropped
-     * handler before the free callback, so delivered + dropped == raised
-     * holds per registration. */
     fa.handle = registration;
     fa.user_data = user_data;
     fa.free_cb = free_cb;
+    fa.force = force;
     fa.ev = NULL;
     fa.transition = 0;
     fa.ret = OPAL_SUCCESS;
-    /* acquire: pairs with the release store in mca_base_event_delivery_set() */
+    /* Records still pending for it in a deferred delivery are counted as
+     * drops (reported to its dropped handler before the free callback), so
+     * delivered + dropped == raised holds per registration; nothing is
+     * delivered from here, and nothing here waits for a drain.
+     * acquire: pairs with the store in mca_base_event_delivery_set() */
     d = atomic_load_explicit(&mca_base_event_delivery, memory_order_acquire);
     if (NULL != d && NULL != d->withdraw) {
-        d->withdraw(free_remove, free_match, &fa);
+        if (OPAL_ERR_WOULD_BLOCK == d->withdraw(free_remove, free_match, &fa)) {
+            free_defer(&fa);
+        }
     } else {
         free_remove(&fa, 0);
     }
     if (OPAL_SUCCESS != fa.ret) {
-        /* out of memory: the handle stays valid, nothing changed */
+        /* invalid, or out of memory: the handle stays as it was */
+        opal_mutex_lock(&mca_base_event_lock);
+        reg = mca_base_event_reg_lookup(registration);
+        if (NULL != reg) {
+            atomic_store_explicit(&reg->end_epoch, UINT64_MAX, memory_order_relaxed);
+        }
+        opal_mutex_unlock(&mca_base_event_lock);
         return fa.ret;
     }
     mca_base_event_listen_notify(fa.ev, fa.transition);
@@ -364,28 +432,89 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
     return OPAL_SUCCESS;
 }
 
-/* Context: INIT (finalize). */
+/* Context: TOOL, ANY, callbacks. */
+int mca_base_event_handle_free(mca_base_event_registration_t *registration, void *user_data,
+                               mca_base_event_free_cb_fn_t free_cb)
+{
+    return handle_free(registration, user_data, free_cb, false);
+}
+
+/* Context: PROGRESS, ANY (the drainer, its token held). */
+void mca_base_event_withdraw_pending(
+    uint64_t (*count)(bool (*match)(const mca_base_event_record_t *, void *), void *, void *),
+    void *ctx)
+{
+    /* listen notifications are made outside the mutex, a chunk at a time */
+    mca_base_event_priv_t *evs[16];
+    int transitions[16], n;
+    bool more = true;
+
+    while (more) {
+        /* acquire: pairs with the release store in free_defer() */
+        if (!atomic_load_explicit(&withdraw_waiting, memory_order_acquire)) {
+            return;
+        }
+        n = 0;
+        opal_mutex_lock(&mca_base_event_lock);
+        while (NULL != withdraw_list && n < 16) {
+            mca_base_event_reg_t *reg = withdraw_list;
+            uint64_t pending = count(pending_match, reg, ctx);
+
+            if (OPAL_SUCCESS != reg_unpublish(reg, false)) {
+                break; /* out of memory: stays a zombie, the next drain retries */
+            }
+            withdraw_list = reg->retire_next;
+            reg->retire_next = NULL;
+            reg->withdraw_pending = false;
+            mca_base_event_reg_count_drop(reg, pending);
+            evs[n] = reg->event;
+            reg_retire(reg, &transitions[n]);
+            ++n;
+        }
+        more = 16 == n && NULL != withdraw_list;
+        atomic_store_explicit(&withdraw_waiting, NULL != withdraw_list, memory_order_relaxed);
+        opal_mutex_unlock(&mca_base_event_lock);
+        for (int i = 0; i < n; ++i) {
+            mca_base_event_listen_notify(evs[i], transitions[i]);
+        }
+    }
+}
+
+/* Context: INIT, TOOL. */
 void mca_base_event_handles_finalize(void)
 {
     for (;;) {
-        mca_base_event_reg_t *reg = NULL;
-        mca_base_event_priv_t *ev;
-        int transition;
+        mca_base_event_registration_t *handle = NULL;
 
         opal_mutex_lock(&mca_base_event_lock);
-        for (uint32_t s = 0; s < num_slots && NULL == reg; ++s) {
-            reg = slots[s].reg;
+        for (uint32_t s = 0; s < num_slots && NULL == handle; ++s) {
+            handle = NULL == slots[s].reg ? NULL : slots[s].reg->handle;
         }
-        if (NULL == reg) {
-            opal_mutex_unlock(&mca_base_event_lock);
+        opal_mutex_unlock(&mca_base_event_lock);
+        if (NULL == handle) {
             break;
         }
-        ev = reg->event;
-        (void) reg_remove(reg, NULL, NULL, true, &transition);
-        opal_mutex_unlock(&mca_base_event_lock);
-        mca_base_event_listen_notify(ev, transition);
+        (void) handle_free(handle, NULL, NULL, true);
     }
     mca_base_event_reclaim(true, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+}
+
+/* Context: INIT, TOOL. */
+void mca_base_event_handles_free_all(void)
+{
+    mca_base_event_handles_finalize();
+}
+
+/* Caller holds the mutex. */
+uint32_t mca_base_event_reg_slot_count(void)
+{
+    return num_slots;
+}
+
+/* Caller holds the mutex. */
+mca_base_event_reg_t *mca_base_event_reg_at_slot(uint32_t slot)
+{
+    return slot < num_slots ? slots[slot].reg : NULL;
 }
 
 /* Context: TOOL, ANY, callbacks. */
@@ -403,7 +532,7 @@ int mca_base_event_register_callback(mca_base_event_registration_t *registration
         return OPAL_ERR_BAD_PARAM;
     }
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     if (NULL == reg) {
         ret = OPAL_ERR_BAD_PARAM;
         goto cleanup;
@@ -447,7 +576,7 @@ cleanup:
     return ret;
 }
 
-/* Context: TOOL, ANY. A flush point. */
+/* Context: TOOL, ANY. Runs no user code. */
 int mca_base_event_set_dropped_handler(mca_base_event_registration_t *registration,
                                        mca_base_event_dropped_cb_fn_t dropped_cb)
 {
@@ -457,15 +586,7 @@ int mca_base_event_set_dropped_handler(mca_base_event_registration_t *registrati
     int ret = OPAL_SUCCESS, transition = 0;
 
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
-    opal_mutex_unlock(&mca_base_event_lock);
-    if (NULL == reg) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    (void) mca_base_event_flush();
-
-    opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     if (NULL == reg) {
         ret = OPAL_ERR_BAD_PARAM;
         goto cleanup;
@@ -481,6 +602,12 @@ int mca_base_event_set_dropped_handler(mca_base_event_registration_t *registrati
     if (OPAL_SUCCESS != ret) {
         reg->dropped_cb = old;
         transition += mca_base_event_reg_update_listening(reg);
+    } else if (NULL != dropped_cb
+               && 0 != atomic_load_explicit(&reg->dropped, memory_order_relaxed)) {
+        /* a count kept while there was no handler: report it at the next
+         * drain point (release: as mca_base_event_reg_count_drop()) */
+        (void) atomic_exchange_explicit(&mca_base_event_drops_pending, true,
+                                        memory_order_release);
     }
 cleanup:
     opal_mutex_unlock(&mca_base_event_lock);
@@ -501,7 +628,7 @@ int mca_base_event_handle_set_info(mca_base_event_registration_t *registration,
         return OPAL_ERR_BAD_PARAM;
     }
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     ret = NULL == reg ? OPAL_ERR_BAD_PARAM : info_merge(&reg->info, info);
     opal_mutex_unlock(&mca_base_event_lock);
     return ret;
@@ -518,7 +645,7 @@ int mca_base_event_handle_get_info(mca_base_event_registration_t *registration,
         return OPAL_ERR_BAD_PARAM;
     }
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     if (NULL == reg) {
         ret = OPAL_ERR_BAD_PARAM;
     } else {
@@ -540,7 +667,7 @@ int mca_base_event_callback_set_info(mca_base_event_registration_t *registration
         return OPAL_ERR_BAD_PARAM;
     }
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     if (NULL == reg) {
         ret = OPAL_ERR_BAD_PARAM;
     } else if (NULL == reg->cb_fn[safety]) {
@@ -563,7 +690,7 @@ int mca_base_event_callback_get_info(mca_base_event_registration_t *registration
         return OPAL_ERR_BAD_PARAM;
     }
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     if (NULL == reg) {
         ret = OPAL_ERR_BAD_PARAM;
     } else if (NULL == reg->cb_fn[safety]) {
@@ -581,7 +708,7 @@ bool mca_base_event_handle_is_valid(mca_base_event_registration_t *registration)
 {
     bool ok;
     opal_mutex_lock(&mca_base_event_lock);
-    ok = NULL != lookup(registration);
+    ok = NULL != mca_base_event_reg_lookup(registration);
     opal_mutex_unlock(&mca_base_event_lock);
     return ok;
 }
@@ -592,165 +719,9 @@ mca_base_event_t *mca_base_event_handle_event(mca_base_event_registration_t *reg
     mca_base_event_reg_t *reg;
     mca_base_event_t *ev;
     opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
+    reg = mca_base_event_reg_lookup(registration);
     ev = NULL == reg ? NULL : &reg->event->super;
     opal_mutex_unlock(&mca_base_event_lock);
     return ev;
 }
 
-/* Test-only: preload a registration's drop counter. */
-int mca_base_event_test_set_dropped(mca_base_event_registration_t *registration,
-                                    uint64_t value)
-{
-    mca_base_event_reg_t *reg;
-    opal_mutex_lock(&mca_base_event_lock);
-    reg = lookup(registration);
-    if (NULL != reg) {
-        atomic_store_explicit(&reg->dropped, value, memory_order_relaxed);
-        /* release: as mca_base_event_reg_count_drop() */
-        (void) atomic_exchange_explicit(&mca_base_event_drops_pending, true,
-                                        memory_order_release);
-    }
-    opal_mutex_unlock(&mca_base_event_lock);
-    return NULL == reg ? OPAL_ERR_BAD_PARAM : OPAL_SUCCESS;
-}
-
-/* ------------------------------------------------------------------------
- * Reporting pending drops at flush points
- * ------------------------------------------------------------------------ */
-
-atomic_bool mca_base_event_drops_pending = false;
-
-/** Registrations reported per walk of the slots (stack array; the walk goes
- *  on from where it stopped after the calls). */
-#define REPORT_CHUNK 32
-
-typedef struct report_entry_t {
-    mca_base_event_reg_t *reg;
-    mca_base_event_dropped_cb_fn_t dropped_cb;
-    mca_base_event_registration_t *handle;
-    void *user_data;
-    int source_index;
-} report_entry_t;
-
-/* Context: TOOL, PROGRESS, ANY (not SIGNAL). Locks: takes the engine mutex. */
-void mca_base_event_report_drops(mca_base_event_cb_safety_t context)
-{
-    mca_base_event_thread_t *rec;
-    report_entry_t batch[REPORT_CHUNK];
-    uint32_t next = 0;
-    bool skipped = false;
-
-    if (0 > (int) context || MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= context
-        || 0 < mca_base_event_tls.depth) {
-        return; /* SIGNAL, or a callback's flush point: a later report does it */
-    }
-    /* relaxed: the cheap test; the exchange below orders */
-    if (!atomic_load_explicit(&mca_base_event_drops_pending, memory_order_relaxed)) {
-        return;
-    }
-    /* acquire: pairs with the release exchange in
-     * mca_base_event_reg_count_drop(); every counter that went nonzero
-     * before its flag was set is seen by the swaps below. */
-    if (!atomic_exchange_explicit(&mca_base_event_drops_pending, false, memory_order_acquire)) {
-        return;
-    }
-    /* A read-side section, as dispatch: a registration collected below and
-     * freed meanwhile by another thread (or by a dropped handler) keeps its
-     * memory, and its free callback (with its final drop report) waits in
-     * the grace path until we left. */
-    rec = mca_base_event_reader_enter(true);
-    if (NULL == rec) {
-        /* relaxed: as the setter; retry at the next flush point */
-        atomic_store_explicit(&mca_base_event_drops_pending, true, memory_order_relaxed);
-        return;
-    }
-    while (true) {
-        int n = 0;
-
-        opal_mutex_lock(&mca_base_event_lock);
-        for (; next < num_slots && n < REPORT_CHUNK; ++next) {
-            mca_base_event_reg_t *reg = slots[next].reg;
-            int s;
-
-            /* relaxed: a hint; the swap below decides */
-            if (NULL == reg || NULL == reg->dropped_cb
-                || 0 == atomic_load_explicit(&reg->dropped, memory_order_relaxed)) {
-                continue;
-            }
-            /* the callback dispatch would pick: lowest level >= context */
-            for (s = (int) context; s < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++s) {
-                if (NULL != reg->cb_fn[s]) {
-                    break;
-                }
-            }
-            batch[n].user_data = NULL;
-            if (MCA_BASE_EVENT_CB_SAFETY_COUNT > s) {
-                batch[n].user_data = reg->cb_user_data[s];
-            } else {
-                bool has_cb = false;
-                for (int t = 0; t < MCA_BASE_EVENT_CB_SAFETY_COUNT; ++t) {
-                    has_cb = has_cb || NULL != reg->cb_fn[t];
-                }
-                if (has_cb) {
-                    /* no callback serves this context: not here */
-                    skipped = true;
-                    continue;
-                }
-            }
-            batch[n].reg = reg;
-            batch[n].dropped_cb = reg->dropped_cb;
-            batch[n].handle = reg->handle;
-            batch[n].source_index = reg->event->super.source->index;
-            ++n;
-        }
-        opal_mutex_unlock(&mca_base_event_lock);
-        for (int i = 0; i < n; ++i) {
-            mca_base_event_reg_t *reg = batch[i].reg;
-            uint64_t cnt;
-
-            /* relaxed: freed by this thread (a dropped handler above) or by
-             * another one; either way its drops go to the grace path's
-             * final report, after us (the grace period waits for us). */
-            if (atomic_load_explicit(&reg->freed, memory_order_relaxed)) {
-                continue;
-            }
-            /* Mark the report first, so a delivery on another thread that
-             * finds the count gone waits for the handler (flush_dropped()).
-             * One reporter at a time: another one busy with it keeps it.
-             * relaxed: published by the release swap below. */
-            mca_base_event_thread_t *none = NULL;
-            if (!atomic_compare_exchange_strong_explicit(&reg->reporter, &none, rec,
-                                                         memory_order_relaxed,
-                                                         memory_order_relaxed)) {
-                skipped = true;
-                continue;
-            }
-            /* acq_rel: releases the mark to the delivery that reads the 0
-             * (acquire in flush_dropped()); the swap makes each drop
-             * reported once (dispatch's flush_dropped() and the grace path
-             * swap the same counter) */
-            cnt = atomic_exchange_explicit(&reg->dropped, 0, memory_order_acq_rel);
-            if (0 != cnt) {
-                bool was = mca_base_event_tls.reporting;
-                if ((uint64_t) OPAL_COUNT_MAX < cnt) {
-                    cnt = (uint64_t) OPAL_COUNT_MAX; /* saturate before narrowing */
-                }
-                mca_base_event_tls.reporting = true;
-                batch[i].dropped_cb((opal_count_t) cnt, batch[i].handle, batch[i].source_index,
-                                    context, batch[i].user_data);
-                mca_base_event_tls.reporting = was;
-            }
-            /* release: pairs with the acquire load in wait_reporter() */
-            atomic_store_explicit(&reg->reporter, NULL, memory_order_release);
-        }
-        if (REPORT_CHUNK > n) {
-            break;
-        }
-    }
-    if (skipped) {
-        /* relaxed: as the setter; counts left for a context that serves them */
-        atomic_store_explicit(&mca_base_event_drops_pending, true, memory_order_relaxed);
-    }
-    mca_base_event_reader_exit(rec, context);
-}

@@ -14,12 +14,15 @@
  * Who owns what:
  *   - the engine mutex (mca_base_event_lock) serialises every writer: the
  *     registry arrays, handle slots, per-event registration lists, sinks,
- *     listen callbacks and the retire lists;
- *   - readers (dispatch, count_dropped) take no lock: they announce
- *     themselves in a per-thread record (mca_base_event_grace.c) and read the
- *     immutable registration snapshot (mca_base_event_regset_t) of an event;
- *   - snapshots and freed registrations are reclaimed only after a grace
- *     period (every thread that could be reading them has left dispatch).
+ *     listen callbacks and the retire lists. It is never held while user
+ *     code runs, so waiting for it is always bounded;
+ *   - readers (dispatch, count_dropped, the drop report) take no lock: they
+ *     announce themselves in a per-thread record (mca_base_event_grace.c)
+ *     and read the immutable registration snapshot (mca_base_event_regset_t)
+ *     of an event;
+ *   - snapshots, freed registrations and whatever a delivery retires are
+ *     reclaimed only after a grace period (every thread that could be
+ *     reading them has left its read-side section).
  */
 
 #ifndef OPAL_MCA_BASE_EVENT_INTERNAL_H
@@ -44,8 +47,12 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2
 /** Per-thread records preallocated statically: a thread's first raise (even
  *  from a signal handler) claims one without malloc. More threads than this
  *  get malloc'ed records, allocated only outside SIGNAL context (plus a few
- *  spares, MCA_BASE_EVENT_SPARE_THREAD_RECORDS, for signal handlers). */
+ *  spares, MCA_BASE_EVENT_SPARE_THREAD_RECORDS, for signal handlers). A
+ *  thread that finds none in SIGNAL context reads as an anonymous reader
+ *  (mca_base_event_anon_enter()), so nothing it raises is lost uncounted. */
 #define MCA_BASE_EVENT_STATIC_THREAD_RECORDS 256
+/** Spare malloc'ed records kept free once the static pool is used up. */
+#define MCA_BASE_EVENT_SPARE_THREAD_RECORDS 16
 /** Producer sinks: drained from a stack copy, so the count is bounded. */
 #define MCA_BASE_EVENT_MAX_SINKS 32
 
@@ -63,6 +70,12 @@ typedef struct mca_base_event_reg_t {
     struct mca_base_event_priv_t *event;
     const void *obj;
     uint64_t epoch;                          /**< registration epoch at alloc */
+    /** The registration epoch its free started at (UINT64_MAX while live):
+     *  records captured at or after it were raised after the free and are
+     *  not its own, neither delivered nor counted dropped, even while a
+     *  dispatch still holds a snapshot naming it. Set under the mutex;
+     *  read relaxed, after reg->freed was seen set. */
+    _Atomic uint64_t end_epoch;
     mca_base_event_registration_t *handle;   /**< the token tools hold */
     uint32_t slot;
     mca_base_event_cb_fn_t cb_fn[MCA_BASE_EVENT_CB_SAFETY_COUNT];
@@ -71,24 +84,27 @@ typedef struct mca_base_event_reg_t {
     mca_base_event_dropped_cb_fn_t dropped_cb;
     opal_info_t *info;
     bool listening;                          /**< counted in event->active */
-    /** Drops not yet reported; saturating (never wraps). Any thread, SIGNAL. */
+    /** Drops not yet reported; saturating (never wraps). Any thread, SIGNAL.
+     *  Cleared only by the exchange that hands the count to a dropped
+     *  handler (mca_base_event_drops.c): without a handler it stays. */
     _Atomic uint64_t dropped;
-    /** The thread (its record) reporting this registration's drops from
-     *  mca_base_event_report_drops(), NULL when none: a delivery on another
-     *  thread waits for it before the callback, so the dropped handler
-     *  still sees the count before the next delivery. */
-    _Atomic(struct mca_base_event_thread_t *) reporter;
-    /** Set (seq_cst) by handle_free; checked by dispatch after it announced
-     *  the registration in its per-thread record (Dekker pair, see
-     *  mca_base_event_dispatch.c). */
+    /** Set by handle_free (relaxed): a dispatch that still holds a snapshot
+     *  naming the registration counts the record as dropped instead of
+     *  calling a callback. Other threads may see it late; the free callback
+     *  waits for them through the grace period, so none runs after it. */
     atomic_bool freed;
     /** Bumped (relaxed, under the mutex, before the rebuild that publishes
-     *  the change) by every callback or dropped-handler change: a dispatch whose snapshot
-     *  entry carries an older value looks up the current entry, so a
-     *  callback cleared or replaced by this thread (from a callback of an
-     *  outer dispatch) is never called after the change returned. */
+     *  the change) by every callback or dropped-handler change: a dispatch
+     *  whose snapshot entry carries an older value looks up the current
+     *  entry, so a callback cleared or replaced by this thread (from a
+     *  callback of an outer dispatch) is never called after the change
+     *  returned. */
     _Atomic uint32_t cb_gen;
-    /** Free callback left to the retire path (a callback was running). */
+    /** Freed while a deferred delivery drained on another thread: stays in
+     *  the snapshot (dispatch counts its records dropped) until that drain
+     *  completes the withdraw (mca_base_event_withdraw_pending()). */
+    bool withdraw_pending;
+    /** Free callback left to the retire path. */
     bool free_cb_pending;
     mca_base_event_free_cb_fn_t free_cb;
     void *free_user_data;
@@ -98,7 +114,7 @@ typedef struct mca_base_event_reg_t {
     void *final_dropped_user_data;
     /** Per-event list of live registrations. */
     struct mca_base_event_reg_t *next, *prev;
-    /** Retire list. */
+    /** Retire list, or the list of pending withdraws. */
     struct mca_base_event_reg_t *retire_next;
     uint64_t retire_epoch;
 } mca_base_event_reg_t;
@@ -134,7 +150,32 @@ typedef struct mca_base_event_priv_t {
     int local_listeners;                     /**< registrations counted in active */
     mca_base_event_listen_fn_t listen_fn;
     void *listen_ctx;
+    /** Records of this type the delivery could not export (not charged to
+     *  any local registration); saturating. */
+    _Atomic uint64_t export_dropped;
 } mca_base_event_priv_t;
+
+/** Was @p record raised while @p reg lived (before its free)? Called once
+ *  reg->freed is seen set. */
+static inline bool mca_base_event_reg_owns(const mca_base_event_reg_t *reg,
+                                           const mca_base_event_record_t *record)
+{
+    /* relaxed: written before freed under the mutex; a stale UINT64_MAX only
+     * counts a concurrent raise for the registration */
+    return record->epoch < atomic_load_explicit(&reg->end_epoch, memory_order_relaxed);
+}
+
+/** Does @p e (a snapshot entry of @p event) take @p record: the same bound
+ *  object, and registered at or before the record's capture. */
+static inline bool mca_base_event_entry_matches(const mca_base_event_t *event,
+                                                const mca_base_event_regset_entry_t *e,
+                                                const mca_base_event_record_t *record)
+{
+    if (MCA_BASE_VAR_BIND_NO_OBJECT != event->bind && e->obj != record->obj) {
+        return false;
+    }
+    return e->epoch <= record->epoch;
+}
 
 /* ------------------------------------------------------------------------
  * Registry (mca_base_event_registry.c, mca_base_event_source.c)
@@ -147,14 +188,21 @@ extern int mca_base_event_num_events;
 bool mca_base_event_source_is_registered(const mca_base_event_source_t *source);
 
 /* ------------------------------------------------------------------------
- * Grace periods (mca_base_event_grace.c)
+ * Per-thread records and grace periods (mca_base_event_grace.c)
  * ------------------------------------------------------------------------ */
 
 /** Per-thread record: what a writer must see of a reader. Never freed;
  *  reused by a later thread once its owner exited. */
 typedef struct mca_base_event_thread_t {
-    /** Grace epoch at the outermost dispatch entry, 0 outside dispatch. */
+    /** Grace epoch at the outermost read-side entry, 0 outside. Written by
+     *  the owner only. */
     _Atomic uint64_t active;
+    /** Nesting of raise-path sections inside the installed delivery
+     *  (mca_base_event_delivery_enter()); written by the owner only. */
+    _Atomic uint32_t delivering;
+    /** Bumped at every outermost exit of such a section: a writer waiting
+     *  for the thread to leave the delivery sees it change. */
+    _Atomic uint32_t dgen;
     atomic_bool in_use;
     struct mca_base_event_thread_t *next; /**< malloc'ed records list */
 } __attribute__((aligned(MCA_BASE_EVENT_CACHE_LINE))) mca_base_event_thread_t;
@@ -162,12 +210,11 @@ typedef struct mca_base_event_thread_t {
 /** Per-thread state: initial-exec TLS (no __tls_get_addr, no lazy malloc:
  *  usable from a signal handler). */
 typedef struct mca_base_event_tls_t {
-    int depth;                       /**< dispatch nesting on this thread */
+    int depth;                       /**< read-side nesting on this thread */
+    /** Causal depth given to records raised on this thread now: the depth
+     *  of the record whose callbacks run, plus one (0 outside callbacks). */
+    uint32_t chain;
     bool flushing;                   /**< inside mca_base_event_flush() */
-    /** Inside a dropped handler called by mca_base_event_report_drops():
-     *  flush points do not wait for the delivery (a delivery on another
-     *  thread may be waiting for this report while holding it). */
-    bool reporting;
     mca_base_event_thread_t *rec;
 } mca_base_event_tls_t;
 
@@ -178,10 +225,14 @@ extern __thread mca_base_event_tls_t mca_base_event_tls
 extern _Atomic uint64_t mca_base_event_grace_epoch;
 /** Set when something waits on the retire lists. */
 extern atomic_bool mca_base_event_retire_pending;
+/** Readers are announced with a plain store and writers use the kernel's
+ *  asymmetric fence (membarrier): true once it is registered. Otherwise
+ *  each announcement is a seq_cst exchange. */
+extern bool mca_base_event_asym_fence;
 
-/** Spare malloc'ed records kept free once the static pool is used up, so
- *  that a new thread's first raise from a signal handler still finds one. */
-#define MCA_BASE_EVENT_SPARE_THREAD_RECORDS 16
+/** Create the per-thread record key and set up the asymmetric fence, once
+ *  per process. Context: INIT (mca_base_event_init()). */
+void mca_base_event_grace_init(void);
 
 /** Claim this thread's record (first use). NULL if none can be had.
  *  @p may_alloc false (SIGNAL context): only a free record of the pools is
@@ -189,14 +240,10 @@ extern atomic_bool mca_base_event_retire_pending;
  *  allocated if needed and the spares are topped up (a safe point). */
 mca_base_event_thread_t *mca_base_event_thread_claim(bool may_alloc);
 
-/** Instances dropped in SIGNAL context because the raising thread had no
- *  per-thread record and none was free (so no registration could be found
- *  to charge them to). Saturating. */
-extern _Atomic uint64_t mca_base_event_lost_no_record;
-
 /** Enter a read-side section (nesting counted). Returns this thread's record
- *  or NULL (then the caller must not read snapshots). @p may_alloc: see
- *  mca_base_event_thread_claim(). Context: RAISE, SIGNAL (may_alloc false). */
+ *  or NULL (then use mca_base_event_anon_enter() or do not read snapshots).
+ *  @p may_alloc: see mca_base_event_thread_claim(). Context: RAISE, SIGNAL
+ *  (may_alloc false). */
 static inline mca_base_event_thread_t *mca_base_event_reader_enter(bool may_alloc)
 {
     mca_base_event_tls_t *t = &mca_base_event_tls;
@@ -208,11 +255,22 @@ static inline mca_base_event_thread_t *mca_base_event_reader_enter(bool may_allo
         }
     }
     if (0 == t->depth++) {
-        uint64_t e = atomic_load_explicit(&mca_base_event_grace_epoch, memory_order_relaxed);
-        /* seq_cst: the announcement must be visible before this thread loads
-         * any snapshot. Pairs with the seq_cst publish + epoch bump + scan in
-         * mca_base_event_retire_*() / mca_base_event_grace_ready(). */
-        atomic_exchange_explicit(&rec->active, e, memory_order_seq_cst);
+        /* acquire: a reader that sees the epoch a writer bumped also sees
+         * the snapshot that writer published before the bump (pairs with
+         * the seq_cst fetch_add in mca_base_event_retire_*()). */
+        uint64_t e = atomic_load_explicit(&mca_base_event_grace_epoch, memory_order_acquire);
+        if (OPAL_LIKELY(mca_base_event_asym_fence)) {
+            /* A plain store: the writer's membarrier() makes it visible
+             * before the writer scans, or makes every load below see the
+             * writer's publish (mca_base_event_grace.c). The compiler
+             * barrier keeps the loads below after the store. */
+            atomic_store_explicit(&rec->active, e, memory_order_relaxed);
+            atomic_signal_fence(memory_order_seq_cst);
+        } else {
+            /* seq_cst: the announcement is visible before this thread
+             * loads any snapshot. Pairs with the seq_cst scan. */
+            atomic_exchange_explicit(&rec->active, e, memory_order_seq_cst);
+        }
     }
     return rec;
 }
@@ -227,8 +285,8 @@ static inline void mca_base_event_reader_exit(mca_base_event_thread_t *rec,
 {
     if (0 == --mca_base_event_tls.depth) {
         /* release: every read of snapshot memory above happens before a
-         * writer sees us gone. Pairs with the seq_cst load of active in
-         * mca_base_event_grace_ready(). */
+         * writer sees us gone. Pairs with the acquire loads of the scan in
+         * mca_base_event_grace.c. */
         atomic_store_explicit(&rec->active, 0, memory_order_release);
         if (OPAL_UNLIKELY(atomic_load_explicit(&mca_base_event_retire_pending,
                                                memory_order_relaxed))) {
@@ -237,55 +295,74 @@ static inline void mca_base_event_reader_exit(mca_base_event_thread_t *rec,
     }
 }
 
+/** A read-side section for a thread without a record (more threads than
+ *  records, first raise in a signal handler): a global counter, checked by
+ *  every grace scan (while it is non-zero nothing is reclaimed). Used only
+ *  to charge drops (no callback runs inside). Context: RAISE, SIGNAL. */
+void mca_base_event_anon_enter(void);
+void mca_base_event_anon_exit(void);
+
+/** Enter / leave a raise-path section inside the installed delivery
+ *  (mca_base_event_capture.c). mca_base_event_delivery_set() waits for
+ *  every thread inside one before it returns, so a removed delivery's
+ *  memory can be released. Never held across user code. Context: RAISE,
+ *  SIGNAL. */
+static inline void mca_base_event_delivery_enter(mca_base_event_thread_t *rec)
+{
+    uint32_t d = atomic_load_explicit(&rec->delivering, memory_order_relaxed);
+    if (OPAL_LIKELY(mca_base_event_asym_fence)) {
+        /* as the reader announcement: plain store + compiler barrier, the
+         * writer runs membarrier() before it scans */
+        atomic_store_explicit(&rec->delivering, d + 1, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst);
+    } else {
+        atomic_exchange_explicit(&rec->delivering, d + 1, memory_order_seq_cst);
+    }
+}
+
+static inline void mca_base_event_delivery_exit(mca_base_event_thread_t *rec)
+{
+    uint32_t d = atomic_load_explicit(&rec->delivering, memory_order_relaxed);
+    if (1 == d) {
+        uint32_t g = atomic_load_explicit(&rec->dgen, memory_order_relaxed);
+        /* relaxed: ordered before the release store below */
+        atomic_store_explicit(&rec->dgen, g + 1, memory_order_relaxed);
+    }
+    /* release: the accesses of the section happen before a writer sees the
+     * thread out (pairs with the acquire loads in
+     * mca_base_event_delivery_wait()). */
+    atomic_store_explicit(&rec->delivering, d - 1, memory_order_release);
+}
+
+/** Wait until every thread that was inside a delivery section when this was
+ *  called has left it. Bounded: sections hold no lock and run no user code.
+ *  Context: INIT. */
+void mca_base_event_delivery_wait(void);
+
 /** Retire a snapshot / a registration: caller holds the mutex and has
  *  already published the replacement (seq_cst). */
 void mca_base_event_retire_regset(mca_base_event_regset_t *rs);
 void mca_base_event_retire_reg(mca_base_event_reg_t *reg);
-/** Reclaim what is past its grace period; free callbacks run outside the
- *  mutex. @p block: wait for the mutex (false: trylock, give up). */
+/** Reclaim what is past its grace period; free callbacks and final drop
+ *  reports run outside the mutex. @p block: wait for the mutex (false:
+ *  trylock, give up). */
 void mca_base_event_reclaim(bool block, mca_base_event_cb_safety_t context);
 /** Finalize: reclaim everything (no reader may be left). */
 void mca_base_event_grace_finalize(void);
 
+/** The child of a fork(): forget every other thread's record (those threads
+ *  do not exist here) and re-arm the asymmetric fence. Context: the atfork
+ *  child handler (one thread). */
+void mca_base_event_grace_atfork_child(void);
+
 /* ------------------------------------------------------------------------
- * Dispatch (mca_base_event_dispatch.c) and handles (mca_base_event_handle.c)
+ * Dispatch (mca_base_event_dispatch.c), capture (mca_base_event_capture.c)
  * ------------------------------------------------------------------------ */
 
 /** Current registration epoch (incremented at each handle alloc). */
 extern _Atomic uint64_t mca_base_event_reg_epoch;
 /** The installed delivery (NULL: inline). */
 extern _Atomic(const mca_base_event_delivery_t *) mca_base_event_delivery;
-
-/** Set when some registration's drop counter went from 0 to nonzero since
- *  the last mca_base_event_report_drops() walk (may be set spuriously). */
-extern atomic_bool mca_base_event_drops_pending;
-
-/** Saturating increment of a drop counter. Context: RAISE, SIGNAL. */
-static inline void mca_base_event_reg_count_drop(mca_base_event_reg_t *reg)
-{
-    uint64_t old = atomic_load_explicit(&reg->dropped, memory_order_relaxed);
-    do {
-        if (UINT64_MAX == old) {
-            return; /* saturated: never wrap */
-        }
-        /* release (same instruction as relaxed on x86): what this thread
-         * did before the drop (e.g. the registration's previous callback)
-         * happens before the dropped handler run by a reporter on another
-         * thread. Pairs with the acq_rel swap in
-         * mca_base_event_report_drops() and flush_dropped(). */
-    } while (!atomic_compare_exchange_weak_explicit(&reg->dropped, &old, old + 1,
-                                                    memory_order_release,
-                                                    memory_order_relaxed));
-    if (OPAL_UNLIKELY(0 == old)) {
-        /* release RMW (an RMW so that every setter's release sequence
-         * reaches the clearing exchange, not just the last setter's): the
-         * increment above is visible to whoever clears the flag seeing it
-         * set. Pairs with the acquire exchange in
-         * mca_base_event_report_drops(). Only on a 0 -> nonzero step. */
-        (void) atomic_exchange_explicit(&mca_base_event_drops_pending, true,
-                                        memory_order_release);
-    }
-}
 
 /** Rebuild and publish @p ev's snapshot; caller holds the mutex.
  *  @retval OPAL_SUCCESS, OPAL_ERR_OUT_OF_RESOURCE (old snapshot kept). */
@@ -298,18 +375,75 @@ int mca_base_event_reg_update_listening(mca_base_event_reg_t *reg);
 /** Fire @p ev's listen callback (outside the mutex) for a transition. */
 void mca_base_event_listen_notify(mca_base_event_priv_t *ev, int transition);
 
-/** Exporter share of the gate, added to new events while an EXPORTS delivery
- *  is installed (under the mutex). */
-extern int mca_base_event_exporters;
+/** Set event->exported from the installed delivery (its EXPORTS flag and
+ *  filter) and keep event->active in step. Caller holds the mutex. */
+void mca_base_event_export_update(mca_base_event_priv_t *ev,
+                                  const mca_base_event_delivery_t *delivery);
+
+/* ------------------------------------------------------------------------
+ * Drops (mca_base_event_drops.c)
+ * ------------------------------------------------------------------------ */
+
+/** Set when some registration's drop counter went from 0 to nonzero since
+ *  the last mca_base_event_report_drops() walk (may be set spuriously). */
+extern atomic_bool mca_base_event_drops_pending;
+
+/** Saturating increment of a drop counter. Context: RAISE, SIGNAL. */
+static inline void mca_base_event_reg_count_drop(mca_base_event_reg_t *reg, uint64_t n)
+{
+    uint64_t old = atomic_load_explicit(&reg->dropped, memory_order_relaxed);
+    uint64_t now;
+    do {
+        if (UINT64_MAX == old) {
+            return; /* saturated: never wrap */
+        }
+        now = UINT64_MAX - old < n ? UINT64_MAX : old + n;
+        /* release: what this thread did before the drop happens before the
+         * dropped handler run by a reporter on another thread. Pairs with
+         * the acq_rel exchanges that take the count (drops.c). */
+    } while (!atomic_compare_exchange_weak_explicit(&reg->dropped, &old, now,
+                                                    memory_order_release,
+                                                    memory_order_relaxed));
+    if (OPAL_UNLIKELY(0 == old)) {
+        /* release RMW (so that every setter's release sequence reaches the
+         * clearing exchange): the increment above is visible to whoever
+         * clears the flag seeing it set. Pairs with the acquire exchange in
+         * mca_base_event_report_drops(). */
+        (void) atomic_exchange_explicit(&mca_base_event_drops_pending, true,
+                                        memory_order_release);
+    }
+}
+
+/** Report @p e's pending drops to its dropped handler before a delivery to
+ *  it (in @p context, with @p user_data of the callback about to run).
+ *  Outside every lock. Context: RAISE, PROGRESS, ANY (a dispatch). */
+void mca_base_event_drops_before_delivery(const mca_base_event_regset_entry_t *e,
+                                          const mca_base_event_record_t *record,
+                                          mca_base_event_cb_safety_t context, void *user_data);
+
+/* ------------------------------------------------------------------------
+ * Registrations (mca_base_event_handle.c)
+ * ------------------------------------------------------------------------ */
+
+/** Free every live registration (the end of the MPI_T session, finalize).
+ *  Caller holds no lock. */
+void mca_base_event_handles_finalize(void);
+/** Read the registration cap (MCA parameter). */
+int mca_base_event_max_registrations(void);
+/** A live registration by token, NULL otherwise. Caller holds the mutex. */
+mca_base_event_reg_t *mca_base_event_reg_lookup(mca_base_event_registration_t *handle);
+/** The token table's size, and the registration in slot @p slot (NULL when
+ *  free). Caller holds the mutex (the drop report walks them). */
+uint32_t mca_base_event_reg_slot_count(void);
+mca_base_event_reg_t *mca_base_event_reg_at_slot(uint32_t slot);
+
+/* ------------------------------------------------------------------------
+ * Clock (mca_base_event_source.c)
+ * ------------------------------------------------------------------------ */
 
 /** Register mca_base_event_clock and switch the default clock to it
  *  (mca_base_event_init(), under the mutex). Context: INIT. */
 int mca_base_event_clock_register(void);
-
-/** Free every live registration (finalize). Caller does not hold the mutex. */
-void mca_base_event_handles_finalize(void);
-/** Read the registration cap (MCA parameter). */
-int mca_base_event_max_registrations(void);
 
 END_C_DECLS
 

@@ -19,6 +19,13 @@
 mca_base_event_priv_t **mca_base_event_events = NULL;
 int mca_base_event_num_events = 0;
 static int events_size = 0;
+/* The same array for lock-free readers (drains map a record's event index
+ * to the event): published with a release store after the entry is
+ * written. An array replaced by a larger one is kept, never freed (events
+ * are never unregistered; a few KiB at most), so a reader holding the old
+ * pointer stays valid. */
+static _Atomic(mca_base_event_priv_t **) fast_events = NULL;
+static atomic_int fast_count = 0;
 /** full name -> index + 1 (lazily constructed, under the mutex). */
 static opal_hash_table_t event_names;
 static bool event_names_ready = false;
@@ -89,6 +96,28 @@ static int check_layout(int num_elements, const mca_base_var_type_t types[],
     return OPAL_SUCCESS;
 }
 
+/* Context: ANY. Caller holds the engine mutex. Is the registered event
+ * @p ev the one these arguments describe? Its identity is everything a
+ * tool or the raise path relies on: the layout (element count, types,
+ * offsets), the binding, the source, the flags and the verbosity. The
+ * description, enumerator and ctx of the first registration are kept. */
+static bool same_identity(const mca_base_event_t *ev, mca_base_var_info_lvl_t verbosity,
+                          int num_elements, const mca_base_var_type_t types[],
+                          const ptrdiff_t offsets[], int bind, uint32_t flags,
+                          const mca_base_event_source_t *source)
+{
+    if (ev->num_elements != num_elements || ev->bind != bind || ev->flags != flags
+        || ev->source != source || ev->verbosity != verbosity) {
+        return false;
+    }
+    for (int i = 0; i < num_elements; ++i) {
+        if (ev->types[i] != types[i] || ev->offsets[i] != offsets[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static void event_destroy(mca_base_event_priv_t *ev)
 {
     if (NULL == ev) {
@@ -147,17 +176,30 @@ int mca_base_event_register(const char *project, const char *framework, const ch
     if (OPAL_SUCCESS
         == opal_hash_table_get_value_ptr(&event_names, fname, strlen(fname), &found)) {
         ret = (int) ((intptr_t) found - 1);
+        /* Idempotent only for the same event: a different one under a known
+         * name would have its raises read with the first one's layout. */
+        if (!same_identity(&mca_base_event_events[ret]->super, verbosity, num_elements, types,
+                           offsets, bind, flags, source)) {
+            ret = OPAL_EXISTS;
+        }
         goto cleanup;
     }
     if (mca_base_event_num_events == events_size) {
         int nsize = 0 == events_size ? 16 : 2 * events_size;
-        mca_base_event_priv_t **n = realloc(mca_base_event_events, nsize * sizeof(*n));
+        /* not realloc: lock-free readers may hold the old array (kept) */
+        mca_base_event_priv_t **n = malloc(nsize * sizeof(*n));
         if (NULL == n) {
             ret = OPAL_ERR_OUT_OF_RESOURCE;
             goto cleanup;
         }
+        if (0 < mca_base_event_num_events) {
+            memcpy(n, mca_base_event_events, mca_base_event_num_events * sizeof(*n));
+        }
         mca_base_event_events = n;
         events_size = nsize;
+        /* release: the copied entries are visible to a reader of the new
+         * array (pairs with the acquire load in mca_base_event_lookup()) */
+        atomic_store_explicit(&fast_events, n, memory_order_release);
     }
     ev = calloc(1, sizeof(*ev));
     if (NULL == ev) {
@@ -187,8 +229,13 @@ int mca_base_event_register(const char *project, const char *framework, const ch
     ev->super.source = source;
     ev->super.ctx = ctx;
     atomic_init(&ev->super.regset, NULL);
-    /* an EXPORTS delivery keeps every gate open, new events included */
-    atomic_init(&ev->super.active, mca_base_event_exporters);
+    atomic_init(&ev->super.active, 0);
+    atomic_init(&ev->super.exported, false);
+    atomic_init(&ev->export_dropped, 0);
+    /* an exporting delivery opens the gate of the events it exports, new
+     * events included */
+    mca_base_event_export_update(ev, atomic_load_explicit(&mca_base_event_delivery,
+                                                          memory_order_relaxed));
     if (OPAL_SUCCESS
         != opal_hash_table_set_value_ptr(&event_names, ev->super.name, strlen(ev->super.name),
                                          (void *) (intptr_t) (ev->super.index + 1))) {
@@ -199,6 +246,9 @@ int mca_base_event_register(const char *project, const char *framework, const ch
         OBJ_RETAIN(enumerator);
     }
     mca_base_event_events[mca_base_event_num_events++] = ev;
+    /* release: the event is complete before a lock-free reader can find it
+     * (pairs with the acquire load in mca_base_event_lookup()) */
+    atomic_store_explicit(&fast_count, mca_base_event_num_events, memory_order_release);
     ret = ev->super.index;
     ev = NULL;
 cleanup:
@@ -206,6 +256,31 @@ cleanup:
     free(fname);
     event_destroy(ev);
     return ret;
+}
+
+/* Context: INIT, ANY. Locks: takes the engine mutex (twice: event types
+ * are never removed, so the index found by the first call stays valid). */
+int mca_base_event_register_ptr(const char *project, const char *framework, const char *component,
+                                const char *name, const char *description,
+                                mca_base_var_info_lvl_t verbosity, int num_elements,
+                                const mca_base_var_type_t types[], const ptrdiff_t offsets[],
+                                mca_base_var_enum_t *enumerator, int bind, uint32_t flags,
+                                mca_base_event_source_t *source, void *ctx,
+                                mca_base_event_t **event)
+{
+    int index, ret;
+
+    if (NULL == event) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    index = mca_base_event_register(project, framework, component, name, description, verbosity,
+                                    num_elements, types, offsets, enumerator, bind, flags, source,
+                                    ctx);
+    if (0 > index) {
+        return index;
+    }
+    ret = mca_base_event_get_by_index(index, event);
+    return OPAL_SUCCESS == ret ? index : ret;
 }
 
 /* Context: ANY. */
@@ -254,4 +329,20 @@ int mca_base_event_get_count(void)
     n = mca_base_event_num_events;
     opal_mutex_unlock(&mca_base_event_lock);
     return n;
+}
+
+/* Context: any, SIGNAL. Lock-free. */
+mca_base_event_t *mca_base_event_lookup(uint32_t index)
+{
+    /* acquire: pairs with the release store of the count in
+     * mca_base_event_register(); the array loaded after it holds the entry
+     * (the array pointer is published before the count that needs it). */
+    int n = atomic_load_explicit(&fast_count, memory_order_acquire);
+    mca_base_event_priv_t **events;
+
+    if ((uint32_t) n <= index) {
+        return NULL;
+    }
+    events = atomic_load_explicit(&fast_events, memory_order_acquire);
+    return &events[index]->super;
 }

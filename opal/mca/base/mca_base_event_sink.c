@@ -5,8 +5,14 @@
  * $HEADER$
  */
 
-/** @file Producer services: sinks drained at flush points, listen callbacks
- *  on a type's first/last listener, and the flush itself. */
+/** @file Producer services: sinks drained at drain points and handle
+ *  allocs, and listen callbacks on a type's first/last listener.
+ *
+ *  The sink table is written under the engine mutex (INIT context) and read
+ *  without it: drains run at every progress call. An entry is complete
+ *  before the count that covers it is published (release/acquire); a
+ *  drain racing with an unregister may call a sink once more, which is
+ *  harmless (sinks live in libraries that are never unloaded). */
 
 #include "opal_config.h"
 
@@ -18,7 +24,7 @@ typedef struct {
 } sink_t;
 
 static sink_t sinks[MCA_BASE_EVENT_MAX_SINKS];
-static int num_sinks = 0;
+static atomic_int num_sinks = 0;
 
 /* Context: INIT. */
 int mca_base_event_sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx)
@@ -29,12 +35,15 @@ int mca_base_event_sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx)
         return OPAL_ERR_BAD_PARAM;
     }
     opal_mutex_lock(&mca_base_event_lock);
-    if (MCA_BASE_EVENT_MAX_SINKS == num_sinks) {
+    int n = atomic_load_explicit(&num_sinks, memory_order_relaxed);
+    if (MCA_BASE_EVENT_MAX_SINKS == n) {
         ret = OPAL_ERR_OUT_OF_RESOURCE;
     } else {
-        sinks[num_sinks].fn = fn;
-        sinks[num_sinks].ctx = ctx;
-        ++num_sinks;
+        sinks[n].fn = fn;
+        sinks[n].ctx = ctx;
+        /* release: the entry is complete before a drain counts it (pairs
+         * with the acquire load in mca_base_event_drain_sinks()) */
+        atomic_store_explicit(&num_sinks, n + 1, memory_order_release);
     }
     opal_mutex_unlock(&mca_base_event_lock);
     return ret;
@@ -46,9 +55,11 @@ int mca_base_event_sink_unregister(mca_base_event_sink_drain_fn_t fn, void *ctx)
     int ret = OPAL_ERR_NOT_FOUND;
 
     opal_mutex_lock(&mca_base_event_lock);
-    for (int i = 0; i < num_sinks; ++i) {
+    int n = atomic_load_explicit(&num_sinks, memory_order_relaxed);
+    for (int i = 0; i < n; ++i) {
         if (sinks[i].fn == fn && sinks[i].ctx == ctx) {
-            sinks[i] = sinks[--num_sinks];
+            sinks[i] = sinks[n - 1];
+            atomic_store_explicit(&num_sinks, n - 1, memory_order_release);
             ret = OPAL_SUCCESS;
             break;
         }
@@ -57,50 +68,18 @@ int mca_base_event_sink_unregister(mca_base_event_sink_drain_fn_t fn, void *ctx)
     return ret;
 }
 
-/* Context: ANY, PROGRESS. The drains run outside the mutex, from a copy. */
+/* Context: ANY, PROGRESS. Lock-free (see the file comment). */
 void mca_base_event_drain_sinks(void)
 {
-    sink_t copy[MCA_BASE_EVENT_MAX_SINKS];
-    int n;
+    /* acquire: pairs with the release store in sink_register() */
+    int n = atomic_load_explicit(&num_sinks, memory_order_acquire);
 
-    opal_mutex_lock(&mca_base_event_lock);
-    n = num_sinks;
     for (int i = 0; i < n; ++i) {
-        copy[i] = sinks[i];
+        sink_t sink = sinks[i];
+        if (NULL != sink.fn) {
+            sink.fn(sink.ctx);
+        }
     }
-    opal_mutex_unlock(&mca_base_event_lock);
-    for (int i = 0; i < n; ++i) {
-        copy[i].fn(copy[i].ctx);
-    }
-}
-
-/* Context: ANY, TOOL. Re-entry on the same thread (a callback reaching a
- * flush point while a flush delivers to it) returns at once: no deadlock,
- * no unbounded recursion. */
-int mca_base_event_flush(void)
-{
-    const mca_base_event_delivery_t *d;
-    int ret = OPAL_SUCCESS;
-
-    if (mca_base_event_tls.flushing || mca_base_event_tls.reporting) {
-        /* reporting: a drain on another thread may hold the delivery's
-         * lock while it waits for our dropped handler (flush_dropped()):
-         * waiting for it here would deadlock. A handle_free still gets its
-         * pending records counted (the delivery's withdraw). */
-        return OPAL_SUCCESS;
-    }
-    mca_base_event_tls.flushing = true;
-    mca_base_event_drain_sinks();
-    /* acquire: pairs with the release in mca_base_event_delivery_set() */
-    d = atomic_load_explicit(&mca_base_event_delivery, memory_order_acquire);
-    if (NULL != d && NULL != d->flush) {
-        ret = d->flush();
-    }
-    mca_base_event_tls.flushing = false;
-    /* drops of registrations that receive nothing more are reported here,
-     * not only before a next delivery (one relaxed load when none) */
-    mca_base_event_report_drops(MCA_BASE_EVENT_CB_REQUIRE_NONE);
-    return ret;
 }
 
 /* Context: INIT. */

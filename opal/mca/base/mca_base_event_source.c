@@ -232,6 +232,27 @@ bool mca_base_event_source_is_registered(const mca_base_event_source_t *source)
            && sources[source->index] == source;
 }
 
+/* Context: ANY. Caller holds the engine mutex. Is the registered source
+ * @p src the one these arguments describe? Its identity is what tools and
+ * the raise path see of it: ordering, clock (function and, for a
+ * producer's clock, its ctx; ticks_per_second as registered, i.e. 1e9 for
+ * the default clock), max_ticks and ad-hoc reads. The description of the
+ * first registration is kept. */
+static bool same_identity(const mca_base_event_source_t *src,
+                          mca_base_event_source_order_t ordering, opal_count_t ticks_per_second,
+                          opal_count_t max_ticks, mca_base_event_timestamp_fn_t get_timestamp,
+                          bool supports_adhoc, void *ctx)
+{
+    /* the default clock ignores ctx and always has 1e9 ticks/s */
+    bool same_clock = NULL == get_timestamp
+                          ? default_clock == src->get_timestamp
+                          : (get_timestamp == src->get_timestamp && ctx == src->ctx
+                             && ticks_per_second == src->ticks_per_second);
+
+    return same_clock && src->ordering == ordering && src->max_ticks == max_ticks
+           && src->supports_adhoc == supports_adhoc;
+}
+
 /* Context: INIT, ANY. Locks: takes the engine mutex. */
 int mca_base_event_source_register(const char *name, const char *description,
                                    mca_base_event_source_order_t ordering,
@@ -262,6 +283,12 @@ int mca_base_event_source_register(const char *name, const char *description,
     if (OPAL_SUCCESS
         == opal_hash_table_get_value_ptr(&source_names, name, strlen(name), &found)) {
         ret = (int) ((intptr_t) found - 1);
+        /* Idempotent only for the same source: its events would otherwise
+         * carry timestamps in another clock or order than the caller's. */
+        if (!same_identity(sources[ret], ordering, ticks_per_second, max_ticks, get_timestamp,
+                           supports_adhoc, ctx)) {
+            ret = OPAL_EXISTS;
+        }
         goto cleanup;
     }
     if (num_sources == sources_size) {
@@ -340,7 +367,7 @@ int mca_base_event_source_get_count(void)
     return n;
 }
 
-/* Context: TOOL, ANY. A flush point. */
+/* Context: TOOL, ANY. A drain point. */
 int mca_base_event_source_get_timestamp(int index, opal_count_t *timestamp)
 {
     mca_base_event_source_t *src;

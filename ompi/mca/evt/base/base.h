@@ -8,20 +8,32 @@
 /**
  * @file
  *
- * The evt framework's base: open, select, flush, close.
+ * The evt framework's base: bring-up and tear-down of the whole event
+ * machinery in a process, selection, and the drain points the MPI layer
+ * calls. The kit that deferred components are built from is in
+ * evt_base_kit.h.
  *
- * Who calls it: ompi_evt_init() / ompi_evt_finalize() (ompi/runtime/), which
- * are reference counted; this API is not, beyond what
- * mca_base_framework_open/close count. ompi-evt-info calls it to list what
- * it found.
+ * Bring-up (evt_base_init.c): three paths reach ompi_evt_base_init(),
+ * whichever comes first after opal_init_util:
+ *   - the hook component (mca_hook_evt.so) at the bottom of MPI_Init and
+ *     MPI_Init_thread, in every MPI process, without relinking;
+ *   - libompi_evt's PMPI wrappers of MPI_Init and MPI_Init_thread, when the
+ *     application links or preloads libompi_evt;
+ *   - libompi_evt's MPI_T_init_thread (a tool before MPI_Init).
+ * Each holds one reference; the last ompi_evt_base_finalize() closes
+ * everything. Init brings up the engine, the built-in producers, then opens
+ * the framework and selects a module. No user code runs under the
+ * bring-up lock: the final drain and the frees (which run tool callbacks)
+ * come before the lock is taken again to close, and an init arriving
+ * meanwhile keeps the machinery up instead of waiting.
  *
- * Selection (ompi_evt_base_select()): every opened component's evtc_init
- * gives a module and a priority, or NULL; the highest priority wins, the
- * other modules are finalized and their components closed; the winner's
- * evtm_init runs, it is installed as the engine's delivery
- * (mca_base_event_delivery_set()) and its evtm_progress is registered with
- * opal_progress once. With no usable component the engine keeps delivering
- * inline (sync semantics) and evt_base_verbose says why.
+ * Selection (evt_base_select.c): every opened component's evtc_init gives a
+ * module and a priority, or NULL; the highest priority wins, the other
+ * modules are finalized and their components closed; the winner is
+ * installed: started, its kit built (deferred modules), made the engine's
+ * delivery, and the kit's drain registered with opal_progress once. With no
+ * usable component the engine delivers at the raise (sync semantics) and
+ * evt_base_verbose says why.
  */
 
 #ifndef OMPI_EVT_BASE_H
@@ -44,7 +56,7 @@ typedef struct ompi_evt_base_candidate_t {
     char name[MCA_BASE_MAX_COMPONENT_NAME_LEN + 1];
     int priority;   /**< from evtc_init; -1 when it returned NULL */
     bool available; /**< evtc_init returned a module */
-    bool selected;  /**< won selection and its evtm_init succeeded */
+    bool selected;  /**< won selection and was installed */
 } ompi_evt_base_candidate_t;
 
 /** Most components selection records (more are selected among, not listed). */
@@ -52,15 +64,15 @@ typedef struct ompi_evt_base_candidate_t {
 
 /** Global state of the base. Written only in INIT context. */
 typedef struct ompi_evt_base_t {
-    /** The selected module, NULL with inline delivery. */
+    /** The installed module, NULL with dispatch at the raise by default. */
     const ompi_evt_base_module_t *module;
-    /** The selected component, NULL with inline delivery. */
-    const ompi_evt_base_component_t *component;
+    /** Its component's name, NULL when none is installed. */
+    const char *name;
     /** Priority the winner reported. */
     int priority;
-    /** module->evtm_progress is registered with opal_progress. */
+    /** The kit's drain is registered with opal_progress. */
     bool progress_registered;
-    /** Why delivery is inline (NULL when a module is selected). */
+    /** Why no module is installed (NULL when one is). */
     const char *inline_reason;
     /** Candidates seen by the last selection. */
     int num_candidates;
@@ -70,52 +82,130 @@ typedef struct ompi_evt_base_t {
 /** Read-only outside evt_base_*.c. */
 OMPI_DECLSPEC extern ompi_evt_base_t ompi_evt_base;
 
+/* ------------------------------------------------------------------------
+ * Bring-up and tear-down (evt_base_init.c)
+ * ------------------------------------------------------------------------ */
+
+/**
+ * Take a reference on the event machinery; the first one brings it up (the
+ * engine, the built-in producers, the framework and its module). A failure
+ * of the framework is not fatal (delivery at the raise); a failure of the
+ * engine is.
+ * @retval OMPI_SUCCESS  up (one more reference)
+ * @retval OPAL_ERR_NOT_INITIALIZED  opal_init_util has not run yet
+ * @retval other  the engine could not start (no reference taken)
+ * Context: INIT (any thread). Locks: the bring-up lock, never held while
+ * user code runs.
+ */
+OMPI_DECLSPEC int ompi_evt_base_init(void);
+
+/**
+ * Drop a reference; the last one drains, frees every registration (tool
+ * callbacks may run: no lock of ours is held then), closes the framework
+ * and the engine. Harmless with no reference held.
+ * Context: INIT.
+ */
+OMPI_DECLSPEC int ompi_evt_base_finalize(void);
+
+/** Number of references held (0: down). Context: ANY. */
+OMPI_DECLSPEC int ompi_evt_base_refcount(void);
+
+/**
+ * MPI_Init (or MPI_Init_thread) has completed: take the MPI reference,
+ * tell the producers (ompi.mpi.initialization is raised) and the module
+ * (OMPI_EVT_NOTICE_MPI_INIT_COMPLETE); once per MPI_Init whichever of the
+ * hook and the wrappers calls first.
+ * Context: INIT (end of MPI_Init).
+ */
+OMPI_DECLSPEC int ompi_evt_base_mpi_init_bottom(int required, int provided);
+
+/**
+ * MPI_Finalize is starting: ompi.mpi.finalization is raised, everything
+ * pending is drained (context NONE), the module is told
+ * (OMPI_EVT_NOTICE_MPI_FINALIZE_START), draining from opal_progress stops,
+ * and the MPI reference is dropped; once per MPI_Init.
+ * Context: INIT (start of MPI_Finalize).
+ */
+OMPI_DECLSPEC int ompi_evt_base_mpi_finalize_top(void);
+
+/**
+ * The last MPI_T_finalize: the tool's MPI_T session ends, and with it every
+ * registration (handle) it allocated (MPI-4.1 sec. 15.3.4: handles are
+ * valid within the session), whether MPI is still initialized or not.
+ * Drains first (context NONE). Context: TOOL.
+ */
+OMPI_DECLSPEC void ompi_evt_base_mpit_session_end(void);
+
+/* ------------------------------------------------------------------------
+ * The framework (evt_base_frame.c, evt_base_select.c)
+ * ------------------------------------------------------------------------ */
+
 /**
  * Open the framework (register its variables, load and open the
  * components) and select a module. A selection that finds nothing usable is
- * not an error: delivery stays inline.
- *
- * @retval OMPI_SUCCESS  open (with a module or inline)
+ * not an error: delivery stays at the raise.
+ * @retval OMPI_SUCCESS  open (with a module or without)
  * @retval other         the framework could not be opened (it stays closed)
- *
  * Context: INIT, after opal_init_util. Locks: none (callers serialise).
  */
 OMPI_DECLSPEC int ompi_evt_base_open(void);
 
 /**
  * Select among the opened components (see the file comment). Called by
- * ompi_evt_base_open(); a second call while a module is selected is a no-op.
- *
- * @retval OMPI_SUCCESS  a module is selected and installed
- * @retval OPAL_ERR_NOT_FOUND  nothing usable: inline delivery (not fatal)
- *
+ * ompi_evt_base_open(); a second call while a module is installed is a
+ * no-op.
+ * @retval OMPI_SUCCESS  a module is installed
+ * @retval OPAL_ERR_NOT_FOUND  nothing usable: dispatch at the raise
  * Context: INIT.
  */
 OMPI_DECLSPEC int ompi_evt_base_select(void);
 
 /**
- * Deliver everything pending now (producer sinks, then the module's flush).
- * Context: ANY, TOOL. Locks: none.
- */
-OMPI_DECLSPEC int ompi_evt_base_flush(void);
-
-/**
- * Stop draining from opal_progress (MPI_Finalize: the progress engine goes
- * away before the framework closes when a tool still holds MPI_T open).
- * flush() keeps working. Idempotent. Context: INIT.
- */
-OMPI_DECLSPEC void ompi_evt_base_progress_detach(void);
-
-/**
- * Flush, remove the module from the engine, unregister its progress,
- * finalize it and close the framework. Safe when not open.
+ * Install @p module (start it, build its kit, make it the engine's
+ * delivery, register the kit's drain with opal_progress). Selection uses
+ * it; tests use it to run a component without loading its DSO.
+ * @retval OMPI_SUCCESS; OPAL_ERR_BAD_PARAM (flags: EXPORTS needs
+ *         DEFERRED; kit parameters); the module's or the kit's error
  * Context: INIT.
  */
+OMPI_DECLSPEC int ompi_evt_base_install(const char *name, const ompi_evt_base_module_t *module,
+                                        int priority);
+
+/**
+ * Remove the installed module: it stops receiving records and drains (a
+ * drain running on another thread finishes without it), then it is
+ * finalized. Does not drain: the caller drains first when it wants the
+ * pending records delivered (what is left is counted as dropped when the
+ * registrations go). Context: INIT.
+ */
+OMPI_DECLSPEC void ompi_evt_base_uninstall(void);
+
+/** A drain point in context NONE (producer sinks, pending records, drop
+ *  reports). Context: ANY, TOOL. Locks: none. */
+OMPI_DECLSPEC int ompi_evt_base_flush(void);
+
+/** Stop draining from opal_progress (MPI_Finalize: the progress engine goes
+ *  away before the framework closes when a tool still holds MPI_T open).
+ *  Drain points keep working. Idempotent. Context: INIT. */
+OMPI_DECLSPEC void ompi_evt_base_progress_detach(void);
+
+/** Close the framework (uninstall, close the components). Safe when not
+ *  open. Context: INIT. */
 OMPI_DECLSPEC int ompi_evt_base_close(void);
 
 /** True between a successful ompi_evt_base_open() and ompi_evt_base_close().
  *  Context: ANY. */
 OMPI_DECLSPEC bool ompi_evt_base_is_open(void);
+
+/** Add the base's help-file folders to opal_show_help's search path (the
+ *  installed copy first, then the source tree's): done by open; a tool
+ *  that selects components itself (ompi-evt-info) calls it before.
+ *  Context: INIT. */
+OMPI_DECLSPEC void ompi_evt_base_help_init(void);
+
+/** Test-only: the delivery the base installs for a deferred module (tests
+ *  that switch to dispatch at the raise and back). */
+OMPI_DECLSPEC const mca_base_event_delivery_t *ompi_evt_base_test_delivery(void);
 
 END_C_DECLS
 

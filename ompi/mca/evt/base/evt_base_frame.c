@@ -11,7 +11,7 @@
  * The evt framework object: register, open and close.
  *
  * Open MPI 4.1 does not know this framework, so nothing opens it for us:
- * ompi_evt_base_open() is called by ompi_evt_init() (hook at MPI_Init,
+ * ompi_evt_base_open() is called by ompi_evt_base_init() (hook at MPI_Init,
  * PMPI wrappers, MPI_T_init_thread) after opal_init_util. The framework name
  * has no '_' (mca_base_framework_open splits variable names on it).
  */
@@ -29,7 +29,7 @@
 
 ompi_evt_base_t ompi_evt_base = {
     .module = NULL,
-    .component = NULL,
+    .name = NULL,
     .priority = -1,
     .progress_registered = false,
     .inline_reason = "the evt framework is not open",
@@ -50,49 +50,33 @@ static int evt_base_open(mca_base_open_flag_t flags)
     return mca_base_framework_components_open(&ompi_evt_base_framework, flags);
 }
 
-/* Tear the selected module down, then close every component still open.
+/* Uninstall the module, then close every component still open.
  * Context: INIT (mca_base_framework_close, last reference). */
 static int evt_base_close(void)
 {
-    const ompi_evt_base_module_t *module = ompi_evt_base.module;
-    int rc;
-
-    if (NULL != module) {
-        /* The engine flushes the old delivery before removing it. */
-        rc = mca_base_event_delivery_set(NULL);
-        if (OPAL_SUCCESS != rc) {
-            opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                                "evt:base:close: removing the %s delivery failed (%d)",
-                                ompi_evt_base.component->evtc_version.mca_component_name, rc);
-        }
-        ompi_evt_base_progress_detach();
-        if (NULL != module->evtm_finalize) {
-            (void) module->evtm_finalize();
-        }
-        opal_output_verbose(10, ompi_evt_base_framework.framework_output,
-                            "evt:base:close: component %s finalized",
-                            ompi_evt_base.component->evtc_version.mca_component_name);
-    }
-    ompi_evt_base.module = NULL;
-    ompi_evt_base.component = NULL;
-    ompi_evt_base.priority = -1;
+    ompi_evt_base_uninstall();
     ompi_evt_base.inline_reason = "the evt framework is not open";
-
     return mca_base_framework_components_close(&ompi_evt_base_framework, NULL);
 }
 
-MCA_BASE_FRAMEWORK_DECLARE(ompi, evt, "MPI_T event delivery (sync, ring, pmix)", evt_base_register,
+MCA_BASE_FRAMEWORK_DECLARE(ompi, evt, "MPI_T event delivery", evt_base_register,
                            evt_base_open, evt_base_close, NULL, MCA_BASE_FRAMEWORK_FLAG_DEFAULT);
+
+/* Context: INIT. */
+void ompi_evt_base_help_init(void)
+{
+    /* Our help file lives outside Open MPI's help folder: the installed copy
+     * first, then the source tree's (running from the build tree). */
+    (void) opal_show_help_add_dir(OMPI_EVT_HELPDIR);
+    (void) opal_show_help_add_dir(OMPI_EVT_SRC_HELPDIR);
+}
 
 /* Context: INIT. */
 int ompi_evt_base_open(void)
 {
     int rc;
 
-    /* Our help file lives outside Open MPI's help folder: the installed copy
-     * first, then the source tree's (running from the build tree). */
-    (void) opal_show_help_add_dir(OMPI_EVT_HELPDIR);
-    (void) opal_show_help_add_dir(OMPI_EVT_SRC_HELPDIR);
+    ompi_evt_base_help_init();
 
     rc = mca_base_framework_open(&ompi_evt_base_framework, MCA_BASE_OPEN_DEFAULT);
     if (OPAL_SUCCESS != rc) {
@@ -105,7 +89,7 @@ int ompi_evt_base_open(void)
     }
     rc = ompi_evt_base_select();
     if (OPAL_ERR_NOT_FOUND == rc) {
-        /* Inline delivery is a working configuration, not a failure. */
+        /* Dispatch at the raise is a working configuration, not a failure. */
         rc = OMPI_SUCCESS;
     }
     return rc;

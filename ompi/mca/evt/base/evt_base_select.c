@@ -8,8 +8,9 @@
 /**
  * @file
  *
- * Selection of the evt module, the adapter that installs it as the engine's
- * delivery, and its (un)registration with opal_progress.
+ * Selection of the evt module (a walk over the candidates), and its
+ * installation: started, its kit built, made the engine's delivery, the
+ * kit's drain registered with opal_progress.
  *
  * evt components use the select-one shape of seed 004 (evtc_init returns a
  * module and a priority), not mca_query_component, so the walk is ours
@@ -29,28 +30,12 @@
 #include "opal/util/show_help.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/evt.h"
 
-/* The engine's view of the selected module. Filled once per selection in
- * INIT context, before mca_base_event_delivery_set() publishes it. */
+/* The engine's view of the installed deferred module: the kit's hooks.
+ * Filled in INIT context before mca_base_event_delivery_set() publishes it. */
 static mca_base_event_delivery_t evt_base_delivery;
-
-/* Module flags -> delivery flags. Context: INIT. */
-static uint32_t evt_base_delivery_flags(uint32_t module_flags)
-{
-    uint32_t flags = 0;
-
-    if (module_flags & OMPI_EVT_MODULE_FLAG_DEFERRED) {
-        flags |= MCA_BASE_EVENT_DELIVERY_DEFERRED;
-    }
-    if (module_flags & OMPI_EVT_MODULE_FLAG_EXPORTS) {
-        flags |= MCA_BASE_EVENT_DELIVERY_EXPORTS;
-    }
-    if (module_flags & OMPI_EVT_MODULE_FLAG_ASYNC_SIGNAL_RAISE) {
-        flags |= MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
-    }
-    return flags;
-}
 
 /* Is the evt selection variable an explicit include list ("sync,ring")?
  * Then finding nothing usable is the user's problem and gets a help
@@ -64,14 +49,14 @@ static bool evt_base_selection_is_explicit(void)
 }
 
 /* Context: INIT. */
-static void evt_base_go_inline(const char *reason)
+static void evt_base_no_module(const char *reason)
 {
     const char *sel = ompi_evt_base_framework.framework_selection;
 
     ompi_evt_base.inline_reason = reason;
     opal_output_verbose(1, ompi_evt_base_framework.framework_output,
                         "evt:base:select: no evt component selected: %s (evt = \"%s\"); "
-                        "events are delivered inline (sync semantics)",
+                        "events are dispatched at the raise (sync semantics)",
                         reason, NULL == sel ? "" : sel);
     if (evt_base_selection_is_explicit()) {
         opal_show_help("help-mca-evt-base.txt", "no-component", true, sel, reason);
@@ -79,155 +64,198 @@ static void evt_base_go_inline(const char *reason)
 }
 
 /* Context: INIT. */
-int ompi_evt_base_select(void)
+int ompi_evt_base_install(const char *name, const ompi_evt_base_module_t *module, int priority)
 {
     const int output = ompi_evt_base_framework.framework_output;
-    const ompi_evt_base_component_t *best = NULL;
-    const ompi_evt_base_module_t *best_module = NULL;
-    const ompi_evt_base_module_t *modules[OMPI_EVT_BASE_MAX_CANDIDATES];
-    mca_base_component_list_item_t *cli;
-    int best_priority = -1;
-    int n = 0;
+    bool deferred = 0 != (module->evtm_flags & MCA_BASE_EVENT_DELIVERY_DEFERRED);
     int rc;
 
     if (NULL != ompi_evt_base.module) {
-        return OMPI_SUCCESS;
+        return OPAL_ERR_BAD_PARAM; /* one at a time */
     }
-    ompi_evt_base.num_candidates = 0;
+    if (0 != (module->evtm_flags & MCA_BASE_EVENT_DELIVERY_EXPORTS) && !deferred) {
+        opal_output_verbose(1, output,
+                            "evt:base: component %s exports without the kit (EXPORTS needs "
+                            "DEFERRED): refused",
+                            name);
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (NULL != module->evtm_init) {
+        rc = module->evtm_init();
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    if (deferred) {
+        rc = ompi_evt_base_kit_open(module, name);
+        if (OMPI_SUCCESS != rc) {
+            opal_output_verbose(1, output,
+                                "evt:base: component %s: the kit cannot be built with its "
+                                "parameters (ring size %zu bytes: a power of two >= %d; pool "
+                                "%d rings; drain budget %d) (%d)",
+                                name, module->evtm_kit.ring_size, OMPI_EVT_KIT_MIN_RING_SIZE,
+                                module->evtm_kit.pool_size, module->evtm_kit.drain_budget, rc);
+            if (NULL != module->evtm_finalize) {
+                (void) module->evtm_finalize();
+            }
+            return rc;
+        }
+        evt_base_delivery.name = name;
+        evt_base_delivery.deliver = ompi_evt_base_kit_deliver;
+        evt_base_delivery.flush = ompi_evt_base_kit_flush;
+        evt_base_delivery.withdraw = ompi_evt_base_kit_withdraw;
+        evt_base_delivery.exports = module->evtm_exports;
+        /* the kit's raise path is async-signal-safe */
+        evt_base_delivery.flags = module->evtm_flags | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
+        (void) mca_base_event_delivery_set(&evt_base_delivery);
+        /* Registered once for the module's whole life: (un)registering is
+         * expensive (opal_progress.h), so never per event or per handle. */
+        rc = opal_progress_register(ompi_evt_base_kit_progress);
+        ompi_evt_base.progress_registered = OPAL_SUCCESS == rc;
+        if (OPAL_SUCCESS != rc) {
+            opal_output_verbose(1, output,
+                                "evt:base: opal_progress_register failed (%d): %s drains only "
+                                "at drain points",
+                                rc, name);
+        }
+    } else {
+        /* dispatch at the raise: the engine needs no delivery */
+        (void) mca_base_event_delivery_set(NULL);
+    }
+    ompi_evt_base.module = module;
+    ompi_evt_base.name = name;
+    ompi_evt_base.priority = priority;
+    ompi_evt_base.inline_reason = NULL;
+    return OMPI_SUCCESS;
+}
 
-    if (0 == opal_list_get_size(&ompi_evt_base_framework.framework_components)) {
-        evt_base_go_inline("no evt component was found or every one was excluded");
-        return OPAL_ERR_NOT_FOUND;
+/* Context: INIT. */
+void ompi_evt_base_uninstall(void)
+{
+    const ompi_evt_base_module_t *module = ompi_evt_base.module;
+
+    if (NULL == module) {
+        return;
     }
+    /* no raise reaches the kit after this returns */
+    (void) mca_base_event_delivery_set(NULL);
+    ompi_evt_base_progress_detach();
+    if (0 != (module->evtm_flags & MCA_BASE_EVENT_DELIVERY_DEFERRED)) {
+        /* no drain calls the module after this returns */
+        ompi_evt_base_kit_detach_module();
+    }
+    if (NULL != module->evtm_finalize) {
+        (void) module->evtm_finalize();
+    }
+    if (0 != (module->evtm_flags & MCA_BASE_EVENT_DELIVERY_DEFERRED)) {
+        ompi_evt_base_kit_close();
+    }
+    opal_output_verbose(10, ompi_evt_base_framework.framework_output,
+                        "evt:base: component %s uninstalled", ompi_evt_base.name);
+    ompi_evt_base.module = NULL;
+    ompi_evt_base.name = NULL;
+    ompi_evt_base.priority = -1;
+}
+
+/* Ask every opened component; record what each says in the candidates and
+ * @p modules. Returns the index of the winner, -1 when none is usable.
+ * Context: INIT. */
+static int evt_base_walk(const ompi_evt_base_module_t **modules,
+                         const ompi_evt_base_component_t **components)
+{
+    const int output = ompi_evt_base_framework.framework_output;
+    mca_base_component_list_item_t *cli;
+    int best = -1, n = 0;
 
     OPAL_LIST_FOREACH (cli, &ompi_evt_base_framework.framework_components,
                        mca_base_component_list_item_t) {
+        const ompi_evt_base_component_t *component = (const ompi_evt_base_component_t *)
+                                                         cli->cli_component;
+        ompi_evt_base_candidate_t *cand;
+        const ompi_evt_base_module_t *module = NULL;
+        int priority = -1;
+
         if (OMPI_EVT_BASE_MAX_CANDIDATES == n) {
             opal_output_verbose(1, output,
                                 "evt:base:select: more than %d components: the rest are ignored",
                                 OMPI_EVT_BASE_MAX_CANDIDATES);
             break;
         }
-        const ompi_evt_base_component_t *component = (const ompi_evt_base_component_t *)
-                                                         cli->cli_component;
-        const ompi_evt_base_module_t *module = NULL;
-        int priority = -1;
-
         if (NULL != component->evtc_init) {
             module = component->evtc_init(&priority);
         }
         if (NULL == module) {
-            opal_output_verbose(10, output,
-                                "evt:base:select: component %s is not available here",
+            opal_output_verbose(10, output, "evt:base:select: component %s is not available here",
                                 component->evtc_version.mca_component_name);
-            priority = -1;
-        } else if (NULL == module->evtm_deliver || NULL == module->evtm_flush) {
-            opal_output_verbose(1, output,
-                                "evt:base:select: component %s returned a module without "
-                                "deliver/flush: ignored",
-                                component->evtc_version.mca_component_name);
-            if (NULL != module->evtm_finalize) {
-                (void) module->evtm_finalize();
-            }
-            module = NULL;
             priority = -1;
         } else {
             opal_output_verbose(10, output, "evt:base:select: component %s available, priority %d",
                                 component->evtc_version.mca_component_name, priority);
         }
-
-        {
-            ompi_evt_base_candidate_t *cand = &ompi_evt_base.candidates[n];
-
-            (void) snprintf(cand->name, sizeof(cand->name), "%s",
-                            component->evtc_version.mca_component_name);
-            cand->priority = priority;
-            cand->available = NULL != module;
-            cand->selected = false;
-            modules[n] = module;
-            ++n;
+        cand = &ompi_evt_base.candidates[n];
+        (void) snprintf(cand->name, sizeof(cand->name), "%s",
+                        component->evtc_version.mca_component_name);
+        cand->priority = priority;
+        cand->available = NULL != module;
+        cand->selected = false;
+        modules[n] = module;
+        components[n] = component;
+        if (NULL != module && (0 > best || priority > ompi_evt_base.candidates[best].priority)) {
+            best = n;
         }
-        if (NULL != module && priority > best_priority) {
-            best = component;
-            best_module = module;
-            best_priority = priority;
-        }
+        ++n;
     }
     ompi_evt_base.num_candidates = n;
+    return best;
+}
 
-    /* Finalize every recorded loser. */
-    for (int i = 0; i < n; ++i) {
-        if (NULL != modules[i] && modules[i] != best_module
-            && NULL != modules[i]->evtm_finalize) {
+/* Context: INIT. */
+int ompi_evt_base_select(void)
+{
+    const int output = ompi_evt_base_framework.framework_output;
+    const ompi_evt_base_module_t *modules[OMPI_EVT_BASE_MAX_CANDIDATES];
+    const ompi_evt_base_component_t *components[OMPI_EVT_BASE_MAX_CANDIDATES];
+    const char *reason = NULL;
+    int best, rc = OPAL_ERR_NOT_FOUND;
+
+    if (NULL != ompi_evt_base.module) {
+        return OMPI_SUCCESS;
+    }
+    ompi_evt_base.num_candidates = 0;
+    best = evt_base_walk(modules, components);
+
+    /* Finalize every loser that gave a module. */
+    for (int i = 0; i < ompi_evt_base.num_candidates; ++i) {
+        if (NULL != modules[i] && i != best && NULL != modules[i]->evtm_finalize) {
             (void) modules[i]->evtm_finalize();
         }
     }
+    if (0 == ompi_evt_base.num_candidates) {
+        reason = "no evt component was found or every one was excluded";
+    } else if (0 > best) {
+        reason = "no evt component is usable here (every evtc_init returned NULL)";
+    } else {
+        const char *name = components[best]->evtc_version.mca_component_name;
 
-    if (NULL == best) {
+        /* Close the losing components, as mca_base_select() does. */
         (void) mca_base_components_close(output, &ompi_evt_base_framework.framework_components,
-                                         NULL);
-        evt_base_go_inline("no evt component is usable here (every evtc_init returned NULL)");
-        return OPAL_ERR_NOT_FOUND;
-    }
-
-    /* Close the losing components, as mca_base_select() does. */
-    (void) mca_base_components_close(output, &ompi_evt_base_framework.framework_components,
-                                     &best->evtc_version);
-
-    if (NULL != best_module->evtm_init) {
-        rc = best_module->evtm_init();
+                                         &components[best]->evtc_version);
+        rc = ompi_evt_base_install(name, modules[best], ompi_evt_base.candidates[best].priority);
         if (OMPI_SUCCESS != rc) {
-            opal_show_help("help-mca-evt-base.txt", "module-init-failed", true,
-                           best->evtc_version.mca_component_name, rc);
-            evt_base_go_inline("the selected component's module failed to start");
-            (void) mca_base_components_close(output,
-                                             &ompi_evt_base_framework.framework_components, NULL);
-            return OPAL_ERR_NOT_FOUND;
+            opal_show_help("help-mca-evt-base.txt", "module-init-failed", true, name, rc);
+            reason = "the selected component's module failed to start";
+        } else {
+            ompi_evt_base.candidates[best].selected = true;
+            opal_output_verbose(10, output, "evt:base:select: selected component %s (priority %d)",
+                                name, ompi_evt_base.priority);
         }
     }
-
-    evt_base_delivery.name = best->evtc_version.mca_component_name;
-    evt_base_delivery.deliver = best_module->evtm_deliver;
-    evt_base_delivery.flush = best_module->evtm_flush;
-    evt_base_delivery.progress = best_module->evtm_progress;
-    evt_base_delivery.withdraw = best_module->evtm_withdraw;
-    evt_base_delivery.flags = evt_base_delivery_flags(best_module->evtm_flags);
-    rc = mca_base_event_delivery_set(&evt_base_delivery);
-    if (OPAL_SUCCESS != rc) {
-        opal_show_help("help-mca-evt-base.txt", "delivery-set-failed", true,
-                       best->evtc_version.mca_component_name, rc);
-        if (NULL != best_module->evtm_finalize) {
-            (void) best_module->evtm_finalize();
-        }
-        evt_base_go_inline("the engine refused the selected component's delivery");
+    if (NULL != reason) {
+        evt_base_no_module(reason);
         (void) mca_base_components_close(output, &ompi_evt_base_framework.framework_components,
                                          NULL);
         return OPAL_ERR_NOT_FOUND;
     }
-
-    ompi_evt_base.module = best_module;
-    ompi_evt_base.component = best;
-    ompi_evt_base.priority = best_priority;
-    ompi_evt_base.inline_reason = NULL;
-    for (int i = 0; i < n; ++i) {
-        ompi_evt_base.candidates[i].selected = modules[i] == best_module;
-    }
-
-    /* Registered once for the module's whole life: (un)registering is
-     * expensive (opal_progress.h), so never per event or per handle. */
-    if (NULL != best_module->evtm_progress) {
-        rc = opal_progress_register(best_module->evtm_progress);
-        ompi_evt_base.progress_registered = OPAL_SUCCESS == rc;
-        if (OPAL_SUCCESS != rc) {
-            opal_output_verbose(1, output,
-                                "evt:base:select: opal_progress_register failed (%d): %s "
-                                "drains only at flush points",
-                                rc, best->evtc_version.mca_component_name);
-        }
-    }
-
-    opal_output_verbose(10, output, "evt:base:select: selected component %s (priority %d)",
-                        best->evtc_version.mca_component_name, best_priority);
     return OMPI_SUCCESS;
 }
 
@@ -240,11 +268,16 @@ int ompi_evt_base_flush(void)
 /* Context: INIT. */
 void ompi_evt_base_progress_detach(void)
 {
-    if (ompi_evt_base.progress_registered && NULL != ompi_evt_base.module) {
-        (void) opal_progress_unregister(ompi_evt_base.module->evtm_progress);
+    if (ompi_evt_base.progress_registered) {
+        (void) opal_progress_unregister(ompi_evt_base_kit_progress);
         opal_output_verbose(10, ompi_evt_base_framework.framework_output,
-                            "evt:base: %s progress unregistered",
-                            ompi_evt_base.component->evtc_version.mca_component_name);
+                            "evt:base: %s progress unregistered", ompi_evt_base.name);
     }
     ompi_evt_base.progress_registered = false;
+}
+
+/* Test-only. */
+const mca_base_event_delivery_t *ompi_evt_base_test_delivery(void)
+{
+    return &evt_base_delivery;
 }

@@ -10,7 +10,8 @@
  *
  * evt/ring component: the component struct and the MCA callbacks only, so
  * an info tool can query it without the module (as reachable/weighted does).
- * Register never allocates; open allocates the ring pool; close frees it.
+ * Register never allocates; the kit allocates the ring pool when the base
+ * installs the module.
  */
 
 #include "ompi_config.h"
@@ -19,22 +20,19 @@
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/evt.h"
 #include "ompi/mca/evt/ring/evt_ring.h"
 
 static int ring_register(void);
-static int ring_open(void);
-static int ring_close(void);
 static ompi_evt_base_module_t *ring_init(int *priority);
 
 ompi_evt_ring_component_t mca_evt_ring_component = {
     .super = {
         .evtc_version = {
-            OMPI_EVT_BASE_VERSION_1_0_0,
+            OMPI_EVT_BASE_VERSION_2_0_0,
             .mca_component_name = "ring",
-            MCA_BASE_MAKE_VERSION(component, 1, 0, 0),
-            .mca_open_component = ring_open,
-            .mca_close_component = ring_close,
+            MCA_BASE_MAKE_VERSION(component, 2, 0, 0),
             .mca_register_component_params = ring_register,
         },
         .evtc_data = {
@@ -48,11 +46,11 @@ ompi_evt_ring_component_t mca_evt_ring_component = {
 MCA_BASE_COMPONENT_INIT(ompi, evt, ring)
 
 static const mca_base_var_enum_value_t ring_overflow_values[] = {
-    {OMPI_EVT_RING_OVERFLOW_DROP_NEW, "drop-new"},
-    {OMPI_EVT_RING_OVERFLOW_DRAIN, "drain"},
+    {OMPI_EVT_OVERFLOW_DROP_NEW, "drop-new"},
+    {OMPI_EVT_OVERFLOW_DRAIN, "drain"},
+    {OMPI_EVT_OVERFLOW_OVERWRITE, "overwrite-oldest"},
     {0, NULL},
 };
-
 /* Register the evt_ring_* variables. No allocation but the enumerator
  * object, which mca_base_var keeps. Context: INIT. */
 static int ring_register(void)
@@ -114,14 +112,15 @@ static int ring_register(void)
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    mca_evt_ring_component.overflow = OMPI_EVT_RING_OVERFLOW_DROP_NEW;
+    mca_evt_ring_component.overflow = OMPI_EVT_OVERFLOW_DROP_NEW;
     rc = mca_base_component_var_register(v, "overflow_policy",
                                          "What a raise does when its ring is full: drop-new "
                                          "(count the event as dropped for every registration "
-                                         "that would have received it) or drain (deliver "
+                                         "that would have received it), drain (deliver "
                                          "everything pending in the raising thread, then store; "
                                          "drop-new where that is impossible: signal handlers, "
-                                         "another thread draining)",
+                                         "another thread draining) or overwrite-oldest (keep "
+                                         "the newest; an overwritten event is counted dropped)",
                                          MCA_BASE_VAR_TYPE_INT, overflow_enum, 0, 0,
                                          OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
                                          &mca_evt_ring_component.overflow);
@@ -132,8 +131,8 @@ static int ring_register(void)
 
     mca_evt_ring_component.drain_interval = 0;
     rc = mca_base_component_var_register(v, "drain_interval",
-                                         "Microseconds between drains by a timer on Open MPI's "
-                                         "progress thread, for processes that do not call MPI "
+                                         "Microseconds between drains by a timer thread, for "
+                                         "processes that do not call MPI "
                                          "for long (0: no timer). The timer delivers only to "
                                          "callbacks registered at MPI_T_CB_REQUIRE_THREAD_SAFE "
                                          "or stricter",
@@ -143,36 +142,26 @@ static int ring_register(void)
     return 0 > rc ? rc : OMPI_SUCCESS;
 }
 
-/* Allocate the pool. Context: INIT. */
-static int ring_open(void)
-{
-    int rc = ompi_evt_ring_pool_open();
-
-    if (OMPI_SUCCESS != rc) {
-        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                            "evt:ring: cannot allocate %d rings of %d bytes (%d): "
-                            "component disabled (evt_ring_ring_size must be a power of two "
-                            ">= %d)",
-                            mca_evt_ring_component.pool_size, mca_evt_ring_component.ring_size,
-                            rc, OMPI_EVT_RING_MIN_RING_SIZE);
-        return OPAL_ERR_NOT_AVAILABLE;
-    }
-    return OMPI_SUCCESS;
-}
-
-/* Context: INIT. */
-static int ring_close(void)
-{
-    ompi_evt_ring_pool_close();
-    return OMPI_SUCCESS;
-}
-
-/* Usable whenever the pool exists. Context: INIT. */
+/* Usable when the parameters make a kit; the reason goes to
+ * evt_base_verbose otherwise. Context: INIT. */
 static ompi_evt_base_module_t *ring_init(int *priority)
 {
-    if (NULL == mca_evt_ring_component.rings) {
+    ompi_evt_ring_component_t *c = &mca_evt_ring_component;
+    ompi_evt_base_kit_params_t *kit = &ompi_evt_ring_module.evtm_kit;
+    const char *reason;
+
+    kit->ring_size = 0 < c->ring_size ? (size_t) c->ring_size : 0;
+    kit->pool_size = c->pool_size;
+    kit->drain_budget = c->drain_budget;
+    kit->overflow = c->overflow;
+    kit->drain_interval = c->drain_interval;
+    kit->storage = NULL;
+    reason = ompi_evt_base_kit_check_params(kit);
+    if (NULL != reason) {
+        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                            "evt:ring: not usable: %s", reason);
         return NULL;
     }
-    *priority = mca_evt_ring_component.priority;
-    return (ompi_evt_base_module_t *) &ompi_evt_ring_module;
+    *priority = c->priority;
+    return &ompi_evt_ring_module;
 }

@@ -20,18 +20,14 @@
 #include "ompi/mca/evt/sync/evt_sync.h"
 
 static int sync_register(void);
-static int sync_open(void);
-static int sync_close(void);
 static ompi_evt_base_module_t *sync_init(int *priority);
 
 ompi_evt_sync_component_t mca_evt_sync_component = {
     .super = {
         .evtc_version = {
-            OMPI_EVT_BASE_VERSION_1_0_0,
+            OMPI_EVT_BASE_VERSION_2_0_0,
             .mca_component_name = "sync",
-            MCA_BASE_MAKE_VERSION(component, 1, 0, 0),
-            .mca_open_component = sync_open,
-            .mca_close_component = sync_close,
+            MCA_BASE_MAKE_VERSION(component, 2, 0, 0),
             .mca_register_component_params = sync_register,
         },
         .evtc_data = {
@@ -60,18 +56,6 @@ static int sync_register(void)
                                          MCA_BASE_VAR_SCOPE_READONLY,
                                          &mca_evt_sync_component.priority);
     return 0 > rc ? rc : OMPI_SUCCESS;
-}
-
-/* Context: INIT. */
-static int sync_open(void)
-{
-    return OMPI_SUCCESS;
-}
-
-/* Context: INIT. */
-static int sync_close(void)
-{
-    return OMPI_SUCCESS;
 }
 
 /* Always usable. Context: INIT. */

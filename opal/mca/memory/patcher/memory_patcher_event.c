@@ -25,6 +25,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "opal/constants.h"
@@ -32,12 +33,19 @@
 #include "opal/util/output.h"
 
 #include "opal/mca/memory/patcher/memory_patcher_event.h"
+#include "opal/mca/memory/patcher/memory_patcher_event_payloads.h"
 
 /* Written once in INIT (under reg_lock) before any listener can exist; read
  * afterwards by the drain (ANY) and the per-release raise (SIGNAL). The
  * event objects are never freed before the engine's end. */
 static mca_base_event_t *released_event;
 static mca_base_event_t *release_event;
+
+_Static_assert(offsetof(opal_memory_patcher_event_released_payload_t, count)
+                       == offsetof(opal_memory_patcher_event_release_payload_t, bytes)
+                   && offsetof(opal_memory_patcher_event_released_payload_t, bytes)
+                          == offsetof(opal_memory_patcher_event_release_payload_t, address),
+               "register_event() registers both events with one layout");
 
 /* Registration and listen state. */
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,10 +54,8 @@ static bool sink_registered;
 /* Context: SIGNAL (inside the hook). One release, raised on its own. */
 static void raise_release(void *address, size_t bytes)
 {
-    struct {
-        uint64_t bytes;
-        uint64_t address;
-    } payload = {(uint64_t) bytes, (uint64_t) (uintptr_t) address};
+    opal_memory_patcher_event_release_payload_t payload = {(uint64_t) bytes,
+                                                           (uint64_t) (uintptr_t) address};
 
     /* The engine refuses (and counts as dropped) when the delivery cannot
      * take async-signal raises; registered only where it can. */
@@ -61,10 +67,7 @@ static void raise_release(void *address, size_t bytes)
 static void drain(void *ctx)
 {
     opal_memory_patcher_event_batch_t batch;
-    struct {
-        uint64_t count;
-        uint64_t bytes;
-    } payload;
+    opal_memory_patcher_event_released_payload_t payload;
 
     if (NULL == released_event || !opal_memory_patcher_event_sink_take(&batch)) {
         return; /* no event when the sink is empty */
@@ -99,20 +102,19 @@ static void listen(mca_base_event_t *event, bool listening, void *ctx)
 static int register_event(const char *name, const char *description,
                           mca_base_event_source_t *source, mca_base_event_t **out)
 {
+    /* released {count, bytes} and release {bytes, address}: one layout */
     const mca_base_var_type_t types[2] = {MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T};
-    const ptrdiff_t offsets[2] = {0, 8};
+    const ptrdiff_t offsets[2] = {offsetof(opal_memory_patcher_event_released_payload_t, count),
+                                  offsetof(opal_memory_patcher_event_released_payload_t, bytes)};
     mca_base_event_t *event = NULL;
     int ei, rc;
 
     /* (NULL, NULL, "mca.memory.patcher.X") -> "ompi.mca.memory.patcher.X" */
-    ei = mca_base_event_register("opal", NULL, NULL, name, description, OPAL_INFO_LVL_5, 2, types,
-                                 offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL);
+    ei = mca_base_event_register_ptr("opal", NULL, NULL, name, description, OPAL_INFO_LVL_5, 2,
+                                     types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source,
+                                     NULL, &event);
     if (0 > ei) {
         return ei;
-    }
-    rc = mca_base_event_get_by_index(ei, &event);
-    if (OPAL_SUCCESS != rc) {
-        return rc;
     }
     rc = mca_base_event_set_listen_callback(event, listen, NULL);
     if (OPAL_SUCCESS != rc) {

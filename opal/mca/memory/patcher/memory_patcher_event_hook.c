@@ -31,7 +31,7 @@
 #include <stdbool.h>
 
 #include "opal/constants.h"
-#include "opal/mca/base/base.h"
+#include "opal/mca/base/mca_base_framework.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/memoryhooks/memory.h"
 #include "opal/mca/memory/base/base.h"

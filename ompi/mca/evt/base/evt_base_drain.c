@@ -1,0 +1,693 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The kit's drain: one drainer at a time (the drain token) merges the rings
+ * by timestamp and, for each record, hands it to the module (exported
+ * events) and dispatches it to the local registrations; then the module's
+ * own progress, the withdraws that waited, and, outside the token, the drop
+ * reports. The drain points (flush), the opal_progress callback and the
+ * timer all come here.
+ *
+ * ORDERED sources: the merge over the ring heads puts records of sources
+ * sharing a clock (every source on the default clock) in timestamp order
+ * across threads. Two cases can still see a record older than one already
+ * delivered: a record committed after the drain took its snapshot of the
+ * rings (its thread was preempted between the timestamp and the commit),
+ * and a raise from a signal handler that interrupted its thread between
+ * the timestamp and the commit. The engine then delivers it with the last
+ * delivered timestamp (mca_base_event_dispatch()'s clamp), so delivered
+ * timestamps never decrease.
+ *
+ * Contexts: a drain in context NONE (drain points in MPI_T calls, the end
+ * of MPI calls in the PMPI layer, MPI_Finalize) may run every callback. A
+ * drain inside opal_progress runs in MPI_RESTRICTED (inside an MPI call a
+ * callback may not call MPI), the timer's in THREAD_SAFE: there a record
+ * that some registration could take only at a weaker level is not
+ * dispatched; its ring is left from there on for a later drain that serves
+ * it (order within the ring is kept), so it is delivered, not dropped.
+ *
+ * Nobody waits for the token (evt_base_kit.h): a drain point that finds it
+ * held returns (the holder delivers those records), a withdraw that finds it
+ * held leaves the registration to the holder, and a close that finds it
+ * held leaves the pool to the holder (the orphan), which releases it as it
+ * lets the token go.
+ */
+
+#include "ompi_config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+
+#include "opal/constants.h"
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/evt_base_kit_internal.h"
+
+evt_kit_t ompi_evt_kit;
+
+/** This thread holds the drain token. initial-exec TLS (see
+ *  evt_base_kit_internal.h). */
+static __thread bool kit_draining __attribute__((tls_model("initial-exec")));
+/** Bumped in the child of a fork: a drain that was running in the forking
+ *  thread (fork() from a callback) stops, the rings having been reset. */
+static atomic_uint kit_fork_gen;
+/** A pool closed while a drain held the token: the next thread to let the
+ *  token go releases it. */
+static _Atomic(evt_kit_pool_t *) kit_orphan;
+
+/* ------------------------------------------------------------------------
+ * The drain token
+ * ------------------------------------------------------------------------ */
+
+/* Context: any. */
+static inline bool token_try(void)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+
+    /* relaxed pre-check: a second drainer does not write the line */
+    if (0 != atomic_load_explicit(&k->token, memory_order_relaxed)) {
+        return false;
+    }
+    /* seq_cst (acquire suffices for the rings): the consumer positions the
+     * previous drainer left are visible; and it is ordered with the
+     * orphan's publication in ompi_evt_base_kit_close(). */
+    if (0 != atomic_exchange_explicit(&k->token, 1, memory_order_seq_cst)) {
+        return false;
+    }
+    kit_draining = true;
+    return true;
+}
+
+static void token_release(void);
+
+/* Release an orphaned pool if there is one (the token is held). */
+static void release_orphan(void)
+{
+    evt_kit_pool_t *pool = atomic_exchange_explicit(&kit_orphan, NULL, memory_order_acq_rel);
+
+    if (NULL != pool) {
+        ompi_evt_kit_pool_release(pool);
+    }
+}
+
+/* Context: the drainer. */
+static void token_release(void)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+
+    release_orphan();
+    kit_draining = false;
+    /* seq_cst: pairs with the exchange in token_try() (release of the
+     * consumer positions) and with the orphan check below against a close
+     * on another thread (the Dekker pair: it publishes the orphan, then
+     * tries the token; we let the token go, then look for the orphan). */
+    atomic_store_explicit(&k->token, 0, memory_order_seq_cst);
+    if (NULL != atomic_load_explicit(&kit_orphan, memory_order_seq_cst) && token_try()) {
+        release_orphan();
+        kit_draining = false;
+        atomic_store_explicit(&k->token, 0, memory_order_seq_cst);
+    }
+}
+
+/* Context: any. */
+bool ompi_evt_base_kit_draining(void)
+{
+    return kit_draining;
+}
+
+/* ------------------------------------------------------------------------
+ * Module sections: the drainer calls the module only inside one, so the
+ * close can wait until no drain is inside the module (bounded: module calls
+ * run no user code), even when a drain is still running a user callback.
+ * ------------------------------------------------------------------------ */
+
+static const ompi_evt_base_module_t *module_enter(void)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    const ompi_evt_base_module_t *m;
+
+    /* seq_cst store and load: the Dekker pair with detach (it clears the
+     * module, then reads busy): either it sees us busy, or we see NULL. */
+    atomic_store_explicit(&k->module_busy, 1, memory_order_seq_cst);
+    m = atomic_load_explicit(&k->module, memory_order_seq_cst);
+    if (NULL == m) {
+        atomic_store_explicit(&k->module_busy, 0, memory_order_release);
+    }
+    return m;
+}
+
+static void module_exit(void)
+{
+    /* release: the module call is done before detach sees us out */
+    atomic_store_explicit(&ompi_evt_kit.module_busy, 0, memory_order_release);
+}
+
+/* Context: INIT. */
+void ompi_evt_base_kit_detach_module(void)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+
+    atomic_store_explicit(&k->module_progress, false, memory_order_relaxed);
+    atomic_store_explicit(&k->module, NULL, memory_order_seq_cst);
+    while (0 != atomic_load_explicit(&k->module_busy, memory_order_seq_cst)) {
+        sched_yield();
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * The merged drain
+ * ------------------------------------------------------------------------ */
+
+static inline const ompi_evt_kit_rec_t *head_rec(const ompi_evt_ring_hdr_t *hdr)
+{
+    return (const ompi_evt_kit_rec_t *) (hdr + 1);
+}
+
+/* Overwrite mode: the producer may overwrite a record until our claim
+ * succeeds, so copy it out first; a torn copy (a wrong size) fails the claim
+ * or is bounded here. Returns the size copied, 0 for a size that cannot be. */
+static unsigned int copy_out(const ompi_evt_ring_spsc_t *buf, const ompi_evt_ring_hdr_t *hdr,
+                             uint64_t *tmp)
+{
+    unsigned int size = hdr->size;
+
+    if (size < sizeof(*hdr) + sizeof(ompi_evt_kit_rec_t) || size > OMPI_EVT_KIT_MAX_RECORD
+        || 0 != size % OMPI_EVT_RING_ALIGN || size > buf->g.capacity / 2) {
+        return 0;
+    }
+    memcpy(tmp, hdr, size);
+    return size;
+}
+
+/* Drain the pool: at most @p budget records (< 0: all seen when it
+ * started), in @p context. Stops early when the module cannot take more
+ * (OPAL_ERR_WOULD_BLOCK from consume), after a fork, or when the pool is
+ * closed meanwhile. @return records taken. Context: the drainer. */
+static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long budget)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    evt_kit_head_t *heads = pool->heads;
+    unsigned int fork_gen = atomic_load_explicit(&kit_fork_gen, memory_order_relaxed);
+    uint64_t tmp[OMPI_EVT_KIT_MAX_RECORD / sizeof(uint64_t) + 1];
+    int n = 0, high, j, best;
+    long done = 0;
+
+    if (MCA_BASE_EVENT_CB_REQUIRE_NONE == context) {
+        /* relaxed: a hint; this drain serves what restricted ones left */
+        atomic_store_explicit(&k->none_waiting, false, memory_order_relaxed);
+    }
+    /* acquire: pairs with the release CAS in the pool's ring_claim() */
+    high = atomic_load_explicit(&pool->high_water, memory_order_acquire);
+    for (int i = 0; i < high; ++i) {
+        ompi_evt_kit_ring_t *ring = &pool->rings[i];
+        /* acquire inside refresh(): pairs with the commit's release store */
+        if (0 == ompi_evt_ring_spsc_refresh(&ring->buf)) {
+            continue;
+        }
+        heads[n].hdr = ompi_evt_ring_spsc_peek(&ring->buf);
+        if (NULL == heads[n].hdr) {
+            ompi_evt_ring_spsc_release(&ring->buf);
+            continue;
+        }
+        heads[n].ring = ring;
+        heads[n].timestamp = head_rec(heads[n].hdr)->timestamp;
+        ++n;
+    }
+
+    while (n > 0 && (budget < 0 || done < budget)) {
+        const ompi_evt_ring_hdr_t *hdr;
+        const ompi_evt_kit_rec_t *rec;
+        mca_base_event_record_t record;
+        ompi_evt_kit_ring_t *ring;
+        unsigned int size = 0;
+        bool local;
+
+        /* the oldest head; ties go to the lower ring index */
+        best = 0;
+        for (j = 1; j < n; ++j) {
+            if (heads[j].timestamp < heads[best].timestamp) {
+                best = j;
+            }
+        }
+        ring = heads[best].ring;
+        hdr = heads[best].hdr;
+        if (OPAL_UNLIKELY(ring->buf.g.overwrite)) {
+            size = copy_out(&ring->buf, hdr, tmp);
+            hdr = (const ompi_evt_ring_hdr_t *) tmp;
+        }
+        rec = head_rec(hdr);
+        if (OPAL_UNLIKELY((ring->buf.g.overwrite && 0 == size)
+                          || !ompi_evt_base_kit_decode(rec, &record))) {
+            /* a damaged record (or one overwritten under us): step over */
+            if (!ring->buf.g.overwrite) {
+                ompi_evt_ring_spsc_consume(&ring->buf, hdr);
+            } else if (0 != size) {
+                (void) ompi_evt_ring_spsc_claim(&ring->buf, size);
+            } else {
+                (void) ompi_evt_ring_spsc_refresh(&ring->buf);
+            }
+            goto next;
+        }
+        local = 0 == (record.flags & MCA_BASE_EVENT_RECORD_DISPATCHED);
+        if (OPAL_UNLIKELY(local && MCA_BASE_EVENT_CB_REQUIRE_NONE != context)
+            && !mca_base_event_can_serve(&record, context)) {
+            /* leave this ring for a drain in a context that serves it; the
+             * next return of a wrapped MPI call drains (call_exit()) */
+            atomic_fetch_add_explicit(&k->blocked, 1, memory_order_relaxed);
+            atomic_store_explicit(&k->none_waiting, true, memory_order_relaxed);
+            ompi_evt_ring_spsc_release(&ring->buf);
+            heads[best] = heads[--n];
+            continue;
+        }
+        /* relaxed: a hint, as the gate */
+        if (atomic_load_explicit(&record.event->exported, memory_order_relaxed)) {
+            const ompi_evt_base_module_t *m = module_enter();
+            if (NULL != m) {
+                int rc = NULL == m->evtm_consume ? OMPI_SUCCESS : m->evtm_consume(&record);
+                module_exit();
+                if (OPAL_ERR_WOULD_BLOCK == rc) {
+                    break; /* the record stays; offered again next drain */
+                }
+            }
+        }
+        if (OPAL_UNLIKELY(ring->buf.g.overwrite)) {
+            if (!ompi_evt_ring_spsc_claim(&ring->buf, size)) {
+                /* the producer took it (and counted it): on from there */
+                goto next;
+            }
+        } else {
+            /* The bytes stay valid until release(): consume now, release in
+             * batches (each release may move a line to the producer's core). */
+            ompi_evt_ring_spsc_consume(&ring->buf, hdr);
+        }
+        if (local) {
+            (void) mca_base_event_dispatch(&record, context);
+        }
+        ++done;
+        if (OPAL_UNLIKELY(fork_gen != atomic_load_explicit(&kit_fork_gen, memory_order_relaxed)
+                          || pool != atomic_load_explicit(&k->pool, memory_order_acquire))) {
+            /* forked from a callback (the child reset the rings), or the
+             * kit closed from a callback: nothing more of this snapshot */
+            n = 0;
+            break;
+        }
+        if (ompi_evt_ring_spsc_unreleased(&ring->buf) >= ring->buf.g.capacity / 4) {
+            ompi_evt_ring_spsc_release(&ring->buf);
+        }
+    next:
+        heads[best].hdr = ompi_evt_ring_spsc_peek(&ring->buf);
+        if (NULL != heads[best].hdr) {
+            heads[best].timestamp = head_rec(heads[best].hdr)->timestamp;
+        } else {
+            ompi_evt_ring_spsc_release(&ring->buf);
+            heads[best] = heads[--n];
+        }
+    }
+    for (j = 0; j < n; ++j) {
+        ompi_evt_ring_spsc_release(&heads[j].ring->buf);
+    }
+    /* relaxed: statistics */
+    atomic_fetch_add_explicit(&k->drained, (unsigned long) done, memory_order_relaxed);
+    return done;
+}
+
+/* Count the records committed and not yet taken that @p match accepts,
+ * over every ring, from the consumer position to a fresh look at the tail
+ * (a drain in progress keeps its own snapshot: this walk changes no
+ * consumer state). Context: the drainer (token held). */
+static uint64_t count_pending(bool (*match)(const mca_base_event_record_t *, void *), void *arg,
+                              void *ctx)
+{
+    evt_kit_pool_t *pool = ctx;
+    uint64_t n = 0;
+    int high;
+
+    if (NULL == pool) {
+        return 0;
+    }
+    /* acquire: as in drain() */
+    high = atomic_load_explicit(&pool->high_water, memory_order_acquire);
+    for (int i = 0; i < high; ++i) {
+        ompi_evt_ring_spsc_t *b = &pool->rings[i].buf;
+        /* acquire: pairs with the commit's release store (as refresh()) */
+        unsigned int tail = atomic_load_explicit(&b->g.ctl->p.tail, memory_order_acquire);
+
+        for (unsigned int pos = b->c.pos; pos != tail;) {
+            const ompi_evt_ring_hdr_t *hdr = (const ompi_evt_ring_hdr_t *) (b->g.data
+                                                                           + (pos & b->g.mask));
+            mca_base_event_record_t record;
+
+            if (OPAL_UNLIKELY(hdr->size < sizeof(*hdr) || (tail - pos) < hdr->size)) {
+                break; /* overwritten under us (overwrite mode): stop here */
+            }
+            if (OMPI_EVT_RING_KIND_SKIP != hdr->kind
+                && ompi_evt_base_kit_decode(head_rec(hdr), &record)
+                && 0 == (record.flags & MCA_BASE_EVENT_RECORD_DISPATCHED)) {
+                n += match(&record, arg) ? 1 : 0;
+            }
+            pos += hdr->size;
+        }
+    }
+    return n;
+}
+
+/* The token is held: drain, let the module progress, complete withdraws.
+ * Context: the drainer. */
+static long drain_locked(mca_base_event_cb_safety_t context, long budget, bool flush)
+{
+    evt_kit_pool_t *pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
+    const ompi_evt_base_module_t *m;
+    long done = 0;
+
+    if (NULL != pool) {
+        done = drain(pool, context, budget);
+    }
+    m = module_enter();
+    if (NULL != m) {
+        if (NULL != m->evtm_progress) {
+            (void) m->evtm_progress();
+        }
+        if (flush && NULL != m->evtm_flush) {
+            (void) m->evtm_flush();
+        }
+        module_exit();
+    }
+    mca_base_event_withdraw_pending(count_pending, pool);
+    return done;
+}
+
+/* Anything in the rings? A look at the shared positions, without the token
+ * (a hint: a record committed right after is seen by the next drain). */
+static bool kit_pending(const evt_kit_pool_t *pool)
+{
+    /* acquire: as in drain() */
+    int high = atomic_load_explicit(&pool->high_water, memory_order_acquire);
+
+    for (int i = 0; i < high; ++i) {
+        const ompi_evt_ring_ctl_t *ctl = pool->rings[i].buf.g.ctl;
+        /* relaxed: a hint; the drain loads tail with acquire */
+        if (atomic_load_explicit(&ctl->p.tail, memory_order_relaxed)
+            != atomic_load_explicit(&ctl->c.head, memory_order_relaxed)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------------
+ * Drain points
+ * ------------------------------------------------------------------------ */
+
+/* Context: ANY, TOOL, PROGRESS (the engine's drain point). */
+int ompi_evt_base_kit_flush(mca_base_event_cb_safety_t context)
+{
+    if (kit_draining || !token_try()) {
+        /* a callback of our own drain, or another thread drains (and
+         * delivers what is pending): never wait */
+        return OMPI_SUCCESS;
+    }
+    (void) drain_locked(context, -1, true);
+    token_release();
+    return OMPI_SUCCESS;
+}
+
+/* Context: ANY. */
+int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    evt_kit_pool_t *pool;
+    long done = 0;
+
+    if (kit_draining) {
+        /* relaxed: statistics */
+        atomic_fetch_add_explicit(&k->drains_skipped, 1, memory_order_relaxed);
+        return 0;
+    }
+    mca_base_event_drain_sinks();
+    /* acquire: the pool's contents */
+    pool = atomic_load_explicit(&k->pool, memory_order_acquire);
+    /* relaxed: hints; a record committed right after waits for the next
+     * drain point */
+    if ((NULL == pool || !kit_pending(pool))
+        && NULL == atomic_load_explicit(&kit_orphan, memory_order_relaxed)
+        && !atomic_load_explicit(&k->module_progress, memory_order_relaxed)) {
+        return 0; /* nothing to drain, no module work */
+    }
+    if (!token_try()) {
+        atomic_fetch_add_explicit(&k->drains_skipped, 1, memory_order_relaxed);
+        return 0;
+    }
+    done = drain_locked(context, budget, false);
+    token_release();
+    /* outside the token; one relaxed load each when there is nothing */
+    mca_base_event_drain_end(context);
+    return (int) done;
+}
+
+/* Context: PROGRESS. */
+int ompi_evt_base_kit_progress(void)
+{
+    return ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_MPI_RESTRICTED,
+                                        ompi_evt_kit.params.drain_budget);
+}
+
+/* Context: ANY. */
+void ompi_evt_base_kit_call_exit(bool prompt)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    ompi_evt_kit_ring_t *ring = ompi_evt_kit_mine;
+    unsigned int tail, used;
+
+    /* relaxed: this thread's own ring and a hint of the consumer's position
+     * (the producer's cached view first: it only overestimates) */
+    if (OPAL_LIKELY((uintptr_t) OMPI_EVT_KIT_EXITED >= (uintptr_t) ring
+                    || atomic_load_explicit(&k->generation, memory_order_relaxed)
+                           != ompi_evt_kit_mine_gen)) {
+        return;
+    }
+    tail = atomic_load_explicit(&ring->buf.g.ctl->p.tail, memory_order_relaxed);
+    used = tail - ring->buf.p.cached_head;
+    if (!prompt && used < ring->buf.g.capacity / 4
+        && !atomic_load_explicit(&k->none_waiting, memory_order_relaxed)) {
+        return; /* records may wait for the next drain: batch them */
+    }
+    if (0 == used
+        || tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
+        return;
+    }
+    (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE, k->params.drain_budget);
+}
+
+/* ------------------------------------------------------------------------
+ * Withdraw
+ * ------------------------------------------------------------------------ */
+
+/* Context: TOOL, ANY, callbacks. */
+int ompi_evt_base_kit_withdraw(void (*remove)(void *arg, uint64_t count),
+                               bool (*match)(const mca_base_event_record_t *, void *), void *arg)
+{
+    evt_kit_pool_t *pool;
+
+    if (kit_draining) {
+        /* a callback of this thread's drain frees a handle: no record is
+         * being dispatched meanwhile by anyone else */
+        pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
+        remove(arg, count_pending(match, arg, pool));
+        return OMPI_SUCCESS;
+    }
+    if (!token_try()) {
+        return OPAL_ERR_WOULD_BLOCK; /* that drain completes it */
+    }
+    pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
+    remove(arg, count_pending(match, arg, pool));
+    token_release();
+    return OMPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------
+ * Open, close, fork
+ * ------------------------------------------------------------------------ */
+
+static pthread_once_t kit_once = PTHREAD_ONCE_INIT;
+
+/* Context: the atfork child handler (one thread). */
+static void kit_atfork_child(void)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    evt_kit_pool_t *pool = atomic_load_explicit(&k->pool, memory_order_relaxed);
+
+    if (NULL != pool) {
+        ompi_evt_kit_pool_atfork_child(pool);
+    }
+    atomic_fetch_add_explicit(&kit_fork_gen, 1, memory_order_relaxed);
+    if (!kit_draining) {
+        /* held by a thread of the parent that does not exist here */
+        atomic_store_explicit(&k->token, 0, memory_order_relaxed);
+    }
+    atomic_store_explicit(&k->module_busy, 0, memory_order_relaxed);
+    ompi_evt_base_kit_timer_atfork_child();
+}
+
+static void kit_setup_once(void)
+{
+    (void) pthread_atfork(NULL, NULL, kit_atfork_child);
+}
+
+/* Context: INIT. */
+const char *ompi_evt_base_kit_check_params(const ompi_evt_base_kit_params_t *params)
+{
+    if (params->ring_size < OMPI_EVT_KIT_MIN_RING_SIZE
+        || params->ring_size > OMPI_EVT_RING_MAX_CAPACITY
+        || 0 != (params->ring_size & (params->ring_size - 1))) {
+        return "the ring size must be a power of two between 4096 and 2^31 bytes";
+    }
+    if (1 > params->pool_size) {
+        return "the pool needs at least one ring";
+    }
+    if (1 > params->drain_budget) {
+        return "the drain budget must be at least one record";
+    }
+    if (OMPI_EVT_OVERFLOW_DROP_NEW > params->overflow
+        || OMPI_EVT_OVERFLOW_OVERWRITE < params->overflow) {
+        return "unknown overflow policy";
+    }
+    if (0 > params->drain_interval) {
+        return "the drain interval cannot be negative";
+    }
+    return NULL;
+}
+
+/* Context: INIT. */
+int ompi_evt_base_kit_open(const ompi_evt_base_module_t *module, const char *name)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    evt_kit_pool_t *pool = NULL;
+    int rc;
+
+    (void) pthread_once(&kit_once, kit_setup_once);
+    if (NULL != ompi_evt_base_kit_check_params(&module->evtm_kit)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    rc = ompi_evt_kit_pool_key_create();
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = ompi_evt_kit_pool_create(&module->evtm_kit, &pool);
+    if (OMPI_SUCCESS != rc) {
+        ompi_evt_kit_pool_key_delete();
+        return rc;
+    }
+    k->params = module->evtm_kit;
+    k->name = name;
+    atomic_store_explicit(&k->drained, 0, memory_order_relaxed);
+    atomic_store_explicit(&k->drains_skipped, 0, memory_order_relaxed);
+    atomic_store_explicit(&k->blocked, 0, memory_order_relaxed);
+    /* relaxed: published to raisers by the engine's seq_cst store of the
+     * delivery, which comes after */
+    atomic_fetch_add_explicit(&k->generation, 1, memory_order_relaxed);
+    /* release: the pool is complete before a raiser or drainer sees it */
+    atomic_store_explicit(&k->pool, pool, memory_order_release);
+    atomic_store_explicit(&k->module, module, memory_order_release);
+    atomic_store_explicit(&k->module_progress, NULL != module->evtm_progress,
+                          memory_order_relaxed);
+    if (0 < module->evtm_kit.drain_interval) {
+        rc = ompi_evt_base_kit_timer_start(module->evtm_kit.drain_interval);
+        if (OMPI_SUCCESS != rc) {
+            ompi_evt_base_kit_detach_module();
+            ompi_evt_base_kit_close();
+            return rc;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Context: INIT. */
+void ompi_evt_base_kit_close(void)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    evt_kit_pool_t *pool;
+
+    ompi_evt_base_kit_timer_stop();
+    pool = atomic_exchange_explicit(&k->pool, NULL, memory_order_acq_rel);
+    /* relaxed: see kit_open */
+    atomic_fetch_add_explicit(&k->generation, 1, memory_order_relaxed);
+    if (NULL != pool) {
+        if (!kit_draining && token_try()) {
+            /* withdraws that waited count what the pool still holds */
+            mca_base_event_withdraw_pending(count_pending, pool);
+            ompi_evt_kit_pool_release(pool);
+            token_release();
+        } else {
+            /* a drain holds the token (on another thread, or this one: the
+             * close comes from one of its callbacks): it releases the pool
+             * as it lets the token go. seq_cst: the Dekker pair with
+             * token_release(). */
+            atomic_store_explicit(&kit_orphan, pool, memory_order_seq_cst);
+            if (!kit_draining && token_try()) {
+                token_release();
+            }
+        }
+    }
+    ompi_evt_kit_pool_key_delete();
+}
+
+/* ------------------------------------------------------------------------
+ * Components and test seams
+ * ------------------------------------------------------------------------ */
+
+/* Context: INIT, DRAIN. */
+int ompi_evt_base_kit_ring_count(void)
+{
+    evt_kit_pool_t *pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
+    return NULL == pool ? 0 : pool->size;
+}
+
+/* Context: INIT, DRAIN. */
+ompi_evt_kit_ring_t *ompi_evt_base_kit_ring(int index)
+{
+    evt_kit_pool_t *pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
+    return NULL == pool || 0 > index || index >= pool->size ? NULL : &pool->rings[index];
+}
+
+void ompi_evt_base_kit_test_stats(ompi_evt_kit_test_stats_t *stats)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    evt_kit_pool_t *pool = atomic_load(&k->pool);
+
+    memset(stats, 0, sizeof(*stats));
+    for (int i = 0; NULL != pool && i < pool->size; ++i) {
+        ompi_evt_kit_ring_t *r = &pool->rings[i];
+        stats->stored += atomic_load_explicit(&r->own.stored, memory_order_relaxed);
+        stats->dropped_full += atomic_load_explicit(&r->own.dropped_full, memory_order_relaxed);
+        stats->dropped_nested += atomic_load_explicit(&r->own.dropped_nested,
+                                                      memory_order_relaxed);
+        stats->overwritten += atomic_load_explicit(&r->own.overwritten, memory_order_relaxed);
+        stats->rings_owned += OMPI_EVT_KIT_RING_OWNED == atomic_load(&r->pool.state);
+    }
+    stats->dropped_pool = NULL == pool ? 0 : atomic_load(&pool->dropped_pool);
+    stats->drained = atomic_load(&k->drained);
+    stats->drains_skipped = atomic_load(&k->drains_skipped);
+    stats->blocked = atomic_load(&k->blocked);
+}
+
+bool ompi_evt_base_kit_test_hold_token(bool take)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+
+    if (take) {
+        int expected = 0;
+        /* as token_try(), without marking this thread the drainer */
+        return atomic_compare_exchange_strong_explicit(&k->token, &expected, 1,
+                                                       memory_order_seq_cst,
+                                                       memory_order_relaxed);
+    }
+    atomic_store_explicit(&k->token, 0, memory_order_seq_cst);
+    return true;
+}

@@ -1,0 +1,146 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The kit's raise path: a captured record into the raising thread's ring.
+ * No lock, no allocation, no system call once the thread owns a ring, so it
+ * serves raises from signal handlers and from inside free()/munmap(). The
+ * engine calls it inside a delivery section (mca_base_event_delivery_set()
+ * waits for those before the kit closes), and it runs no user code: a full
+ * ring under the drain policy answers OPAL_ERR_WOULD_BLOCK and the engine
+ * drains outside the section.
+ */
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/constants.h"
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/evt_base_kit_internal.h"
+
+/* Copy the payload inline: events carry a few words (16 bytes for most),
+ * and a call to memcpy() through the PLT costs more than the copy. 8-byte
+ * moves (unaligned loads are fine: memcpy of a constant 8 is one mov), then
+ * the tail bytes. Context: RAISE, SIGNAL. */
+static inline void kit_copy_payload(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+
+    for (; n >= 8; n -= 8, d += 8, s += 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        memcpy(d, &w, 8);
+    }
+    for (; n > 0; --n) {
+        *d++ = *s++;
+    }
+}
+
+/* A record the kit could not keep: charged to the registrations it would
+ * have reached and, when exported, to its event's export drop count.
+ * Context: RAISE, SIGNAL. */
+static void kit_drop(const mca_base_event_record_t *record)
+{
+    mca_base_event_count_dropped(record);
+    /* relaxed: a hint, as the gate */
+    if (atomic_load_explicit(&record->event->exported, memory_order_relaxed)) {
+        mca_base_event_count_export_dropped(record->event, 1);
+    }
+}
+
+/* Overwrite mode: a record evicted before any drain took it. It was written
+ * into the recorder's storage, so it is not an export drop; its local
+ * registrations lose it. Context: RAISE, SIGNAL (inside the producer side). */
+static void kit_evicted(const ompi_evt_ring_hdr_t *hdr, void *arg)
+{
+    ompi_evt_kit_ring_t *ring = arg;
+    mca_base_event_record_t record;
+
+    if (ompi_evt_base_kit_decode((const ompi_evt_kit_rec_t *) (hdr + 1), &record)) {
+        mca_base_event_count_dropped(&record);
+    }
+    evt_kit_count(&ring->own.overwritten);
+}
+
+/* Context: RAISE, SIGNAL. */
+int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
+                              mca_base_event_cb_safety_t context)
+{
+    bool in_signal = MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= context;
+    size_t extent = record->event->extent;
+    ompi_evt_kit_ring_t *ring;
+    ompi_evt_kit_rec_t *rec;
+
+    ring = evt_kit_mine(in_signal);
+    if (OPAL_UNLIKELY(NULL == ring)) {
+        kit_drop(record);
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    if (OPAL_UNLIKELY(!ompi_evt_ring_spsc_enter(&ring->buf))) {
+        /* A signal handler interrupted this thread inside its own raise:
+         * never wait for it (it cannot finish before we return). A relaxed
+         * RMW: handlers of different signals may nest. */
+        atomic_fetch_add_explicit(&ring->own.dropped_nested, 1, memory_order_relaxed);
+        kit_drop(record);
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    rec = ompi_evt_ring_spsc_reserve(&ring->buf, sizeof(*rec) + extent, OMPI_EVT_KIT_KIND_RECORD);
+    if (OPAL_UNLIKELY(NULL == rec)) {
+        if (ring->buf.g.overwrite
+            && ompi_evt_ring_spsc_evict(&ring->buf, sizeof(*rec) + extent, kit_evicted, ring)) {
+            rec = ompi_evt_ring_spsc_reserve(&ring->buf, sizeof(*rec) + extent,
+                                             OMPI_EVT_KIT_KIND_RECORD);
+        } else if (OMPI_EVT_OVERFLOW_DRAIN == ompi_evt_kit.params.overflow && !in_signal
+                   && !ompi_evt_base_kit_draining()) {
+            /* the engine drains in this context, outside its delivery
+             * section, and tries once more */
+            ompi_evt_ring_spsc_exit(&ring->buf);
+            return OPAL_ERR_WOULD_BLOCK;
+        }
+        if (NULL == rec) {
+            evt_kit_count(&ring->own.dropped_full);
+            ompi_evt_ring_spsc_exit(&ring->buf);
+            kit_drop(record);
+            return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+        }
+    }
+    rec->event = (uint32_t) record->event->index;
+    rec->depth = (uint16_t) record->depth;
+    rec->flags = (uint16_t) record->flags;
+    rec->obj = (uint64_t) (uintptr_t) record->obj;
+    rec->timestamp = record->timestamp;
+    rec->epoch = record->epoch;
+    kit_copy_payload(rec + 1, record->data, extent);
+    /* release store of tail: pairs with the drain's refresh() */
+    ompi_evt_ring_spsc_commit(&ring->buf);
+    evt_kit_count(&ring->own.stored);
+    ompi_evt_ring_spsc_exit(&ring->buf);
+    return OMPI_SUCCESS;
+}
+
+/* Context: any. */
+bool ompi_evt_base_kit_decode(const ompi_evt_kit_rec_t *rec, mca_base_event_record_t *record)
+{
+    mca_base_event_t *event = mca_base_event_lookup(rec->event);
+
+    if (OPAL_UNLIKELY(NULL == event)) {
+        return false;
+    }
+    record->event = event;
+    record->source = event->source;
+    record->obj = (const void *) (uintptr_t) rec->obj;
+    record->timestamp = rec->timestamp;
+    record->epoch = rec->epoch;
+    record->data = rec + 1;
+    record->depth = rec->depth;
+    record->flags = rec->flags;
+    return true;
+}
