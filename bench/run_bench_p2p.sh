@@ -55,3 +55,23 @@ for c in sync ring; do
     $MPIRUN -np 2 --bind-to core --mca evt $c ./bench_p2p abab 2>/dev/null |
         awk -v c=$c '/^RESULT/ {printf "abab %-5s %-32s %s\n", c, $2, $3}'
 done
+# One process talking to itself (bench_p2p self): on a loaded machine two
+# busy-polling ranks are descheduled apart and the figures above are mostly
+# scheduling noise; here the listener's cost is measured on the message
+# path alone, best-of-5 blocks in ABAB pairs (median [q1, q3] of the pair
+# ratios), callbacks at NONE and at MPI_RESTRICTED, both clocks.
+for k in monotonic tsc; do
+    for lvl in none restricted; do
+        for c in sync ring; do
+            [ "$c" = ring ] && [ ! -e "$EVT_TOP_BUILDDIR/components/mca_evt_ring.so" ] && continue
+            BENCH_CB_LEVEL=$lvl $MPIRUN -np 1 --bind-to core --mca evt $c \
+                --mca mca_base_event_clock $k ./bench_p2p self 2>/dev/null |
+                awk -v t="self $c clock=$k cb=$lvl" '/^RESULT/ { v[$2] = $3 }
+                    END { printf "%-38s pingpong %.3f [%.3f, %.3f] (%.1f -> %.1f ns)  msgrate %.3f [%.3f, %.3f] (%.1f -> %.1f ns/msg)\n", t,
+                          v["self_pingpong_ratio_median"], v["self_pingpong_ratio_q1"], v["self_pingpong_ratio_q3"],
+                          v["self_pingpong_plain_ns"], v["self_pingpong_listen_ns"],
+                          v["self_msgrate_ratio_median"], v["self_msgrate_ratio_q1"], v["self_msgrate_ratio_q3"],
+                          v["self_msgrate_plain_ns"], v["self_msgrate_listen_ns"] }'
+        done
+    done
+done

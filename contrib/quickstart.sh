@@ -1,6 +1,7 @@
 #!/bin/sh
 # ompi-evt quick start on a fresh Debian 12 machine.
-#   contrib/quickstart.sh demo   set up, build, run the main job (mpirun -np 2, events shown)
+#   contrib/quickstart.sh demo   set up, build, record a job's events (ompi-evt-record --
+#                                mpirun -np 4 ./evt_demo_app), show the summary and outputs
 #   contrib/quickstart.sh test   set up, build, run every test (make check, check-sanitize)
 # Set-up: installs the Debian packages when missing (as root, apt-get update
 # first; otherwise prints the apt-get line), then autogen/configure/make in

@@ -79,9 +79,13 @@ static const char *bind_name(int bind)
 /* Element i's name: the enumerator's string when the producer gave one. */
 static void element_name(const mca_base_event_t *ev, int i, char *buf, size_t len)
 {
-    const char *str = NULL;
+    const char *str = mca_base_event_element_name(ev, i);
     int value;
 
+    if (NULL != str) { /* the producer's names (mca_base_event_set_element_names) */
+        (void) snprintf(buf, len, "%s", str);
+        return;
+    }
     if (NULL != ev->enumerator && NULL != ev->enumerator->get_value
         && OPAL_SUCCESS == ev->enumerator->get_value(ev->enumerator, i, &value, &str)
         && NULL != str) {

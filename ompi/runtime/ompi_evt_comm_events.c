@@ -70,6 +70,9 @@ int ompi_evt_comm_events_register(void)
                                           offsetof(ompi_evt_comm_created_payload_t, handle)};
     const mca_base_var_type_t handle_types[1] = {MCA_BASE_VAR_TYPE_UINT64_T};
     const ptrdiff_t handle_offsets[1] = {offsetof(ompi_evt_comm_handle_payload_t, handle)};
+    /* upstream's field names (Open MPI main) */
+    static const char *const created_names[2] = {"size", "handle"};
+    static const char *const handle_names[1] = {"handle"};
     mca_base_event_source_t *source;
     int ei;
 
@@ -85,6 +88,10 @@ int ompi_evt_comm_events_register(void)
     if (0 > ei) {
         return ei;
     }
+    ei = mca_base_event_set_element_names(comm_created_event, created_names);
+    if (OPAL_SUCCESS != ei) {
+        return ei;
+    }
     ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.communicator_freed",
                                      "A communicator was freed or disconnected: {handle}",
                                      OPAL_INFO_LVL_4, 1, handle_types, handle_offsets, NULL,
@@ -93,13 +100,20 @@ int ompi_evt_comm_events_register(void)
     if (0 > ei) {
         return ei;
     }
+    ei = mca_base_event_set_element_names(comm_freed_event, handle_names);
+    if (OPAL_SUCCESS != ei) {
+        return ei;
+    }
     ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.communicator_name_set",
                                      "The name of the bound communicator was set; read it with "
                                      "MPI_Comm_get_name in the callback: {handle}",
                                      OPAL_INFO_LVL_4, 1, handle_types, handle_offsets, NULL,
                                      MCA_BASE_VAR_BIND_MPI_COMM, MCA_BASE_EVENT_FLAG_SYNCHRONOUS,
                                      source, NULL, &comm_name_set_event);
-    return 0 > ei ? ei : OPAL_SUCCESS;
+    if (0 > ei) {
+        return ei;
+    }
+    return mca_base_event_set_element_names(comm_name_set_event, handle_names);
 }
 
 /**

@@ -195,6 +195,8 @@ int ompi_evt_errhandler_events_register(void)
                                   offsetof(ompi_evt_errhandler_invoked_payload_t, object_type),
                                   offsetof(ompi_evt_errhandler_invoked_payload_t, errhandler),
                                   offsetof(ompi_evt_errhandler_invoked_payload_t, object)};
+    /* upstream's field names (Open MPI main) */
+    static const char *const names[4] = {"err_code", "object_type", "errhandler", "object"};
     mca_base_event_source_t *source;
     int ei;
 
@@ -209,6 +211,10 @@ int ompi_evt_errhandler_events_register(void)
                                      MCA_BASE_VAR_BIND_NO_OBJECT, MCA_BASE_EVENT_FLAG_SYNCHRONOUS,
                                      source, NULL, &errh_event);
     if (0 > ei) {
+        return ei;
+    }
+    ei = mca_base_event_set_element_names(errh_event, names);
+    if (OPAL_SUCCESS != ei) {
         return ei;
     }
     ompi_evt_errhandler_events_install();

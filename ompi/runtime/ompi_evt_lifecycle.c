@@ -56,6 +56,10 @@ int ompi_evt_lifecycle_register(void)
                                               offsetof(ompi_evt_finalization_payload_t, world_rank),
                                               offsetof(ompi_evt_finalization_payload_t,
                                                        instance_id)};
+    /* upstream's field names (Open MPI main) */
+    static const char *const init_names[5] = {"model", "thread_level", "world_rank",
+                                              "world_size", "instance_id"};
+    static const char *const fini_names[3] = {"model", "world_rank", "instance_id"};
     mca_base_event_source_t *source = ompi_evt_ompi_source();
     int ei;
 
@@ -72,13 +76,20 @@ int ompi_evt_lifecycle_register(void)
     if (0 > ei) {
         return ei;
     }
+    ei = mca_base_event_set_element_names(evt_initialization, init_names);
+    if (OPAL_SUCCESS != ei) {
+        return ei;
+    }
     ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.finalization",
                                      "MPI is being finalized (start of MPI_Finalize): model, "
                                      "rank in MPI_COMM_WORLD, instance id",
                                      OPAL_INFO_LVL_1, 3, fini_types, fini_offsets, NULL,
                                      MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
                                      &evt_finalization);
-    return 0 > ei ? ei : OMPI_SUCCESS;
+    if (0 > ei) {
+        return ei;
+    }
+    return mca_base_event_set_element_names(evt_finalization, fini_names);
 }
 
 /* Context: RAISE (end of MPI_Init, outside every lock). */

@@ -28,8 +28,10 @@
  * per Wait/Test call shared by the requests it completed, and none when it
  * raises nothing). A nonblocking request that is already complete when its
  * I-call returns is raised there, with complete_time == start_time (no
- * second clock read). The record's own timestamp is the raise time
- * (>= complete_time).
+ * second clock read). The record's own timestamp is complete_time
+ * (mca_base_event_raise_stamped(): the same read): so a completion costs
+ * at most one clock read besides its start time, a request complete at its
+ * start one read in all, and a request whose event nobody listens to none.
  *
  * Covered: Send, Ssend, Bsend, Rsend, Recv, Sendrecv, Sendrecv_replace;
  * Isend, Issend, Ibsend, Irsend, Irecv; Send_init, Ssend_init, Bsend_init,
@@ -181,6 +183,9 @@ int ompi_evt_p2p_events_register(void)
                                   offsetof(p2p_payload_t, tag),
                                   offsetof(p2p_payload_t, mode),
                                   offsetof(p2p_payload_t, comm_peer)};
+    /* the payload struct's member names (these events are this project's) */
+    static const char *const elem_names[8] = {"comm", "bytes", "start_time", "complete_time",
+                                              "peer",  "tag",   "mode",       "comm_peer"};
     mca_base_event_source_t *source;
     int ei;
 
@@ -193,6 +198,10 @@ int ompi_evt_p2p_events_register(void)
                                          8, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0,
                                          source, NULL, &p2p_events[k]);
         if (0 > ei) {
+            return ei;
+        }
+        ei = mca_base_event_set_element_names(p2p_events[k], elem_names);
+        if (OPAL_SUCCESS != ei) {
             return ei;
         }
     }
@@ -228,9 +237,7 @@ static inline bool p2p_table_used(void)
 /** Now, on the "ompi" source's clock. Context: RAISE. */
 static inline int64_t p2p_now(int kind)
 {
-    mca_base_event_source_t *source = p2p_events[kind]->source;
-
-    return (int64_t) source->get_timestamp(source->ctx);
+    return (int64_t) mca_base_event_source_now(p2p_events[kind]->source);
 }
 
 /** *@p t, read from the clock on first use (0: not read yet), so that a
@@ -311,13 +318,40 @@ static inline void p2p_unclaim(int s, MPI_Request req)
     atomic_store_explicit(&p2p_keys[s], (uintptr_t) req, memory_order_release);
 }
 
-/** Release slot @p s. Context: RAISE (the claiming thread). */
-static inline void p2p_release(int s)
+/** Free slot @p s; the occupancy count is left to the caller
+ *  (p2p_unoccupy()). Context: RAISE (the claiming thread). */
+static inline void p2p_release_key(int s)
 {
     /* release: our reads of the slot happen before a new owner's writes;
      * pairs with the CAS (acquire) in p2p_track(). */
     atomic_store_explicit(&p2p_keys[s], 0, memory_order_release);
-    atomic_fetch_sub_explicit(&p2p_in_use, 1, memory_order_relaxed);
+}
+
+/** Take @p n freed slots off the occupancy count: once per Wait/Test call,
+ *  not once per request (a locked instruction each). Until then the count
+ *  is only higher than the table's (the gate stays open a little longer).
+ *  Context: RAISE. */
+static inline void p2p_unoccupy(long n)
+{
+    if (0 != n) {
+        atomic_fetch_sub_explicit(&p2p_in_use, n, memory_order_relaxed);
+    }
+}
+
+/** Release slot @p s. Context: RAISE (the claiming thread). */
+static inline void p2p_release(int s)
+{
+    p2p_release_key(s);
+    p2p_unoccupy(1);
+}
+
+/** Bump a test-only statistic of the hot path: a relaxed load and store,
+ *  no locked instruction (exact for one thread; concurrent threads may
+ *  lose increments: statistics only). Context: RAISE. */
+static inline void p2p_stat_inc(atomic_ulong *c)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
 }
 
 /** Count one drop of event @p kind for every registration. Context: RAISE. */
@@ -395,7 +429,7 @@ static void p2p_track(MPI_Request req, int kind, int mode, int started, int64_t 
     slot->kind = (uint8_t) kind;
     slot->mode = (uint8_t) mode;
     slot->started = (uint8_t) started;
-    atomic_fetch_add_explicit(&p2p_tracked, 1, memory_order_relaxed);
+    p2p_stat_inc(&p2p_tracked);
     /* release: publishes the slot's data; pairs with the acquire in
      * p2p_lookup(). */
     atomic_store_explicit(&p2p_keys[s], (uintptr_t) req, memory_order_release);
@@ -427,10 +461,14 @@ static void p2p_raise(int kind, MPI_Comm comm, uint64_t bytes, int64_t start, in
     payload.tag = tag;
     payload.mode = mode;
     payload.comm_peer = comm_peer;
-    (void) mca_base_event_raise(p2p_events[kind], NULL, &payload);
-    /* the return of an MPI call: drain when the ring fills or records wait
-     * for a point where the tool may call MPI (batched, not per event) */
-    ompi_evt_base_kit_call_exit(false);
+    /* stamped with the completion time: the one clock read of this
+     * completion (none at all when it was the start, done at start) */
+    (void) mca_base_event_raise_stamped(p2p_events[kind], NULL, NULL, &payload,
+                                        MCA_BASE_EVENT_CB_REQUIRE_NONE, done);
+    /* the return of an MPI call: drain when the ring fills or records have
+     * waited a while for a point where the tool may call MPI (batched, not
+     * per event; the "ompi" source is on the default clock) */
+    ompi_evt_base_kit_call_exit_at(done);
 }
 
 /** Bytes of @p count elements of @p type. Context: RAISE. */
@@ -468,22 +506,26 @@ static void p2p_report(const p2p_slot_t *slot, const MPI_Status *status, bool ok
  * A PMPI call completed the request of the claimed slot @p s (@p req: its
  * handle, needed only for a persistent request, which stays tracked,
  * inactive). Raises the completion of a pending operation (see
- * p2p_report()) and releases the slot. Context: RAISE (the claiming
- * thread).
+ * p2p_report()) and frees the slot of a nonblocking one. @return the
+ * slots freed (0 or 1), for the caller's p2p_unoccupy(). Context: RAISE
+ * (the claiming thread).
  */
-static void p2p_complete(int s, MPI_Request req, const MPI_Status *status, bool ok, int64_t *done)
+static long p2p_complete(int s, MPI_Request req, const MPI_Status *status, bool ok, int64_t *done)
 {
     p2p_slot_t slot = p2p_slots[s]; /* a copy: once released, the slot may be reused */
+    long freed = 0;
 
     if (P2P_MODE_PERSISTENT == slot.mode) {
         p2p_slots[s].started = 0;
         p2p_unclaim(s, req);
     } else {
-        p2p_release(s);
+        p2p_release_key(s);
+        freed = 1;
     }
     if (p2p_pending(&slot)) {
         p2p_report(&slot, status, ok, done);
     }
+    return freed;
 }
 
 /**
@@ -509,7 +551,7 @@ static void p2p_settle(int s, MPI_Request handle, const MPI_Status *status, bool
     if (p2p_stays(s, handle, NULL != status)) {
         p2p_unclaim(s, handle);
     } else {
-        p2p_complete(s, handle, status, ok, done);
+        p2p_unoccupy(p2p_complete(s, handle, status, ok, done));
     }
 }
 
@@ -531,7 +573,7 @@ static void p2p_done_at_start(MPI_Request req, int kind, int64_t start, uint64_t
                              .started = 1};
     int64_t done = start;
 
-    atomic_fetch_add_explicit(&p2p_at_start, 1, memory_order_relaxed);
+    p2p_stat_inc(&p2p_at_start);
     /* acquire: the status was written before the request was marked
      * complete; pairs with the CAS (or store after the PML's own barrier)
      * in ompi_request_complete(). */
@@ -1000,6 +1042,7 @@ static inline const MPI_Status *p2p_all_status(int rc, bool flag, const MPI_Stat
 static void p2p_all_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int rc, bool flag)
 {
     int64_t done = 0;
+    long freed = 0;
 
     /* pass 1: the requests that stay publish their entries again, so that
      * a callback raised in pass 2 finds them */
@@ -1013,10 +1056,12 @@ static void p2p_all_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int r
     for (int i = 0; i < count; ++i) {
         const MPI_Status *st = p2p_all_status(rc, flag, &sc->statuses[i]);
         if (0 <= sc->slots[i]) {
-            p2p_complete(sc->slots[i], reqs[i], st,
-                         MPI_SUCCESS == rc || MPI_SUCCESS == sc->statuses[i].MPI_ERROR, &done);
+            freed += p2p_complete(sc->slots[i], reqs[i], st,
+                                  MPI_SUCCESS == rc || MPI_SUCCESS == sc->statuses[i].MPI_ERROR,
+                                  &done);
         }
     }
+    p2p_unoccupy(freed);
 }
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
@@ -1061,6 +1106,7 @@ static void p2p_any_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int i
                          const MPI_Status *status, bool ok)
 {
     int64_t done = 0;
+    long freed = 0;
 
     /* pass 1 as in p2p_all_done() */
     for (int i = 0; i < count; ++i) {
@@ -1072,9 +1118,10 @@ static void p2p_any_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int i
     }
     for (int i = 0; i < count; ++i) {
         if (0 <= sc->slots[i]) {
-            p2p_complete(sc->slots[i], reqs[i], i == index ? status : NULL, ok, &done);
+            freed += p2p_complete(sc->slots[i], reqs[i], i == index ? status : NULL, ok, &done);
         }
     }
+    p2p_unoccupy(freed);
 }
 
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
@@ -1131,6 +1178,7 @@ static int p2p_some(bool wait, int incount, MPI_Request reqs[], int *outcount, i
 {
     p2p_scratch_t sc;
     int64_t done = 0;
+    long freed = 0;
     int rc, n;
 
     if (0 == p2p_scratch_init(&sc, incount, reqs, statuses)) {
@@ -1159,16 +1207,18 @@ static int p2p_some(bool wait, int incount, MPI_Request reqs[], int *outcount, i
     for (int i = 0; i < incount; ++i) {
         if (0 <= sc.slots[i] && 0 == (sc.slots[i] & P2P_DONE)) {
             /* freed although not reported: nothing to raise */
-            p2p_complete(sc.slots[i], reqs[i], NULL, false, &done);
+            freed += p2p_complete(sc.slots[i], reqs[i], NULL, false, &done);
         }
     }
     for (int k = 0; k < n; ++k) {
         int i = indices[k];
         if (0 <= sc.slots[i]) {
-            p2p_complete(sc.slots[i] & ~P2P_DONE, reqs[i], &sc.statuses[k],
-                         MPI_SUCCESS == rc || MPI_SUCCESS == sc.statuses[k].MPI_ERROR, &done);
+            freed += p2p_complete(sc.slots[i] & ~P2P_DONE, reqs[i], &sc.statuses[k],
+                                  MPI_SUCCESS == rc || MPI_SUCCESS == sc.statuses[k].MPI_ERROR,
+                                  &done);
         }
     }
+    p2p_unoccupy(freed);
     free(sc.heap);
     return rc;
 }

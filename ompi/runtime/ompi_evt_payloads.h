@@ -186,4 +186,123 @@ EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_p2p_payload_t, comm)
                               && 48 == sizeof(ompi_evt_p2p_payload_t),
                           "ompi.mpi.p2p_*_complete: the registered layout");
 
+/* ------------------------------------------------------------------------
+ * Events from PMIx, on source "ompi.pmix" (ompi_evt_pmix_*.c; README
+ * "Events from PMIx"). This project's own names and layouts.
+ * ------------------------------------------------------------------------ */
+
+/** Rank values of the PMIx events' rank elements that name no single rank. */
+enum {
+    OMPI_EVT_PMIX_RANK_NONE = -1,     /**< not given (or PMIX_RANK_UNDEF) */
+    OMPI_EVT_PMIX_RANK_WILDCARD = -2, /**< PMIX_RANK_WILDCARD: every rank */
+};
+
+/** Values of ompi.pmix.proc_resource_usage's origin. */
+enum {
+    OMPI_EVT_PMIX_ORIGIN_PROC = 0, /**< sampled by this process from /proc/self */
+    OMPI_EVT_PMIX_ORIGIN_PMIX = 1, /**< reported by the PMIx server
+                                      (PMIX_MONITOR_PROC_RESOURCE_USAGE) */
+};
+
+/** ompi.pmix.proc_resource_usage: the process fields of PMIx's
+ *  PMIX_PROC_RESOURCE_USAGE for this process, {i32 rank@0, i32 pid@4,
+ *  i32 state@8, i32 priority@12, u32 num_threads@16, i32 cpu@20,
+ *  u32 origin@24, u32 seq@28, u64 cpu_time_usec@32, double percent_cpu@40,
+ *  double pss_mb@48, double vsize_mb@56, double rss_mb@64,
+ *  double peak_vsize_mb@72, i64 sample_time@80}. Sizes in MiB (2^20 bytes),
+ *  PMIx's "MBytes"; a value the sampler could not read is -1. */
+typedef struct ompi_evt_pmix_resource_usage_payload_t {
+    int32_t rank; /**< PMIx rank of the process, OMPI_EVT_PMIX_RANK_NONE if none */
+    int32_t pid;
+    int32_t state;    /**< the OS state character (Linux: 'R', 'S', 'D', ...) */
+    int32_t priority; /**< the kernel's priority (Linux /proc stat field 18) */
+    uint32_t num_threads;
+    int32_t cpu;            /**< processor the process last ran on */
+    uint32_t origin;        /**< OMPI_EVT_PMIX_ORIGIN_* */
+    uint32_t seq;           /**< samples of this process numbered from 0: gaps are lost samples */
+    uint64_t cpu_time_usec; /**< cumulative user + system CPU time */
+    double percent_cpu;     /**< CPU time / wall time since the previous sample (the first:
+                                 since the process started), in percent of one CPU */
+    double pss_mb;          /**< proportional set size */
+    double vsize_mb;        /**< virtual memory size */
+    double rss_mb;          /**< resident set size */
+    double peak_vsize_mb;   /**< peak virtual memory size */
+    int64_t sample_time;    /**< when the sample was taken (time_t: seconds since the epoch) */
+} ompi_evt_pmix_resource_usage_payload_t;
+EVT_PAYLOAD_STATIC_ASSERT(
+    0 == offsetof(ompi_evt_pmix_resource_usage_payload_t, rank)
+        && 4 == offsetof(ompi_evt_pmix_resource_usage_payload_t, pid)
+        && 8 == offsetof(ompi_evt_pmix_resource_usage_payload_t, state)
+        && 12 == offsetof(ompi_evt_pmix_resource_usage_payload_t, priority)
+        && 16 == offsetof(ompi_evt_pmix_resource_usage_payload_t, num_threads)
+        && 20 == offsetof(ompi_evt_pmix_resource_usage_payload_t, cpu)
+        && 24 == offsetof(ompi_evt_pmix_resource_usage_payload_t, origin)
+        && 28 == offsetof(ompi_evt_pmix_resource_usage_payload_t, seq)
+        && 32 == offsetof(ompi_evt_pmix_resource_usage_payload_t, cpu_time_usec)
+        && 40 == offsetof(ompi_evt_pmix_resource_usage_payload_t, percent_cpu)
+        && 48 == offsetof(ompi_evt_pmix_resource_usage_payload_t, pss_mb)
+        && 56 == offsetof(ompi_evt_pmix_resource_usage_payload_t, vsize_mb)
+        && 64 == offsetof(ompi_evt_pmix_resource_usage_payload_t, rss_mb)
+        && 72 == offsetof(ompi_evt_pmix_resource_usage_payload_t, peak_vsize_mb)
+        && 80 == offsetof(ompi_evt_pmix_resource_usage_payload_t, sample_time)
+        && 88 == sizeof(ompi_evt_pmix_resource_usage_payload_t),
+    "ompi.pmix.proc_resource_usage: the registered layout");
+
+/** Values of ompi.pmix.monitor_alert's kind. */
+enum {
+    OMPI_EVT_PMIX_MONITOR_HEARTBEAT = 1, /**< PMIX_MONITOR_HEARTBEAT_ALERT */
+    OMPI_EVT_PMIX_MONITOR_FILE = 2,      /**< PMIX_MONITOR_FILE_ALERT */
+};
+
+/** Bits of the PMIx events' flags. */
+enum {
+    /** rank / affected_rank is a process of this process's own namespace (job) */
+    OMPI_EVT_PMIX_FLAG_SAME_JOB = 0x1,
+    /** job_event: the event carried the affected process (PMIX_EVENT_AFFECTED_PROC) */
+    OMPI_EVT_PMIX_FLAG_AFFECTED = 0x2,
+    /** job_event: the event carried an exit code (PMIX_EXIT_CODE) */
+    OMPI_EVT_PMIX_FLAG_EXIT_CODE = 0x4,
+    /** job_event: the affected process is this process */
+    OMPI_EVT_PMIX_FLAG_SELF = 0x8,
+    /** job_event: source_rank is a process of this process's namespace
+     *  (otherwise a rank of the reporter's own namespace, e.g. a server's) */
+    OMPI_EVT_PMIX_FLAG_SOURCE_SAME_JOB = 0x10,
+};
+
+/** ompi.pmix.monitor_alert: a PMIx_Process_monitor alarm {i32 status@0,
+ *  i32 kind@4, i32 rank@8, u32 flags@12}: the process @c rank missed its
+ *  heartbeats, or its monitored file showed no sign of life. */
+typedef struct ompi_evt_pmix_monitor_alert_payload_t {
+    int32_t status; /**< the PMIx status of the alert (-109 heartbeat, -110 file) */
+    int32_t kind;   /**< OMPI_EVT_PMIX_MONITOR_* */
+    int32_t rank;   /**< the silent process (the alert's source), OMPI_EVT_PMIX_RANK_* */
+    uint32_t flags; /**< OMPI_EVT_PMIX_FLAG_SAME_JOB */
+} ompi_evt_pmix_monitor_alert_payload_t;
+EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_pmix_monitor_alert_payload_t, status)
+                              && 4 == offsetof(ompi_evt_pmix_monitor_alert_payload_t, kind)
+                              && 8 == offsetof(ompi_evt_pmix_monitor_alert_payload_t, rank)
+                              && 12 == offsetof(ompi_evt_pmix_monitor_alert_payload_t, flags)
+                              && 16 == sizeof(ompi_evt_pmix_monitor_alert_payload_t),
+                          "ompi.pmix.monitor_alert: the registered layout");
+
+/** ompi.pmix.job_event: a job event the host reported through PMIx (a
+ *  process terminated or aborted, the job ended, the connection to the
+ *  PMIx server was lost) {i32 status@0, i32 source_rank@4,
+ *  i32 affected_rank@8, i32 exit_code@12, u32 flags@16}. */
+typedef struct ompi_evt_pmix_job_event_payload_t {
+    int32_t status;        /**< the PMIx status code (e.g. -201 PMIX_EVENT_PROC_TERMINATED) */
+    int32_t source_rank;   /**< who reported it (OMPI_EVT_PMIX_FLAG_SOURCE_SAME_JOB: a rank of this
+                                job; else of the reporter's namespace), OMPI_EVT_PMIX_RANK_* */
+    int32_t affected_rank; /**< the process it is about, OMPI_EVT_PMIX_RANK_* */
+    int32_t exit_code;     /**< with OMPI_EVT_PMIX_FLAG_EXIT_CODE; else 0 */
+    uint32_t flags;        /**< OMPI_EVT_PMIX_FLAG_* */
+} ompi_evt_pmix_job_event_payload_t;
+EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_pmix_job_event_payload_t, status)
+                              && 4 == offsetof(ompi_evt_pmix_job_event_payload_t, source_rank)
+                              && 8 == offsetof(ompi_evt_pmix_job_event_payload_t, affected_rank)
+                              && 12 == offsetof(ompi_evt_pmix_job_event_payload_t, exit_code)
+                              && 16 == offsetof(ompi_evt_pmix_job_event_payload_t, flags)
+                              && 20 == sizeof(ompi_evt_pmix_job_event_payload_t),
+                          "ompi.pmix.job_event: the registered layout");
+
 #endif /* OMPI_EVT_PAYLOADS_H */

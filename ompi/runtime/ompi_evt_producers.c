@@ -32,7 +32,8 @@ static const evt_producer_register_fn_t evt_producers[] = {
     ompi_evt_errhandler_events_register,
     ompi_evt_win_events_register,
     ompi_evt_p2p_events_register,
-    ompi_evt_memory_register, /* OS memory releases (opal/mca/memory/patcher) */
+    ompi_evt_memory_register,      /* OS memory releases (opal/mca/memory/patcher) */
+    ompi_evt_pmix_events_register, /* events from PMIx (source ompi.pmix) */
 };
 
 /* Context: INIT. */
@@ -74,10 +75,14 @@ void ompi_evt_producers_mpi_init_complete(int thread_level)
      * them now (idempotent; a tool may have registered before MPI_Init). */
     ompi_evt_errhandler_events_install();
     ompi_evt_lifecycle_raise_initialization(thread_level);
+    /* PMIx is up now (Open MPI made the process a client inside MPI_Init) */
+    ompi_evt_pmix_mpi_init_complete();
 }
 
 /* Context: INIT (start of MPI_Finalize). */
 void ompi_evt_producers_mpi_finalize_start(void)
 {
+    /* while PMIx still works; no PMIx event after the finalization event */
+    ompi_evt_pmix_mpi_finalize_start();
     ompi_evt_lifecycle_raise_finalization();
 }

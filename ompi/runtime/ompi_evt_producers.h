@@ -91,6 +91,22 @@ OMPI_DECLSPEC void ompi_evt_lifecycle_raise_finalization(void);
 OMPI_DECLSPEC int ompi_evt_memory_register(void);
 
 /* ------------------------------------------------------------------------
+ * Events from PMIx, on source "ompi.pmix" (ompi_evt_pmix_*.c, ompi_evt_pmix.h)
+ * ------------------------------------------------------------------------ */
+
+/** Register source "ompi.pmix", its events and the evt_pmix_* parameters
+ *  of the producer. Context: INIT. */
+OMPI_DECLSPEC int ompi_evt_pmix_events_register(void);
+/** MPI_Init has completed: PMIx is up; register the PMIx event handlers,
+ *  request the monitors, start the resource sampling the parameters ask
+ *  for. Context: INIT (end of MPI_Init). */
+OMPI_DECLSPEC void ompi_evt_pmix_mpi_init_complete(void);
+/** MPI_Finalize is starting: stop sampling, cancel the monitors,
+ *  deregister the handlers (PMIx goes down inside MPI_Finalize).
+ *  Context: INIT (start of MPI_Finalize). */
+OMPI_DECLSPEC void ompi_evt_pmix_mpi_finalize_start(void);
+
+/* ------------------------------------------------------------------------
  * The MPI families
  * ------------------------------------------------------------------------ */
 

@@ -48,6 +48,9 @@ int ompi_evt_win_events_register(void)
                                                 MCA_BASE_VAR_TYPE_UINT64_T};
     const ptrdiff_t freed_offsets[2] = {offsetof(ompi_evt_win_freed_payload_t, flavor),
                                         offsetof(ompi_evt_win_freed_payload_t, handle)};
+    /* upstream's field names (Open MPI main) */
+    static const char *const created_names[4] = {"size", "disp_unit", "flavor", "handle"};
+    static const char *const freed_names[2] = {"flavor", "handle"};
     mca_base_event_source_t *source;
     int ei;
 
@@ -63,11 +66,18 @@ int ompi_evt_win_events_register(void)
     if (0 > ei) {
         return ei;
     }
+    ei = mca_base_event_set_element_names(win_created_event, created_names);
+    if (OPAL_SUCCESS != ei) {
+        return ei;
+    }
     ei = mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.win_freed",
                                      "A window was freed: {flavor, handle}", OPAL_INFO_LVL_4, 2,
                                      freed_types, freed_offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
                                      0, source, NULL, &win_freed_event);
-    return 0 > ei ? ei : OPAL_SUCCESS;
+    if (0 > ei) {
+        return ei;
+    }
+    return mca_base_event_set_element_names(win_freed_event, freed_names);
 }
 
 /** Raise win_created if the constructor succeeded; returns @p rc.

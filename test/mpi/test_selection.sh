@@ -1,7 +1,7 @@
 #!/bin/sh
 # Selection of the evt component, through mpirun (np 2) and ompi-evt-info:
 #   --mca evt sync              -> sync selected (priority 20), events delivered
-#   --mca evt ^sync,ring        -> inline, and evt_base_verbose says why; events
+#   --mca evt ^sync,ring,pmix,file -> inline, and evt_base_verbose says why; events
 #                                  still delivered (sync semantics)
 #   --mca evt_sync_priority 5   -> sync at priority 5
 #   no evt_base_verbose         -> no selection chatter
@@ -34,12 +34,22 @@ expect sync 2 '^rank [01]: delivery: sync$'
 expect sync 2 '^rank [01]: priority: 20$'
 expect sync 2 'evt:base:select: selected component sync \(priority 20\)'
 
-run exclude --mca evt ^sync,ring --mca evt_base_verbose 10
+run exclude --mca evt ^sync,ring,pmix,file --mca evt_base_verbose 10
 expect exclude 2 '^rank [01]: delivery: inline$'
-expect exclude 2 'evt:base:select: no evt component selected: no evt component was found or every one was excluded \(evt = "\^sync,ring"\); events are dispatched at the raise'
+expect exclude 2 'evt:base:select: no evt component selected: no evt component was found or every one was excluded \(evt = "\^sync,ring,pmix,file"\); events are dispatched at the raise'
 expect exclude 0 'selected component sync'
 
-run priority --mca evt_sync_priority 5 --mca evt_ring_priority 1 --mca evt_base_verbose 10
+# The recorder (evt/file) and the exporter (evt/pmix) are chosen only when
+# named, never as what is left after excluding the others.
+run nofile --mca evt ^sync,ring --mca evt_base_verbose 10
+expect nofile 2 '^rank [01]: delivery: inline$'
+expect nofile 2 'evt:file: not selected by name'
+expect nofile 2 'evt:base:select: component pmix \(priority 0\) is used only when asked for by name'
+expect nofile 2 'no evt component was found or every one was excluded \(those of priority 0 or less are used only when asked for by name\) \(evt = "\^sync,ring"\)'
+expect nofile 0 'selected component (file|pmix)'
+
+run priority --mca evt_sync_priority 5 --mca evt_ring_priority 1 --mca evt_pmix_priority 1 \
+    --mca evt_base_verbose 10
 expect priority 2 '^rank [01]: priority: 5$'
 expect priority 2 'evt:base:select: component sync available, priority 5'
 expect priority 2 'evt:base:select: selected component sync \(priority 5\)'
@@ -48,9 +58,9 @@ run quiet --mca evt sync
 expect quiet 2 '^rank [01]: delivery: sync$'
 expect quiet 0 'evt:base:'
 
-# The environment works as well as --mca (OMPI_MCA_evt=^sync,ring; with
-# only ^sync the ring component would be selected).
-OMPI_MCA_evt=^sync,ring run env
+# The environment works as well as --mca (OMPI_MCA_evt=^sync,ring,pmix,file;
+# with only ^sync the ring component would be selected).
+OMPI_MCA_evt=^sync,ring,pmix,file run env
 expect env 2 '^rank [01]: delivery: inline$'
 
 # ompi-evt-info
@@ -69,12 +79,12 @@ expect info 1 '^event:[0-9]+:ompi.mpi.initialization:level:1$'
 expect info 1 '^event:[0-9]+:ompi.mpi.initialization:bind:none$'
 expect info 1 '^event:[0-9]+:ompi.mpi.initialization:extent:24$'
 expect info 5 '^event:[0-9]+:ompi.mpi.initialization:element:'
-expect info 1 '^event:[0-9]+:ompi.mpi.initialization:element:3:[^:]+:int32:12$'
-expect info 1 '^event:[0-9]+:ompi.mpi.initialization:element:4:[^:]+:uint64:16$'
+expect info 1 '^event:[0-9]+:ompi.mpi.initialization:element:3:world_size:int32:12$'
+expect info 1 '^event:[0-9]+:ompi.mpi.initialization:element:4:instance_id:uint64:16$'
 expect info 3 '^event:[0-9]+:ompi.mpi.finalization:element:'
-expect info 1 '^event:[0-9]+:ompi.mpi.finalization:element:2:[^:]+:uint64:8$'
+expect info 1 '^event:[0-9]+:ompi.mpi.finalization:element:2:instance_id:uint64:8$'
 
-"$info" --parsable --mca evt ^sync,ring >"$out" 2>&1
+"$info" --parsable --mca evt ^sync,ring,pmix,file >"$out" 2>&1
 echo "=== info ^sync"; cat "$out"
 expect info-exclude 1 '^evt:delivery:inline:reason:no evt component was found or every one was excluded$'
 expect info-exclude 0 '^evt:component:sync:selected:yes$'

@@ -2,6 +2,9 @@
  * saturation, depth cap, ORDERED clamp, epochs, the delivery seam). */
 #include "test_event_common.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 TestSuite(event_dispatch, .init = evt_test_setup, .fini = evt_test_teardown);
 
 #define MAXSEEN 64
@@ -295,6 +298,102 @@ Test(event_dispatch, unordered_untouched)
 {
     const opal_count_t expect[5] = {100, 200, 150, 50, 300};
     ordering_case(MCA_BASE_EVENT_SOURCE_UNORDERED, expect);
+}
+
+/* The ORDERED clamp of one dispatching thread uses plain stores; the first
+ * dispatch by a second thread switches every clamp to an atomic max, and
+ * must see the highest timestamp the first thread dispatched (issue 14). */
+static __thread opal_count_t thread_now;
+static opal_count_t thread_clock(void *ctx)
+{
+    return thread_now;
+}
+
+static mca_base_event_t *two_ev;
+static void *second_dispatcher(void *arg)
+{
+    thread_now = *(opal_count_t *) arg;
+    raise_a(two_ev, 99);
+    return NULL;
+}
+
+Test(event_dispatch, ordered_clamp_second_thread)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.tclock", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                                   thread_clock, NULL);
+    const opal_count_t expect[6] = {100, 300, 300, 300, 400, 400};
+    opal_count_t other = 200;
+    pthread_t t;
+
+    two_ev = evt_test_event("ord2", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    sub(two_ev, NULL, 0, NULL);
+    thread_now = 100;
+    raise_a(two_ev, 0); /* this thread owns the clamp */
+    thread_now = 300;
+    raise_a(two_ev, 1);
+    cr_assert_eq(pthread_create(&t, NULL, second_dispatcher, &other), 0);
+    cr_assert_eq(pthread_join(t, NULL), 0); /* 200, dispatched as 300 */
+    thread_now = 250;
+    raise_a(two_ev, 2); /* shared now: still clamped */
+    thread_now = 400;
+    raise_a(two_ev, 3);
+    thread_now = 350;
+    raise_a(two_ev, 4);
+    cr_assert_eq(seen, 6);
+    for (int i = 0; i < 6; ++i) {
+        cr_expect_eq(seen_ts[i], expect[i], "instance %d: %lld != %lld", i, seen_ts[i], expect[i]);
+    }
+    cr_expect_eq(seen_a[2], 99);
+}
+
+/* Two threads raising an ORDERED source at once, each from its own clock
+ * (increasing, interleaved with the other's): every dispatch clamps against
+ * the highest timestamp dispatched before it, so no thread ever sees its
+ * own callbacks' timestamps decrease, and none is below its raw value. */
+#define RACE_N 20000
+static atomic_int race_bad;
+static void race_cb(mca_base_event_record_t *inst, mca_base_event_registration_t *r,
+                    mca_base_event_cb_safety_t s, void *ud)
+{
+    static __thread opal_count_t last_seen;
+    opal_count_t ts;
+    evt_test_payload_t p;
+
+    (void) mca_base_event_get_timestamp(inst, &ts);
+    (void) mca_base_event_copy(inst, &p);
+    if (ts < last_seen || ts < (opal_count_t) p.b) {
+        atomic_fetch_add(&race_bad, 1);
+    }
+    last_seen = ts;
+}
+
+static void *race_thread(void *arg)
+{
+    for (int i = 0; i < RACE_N; ++i) {
+        thread_now = 2 * (opal_count_t) i + (intptr_t) arg;
+        evt_test_payload_t p = {i, (uint64_t) thread_now};
+        (void) mca_base_event_raise(two_ev, NULL, &p);
+    }
+    return NULL;
+}
+
+Test(event_dispatch, ordered_clamp_two_threads)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.tclock2", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                                   thread_clock, NULL);
+    mca_base_event_registration_t *h;
+    pthread_t t[2];
+
+    two_ev = evt_test_event("ord3", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    cr_assert_eq(mca_base_event_handle_alloc(two_ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, 0, NULL, NULL, race_cb), OPAL_SUCCESS);
+    for (intptr_t i = 0; i < 2; ++i) {
+        cr_assert_eq(pthread_create(&t[i], NULL, race_thread, (void *) i), 0);
+    }
+    for (int i = 0; i < 2; ++i) {
+        cr_assert_eq(pthread_join(t[i], NULL), 0);
+    }
+    cr_expect_eq(atomic_load(&race_bad), 0);
 }
 
 /* ---- a test delivery: queues records, dispatches on flush ---- */

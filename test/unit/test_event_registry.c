@@ -346,3 +346,46 @@ Test(event_registry_early, before_init)
     cr_expect_eq(mca_base_event_finalize(), OPAL_SUCCESS);
     cr_expect_eq(mca_base_event_finalize(), OPAL_ERR_NOT_INITIALIZED);
 }
+
+/* Element names: optional, validated, set once (idempotent), read
+ * lock-free, out-of-range reads are NULL. */
+Test(event_registry, element_names)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.test", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                                   NULL, NULL);
+    mca_base_event_t *ev = evt_test_event("named", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    const char *const good[2] = {"alpha", "beta_2"};
+    const char *const other[2] = {"alpha", "gamma"};
+    const char *const dup[2] = {"same", "same"};
+    const char *const digit[2] = {"1st", "b"};
+    const char *const dot[2] = {"a.b", "c"};
+    const char *const empty[2] = {"", "c"};
+    const char *const null_entry[2] = {"a", NULL};
+    char long_name[300];
+
+    cr_expect_null(mca_base_event_element_name(ev, 0), "no names before they are set");
+    cr_expect_eq(mca_base_event_set_element_names(NULL, good), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_set_element_names(ev, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_set_element_names(ev, dup), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_set_element_names(ev, digit), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_set_element_names(ev, dot), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_set_element_names(ev, empty), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_base_event_set_element_names(ev, null_entry), OPAL_ERR_BAD_PARAM);
+    memset(long_name, 'x', sizeof(long_name) - 1);
+    long_name[sizeof(long_name) - 1] = '\0';
+    {
+        const char *const too_long[2] = {long_name, "b"};
+        cr_expect_eq(mca_base_event_set_element_names(ev, too_long), OPAL_ERR_BAD_PARAM);
+    }
+    cr_expect_null(mca_base_event_element_name(ev, 0), "a refused set leaves no names");
+
+    cr_assert_eq(mca_base_event_set_element_names(ev, good), OPAL_SUCCESS);
+    cr_expect_str_eq(mca_base_event_element_name(ev, 0), "alpha");
+    cr_expect_str_eq(mca_base_event_element_name(ev, 1), "beta_2");
+    cr_expect_null(mca_base_event_element_name(ev, 2));
+    cr_expect_null(mca_base_event_element_name(ev, -1));
+    cr_expect_null(mca_base_event_element_name(NULL, 0));
+    cr_expect_eq(mca_base_event_set_element_names(ev, good), OPAL_SUCCESS, "same names again");
+    cr_expect_eq(mca_base_event_set_element_names(ev, other), OPAL_EXISTS, "names never change");
+    cr_expect_str_eq(mca_base_event_element_name(ev, 1), "beta_2");
+}

@@ -105,3 +105,43 @@ Test(event_sink, listen_transitions)
     cr_assert_eq(mca_base_event_init(), OPAL_SUCCESS);
     cr_expect_eq(mca_base_event_set_listen_callback(NULL, listen_cb, NULL), OPAL_ERR_BAD_PARAM);
 }
+
+/* Issue 14: a deferred delivery's progress (mca_base_event_drain_sinks_pending())
+ * drains a notifying sink only after it said it counted something, and a
+ * plain sink at every call; the drain points drain both. */
+static int plain_drains, notified_drains;
+static void plain_drain(void *ctx)
+{
+    ++plain_drains;
+}
+static void notified_drain(void *ctx)
+{
+    ++notified_drains;
+}
+
+Test(event_sink, progress_drains_notifying_sinks_when_told)
+{
+    cr_assert_eq(mca_base_event_sink_register_notifying(notified_drain, NULL), OPAL_SUCCESS);
+    mca_base_event_drain_sinks_pending();
+    mca_base_event_drain_sinks_pending();
+    cr_expect_eq(notified_drains, 0, "drained %d times without a notice", notified_drains);
+    mca_base_event_sink_pending();
+    mca_base_event_drain_sinks_pending();
+    cr_expect_eq(notified_drains, 1);
+    mca_base_event_drain_sinks_pending();
+    cr_expect_eq(notified_drains, 1, "one notice, one drain");
+    mca_base_event_drain_sinks(); /* a drain point: every sink */
+    cr_expect_eq(notified_drains, 2);
+
+    cr_assert_eq(mca_base_event_sink_register(plain_drain, NULL), OPAL_SUCCESS);
+    mca_base_event_drain_sinks_pending();
+    mca_base_event_drain_sinks_pending();
+    cr_expect_eq(plain_drains, 2, "a plain sink is drained at every progress call");
+    cr_expect_eq(notified_drains, 2);
+    cr_assert_eq(mca_base_event_sink_unregister(plain_drain, NULL), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_sink_unregister(notified_drain, NULL), OPAL_SUCCESS);
+    mca_base_event_sink_pending();
+    mca_base_event_drain_sinks_pending();
+    cr_expect_eq(plain_drains, 2);
+    cr_expect_eq(notified_drains, 2);
+}

@@ -120,6 +120,8 @@ Test(memory_event, registered_with_source_and_layout)
     cr_assert_eq(released->types[1], MCA_BASE_VAR_TYPE_UINT64_T);
     cr_assert_eq(released->offsets[0], 0);
     cr_assert_eq(released->offsets[1], 8);
+    cr_assert_str_eq(mca_base_event_element_name(released, 0), "count");
+    cr_assert_str_eq(mca_base_event_element_name(released, 1), "bytes");
     cr_assert_str_eq(src->name, "ompi.unordered");
     cr_assert_eq(src->ordering, MCA_BASE_EVENT_SOURCE_UNORDERED);
     cr_assert_eq(src->ticks_per_second, 1000000000);

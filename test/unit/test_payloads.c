@@ -9,15 +9,17 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "ompi/runtime/ompi_evt_producers.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
 
 #define I32       MCA_BASE_VAR_TYPE_INT32_T
 #define I64       MCA_BASE_VAR_TYPE_INT64_T
 #define U64       MCA_BASE_VAR_TYPE_UINT64_T
-#define MAX_ELEMS 8
+#define U32       MCA_BASE_VAR_TYPE_UINT32_T
+#define DBL       MCA_BASE_VAR_TYPE_DOUBLE
+#define MAX_ELEMS 16
 
 typedef struct {
     const char *name;
@@ -25,6 +27,7 @@ typedef struct {
     int n;
     mca_base_var_type_t types[MAX_ELEMS];
     size_t offsets[MAX_ELEMS];
+    const char *names[MAX_ELEMS]; /**< element names (upstream's for its events) */
 } layout_t;
 
 #define OFF(type, field) offsetof(type, field)
@@ -38,28 +41,33 @@ static const layout_t layouts[] = {
       OFF(ompi_evt_initialization_payload_t, thread_level),
       OFF(ompi_evt_initialization_payload_t, world_rank),
       OFF(ompi_evt_initialization_payload_t, world_size),
-      OFF(ompi_evt_initialization_payload_t, instance_id)}},
+      OFF(ompi_evt_initialization_payload_t, instance_id)},
+     {"model", "thread_level", "world_rank", "world_size", "instance_id"}},
     {"ompi.mpi.finalization",
      sizeof(ompi_evt_finalization_payload_t),
      3,
      {I32, I32, U64},
      {OFF(ompi_evt_finalization_payload_t, model), OFF(ompi_evt_finalization_payload_t, world_rank),
-      OFF(ompi_evt_finalization_payload_t, instance_id)}},
+      OFF(ompi_evt_finalization_payload_t, instance_id)},
+     {"model", "world_rank", "instance_id"}},
     {"ompi.mpi.communicator_created",
      sizeof(ompi_evt_comm_created_payload_t),
      2,
      {I32, U64},
-     {OFF(ompi_evt_comm_created_payload_t, size), OFF(ompi_evt_comm_created_payload_t, handle)}},
+     {OFF(ompi_evt_comm_created_payload_t, size), OFF(ompi_evt_comm_created_payload_t, handle)},
+     {"size", "handle"}},
     {"ompi.mpi.communicator_freed",
      sizeof(ompi_evt_comm_handle_payload_t),
      1,
      {U64},
-     {OFF(ompi_evt_comm_handle_payload_t, handle)}},
+     {OFF(ompi_evt_comm_handle_payload_t, handle)},
+     {"handle"}},
     {"ompi.mpi.communicator_name_set",
      sizeof(ompi_evt_comm_handle_payload_t),
      1,
      {U64},
-     {OFF(ompi_evt_comm_handle_payload_t, handle)}},
+     {OFF(ompi_evt_comm_handle_payload_t, handle)},
+     {"handle"}},
     {"ompi.mpi.errhandler_invoked",
      sizeof(ompi_evt_errhandler_invoked_payload_t),
      4,
@@ -67,18 +75,21 @@ static const layout_t layouts[] = {
      {OFF(ompi_evt_errhandler_invoked_payload_t, err_code),
       OFF(ompi_evt_errhandler_invoked_payload_t, object_type),
       OFF(ompi_evt_errhandler_invoked_payload_t, errhandler),
-      OFF(ompi_evt_errhandler_invoked_payload_t, object)}},
+      OFF(ompi_evt_errhandler_invoked_payload_t, object)},
+     {"err_code", "object_type", "errhandler", "object"}},
     {"ompi.mpi.win_created",
      sizeof(ompi_evt_win_created_payload_t),
      4,
      {I64, I32, I32, U64},
      {OFF(ompi_evt_win_created_payload_t, size), OFF(ompi_evt_win_created_payload_t, disp_unit),
-      OFF(ompi_evt_win_created_payload_t, flavor), OFF(ompi_evt_win_created_payload_t, handle)}},
+      OFF(ompi_evt_win_created_payload_t, flavor), OFF(ompi_evt_win_created_payload_t, handle)},
+     {"size", "disp_unit", "flavor", "handle"}},
     {"ompi.mpi.win_freed",
      sizeof(ompi_evt_win_freed_payload_t),
      2,
      {I32, U64},
-     {OFF(ompi_evt_win_freed_payload_t, flavor), OFF(ompi_evt_win_freed_payload_t, handle)}},
+     {OFF(ompi_evt_win_freed_payload_t, flavor), OFF(ompi_evt_win_freed_payload_t, handle)},
+     {"flavor", "handle"}},
     {"ompi.mpi.p2p_send_complete",
      sizeof(ompi_evt_p2p_payload_t),
      8,
@@ -86,7 +97,8 @@ static const layout_t layouts[] = {
      {OFF(ompi_evt_p2p_payload_t, comm), OFF(ompi_evt_p2p_payload_t, bytes),
       OFF(ompi_evt_p2p_payload_t, start_time), OFF(ompi_evt_p2p_payload_t, complete_time),
       OFF(ompi_evt_p2p_payload_t, peer), OFF(ompi_evt_p2p_payload_t, tag),
-      OFF(ompi_evt_p2p_payload_t, mode), OFF(ompi_evt_p2p_payload_t, comm_peer)}},
+      OFF(ompi_evt_p2p_payload_t, mode), OFF(ompi_evt_p2p_payload_t, comm_peer)},
+     {"comm", "bytes", "start_time", "complete_time", "peer", "tag", "mode", "comm_peer"}},
     {"ompi.mpi.p2p_recv_complete",
      sizeof(ompi_evt_p2p_payload_t),
      8,
@@ -94,7 +106,49 @@ static const layout_t layouts[] = {
      {OFF(ompi_evt_p2p_payload_t, comm), OFF(ompi_evt_p2p_payload_t, bytes),
       OFF(ompi_evt_p2p_payload_t, start_time), OFF(ompi_evt_p2p_payload_t, complete_time),
       OFF(ompi_evt_p2p_payload_t, peer), OFF(ompi_evt_p2p_payload_t, tag),
-      OFF(ompi_evt_p2p_payload_t, mode), OFF(ompi_evt_p2p_payload_t, comm_peer)}},
+      OFF(ompi_evt_p2p_payload_t, mode), OFF(ompi_evt_p2p_payload_t, comm_peer)},
+     {"comm", "bytes", "start_time", "complete_time", "peer", "tag", "mode", "comm_peer"}},
+    /* events from PMIx, source ompi.pmix */
+    {"ompi.pmix.proc_resource_usage",
+     sizeof(ompi_evt_pmix_resource_usage_payload_t),
+     15,
+     {I32, I32, I32, I32, U32, I32, U32, U32, U64, DBL, DBL, DBL, DBL, DBL, I64},
+     {OFF(ompi_evt_pmix_resource_usage_payload_t, rank),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, pid),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, state),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, priority),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, num_threads),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, cpu),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, origin),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, seq),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, cpu_time_usec),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, percent_cpu),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, pss_mb),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, vsize_mb),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, rss_mb),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, peak_vsize_mb),
+      OFF(ompi_evt_pmix_resource_usage_payload_t, sample_time)},
+     {"rank", "pid", "state", "priority", "num_threads", "cpu", "origin", "seq", "cpu_time_usec",
+      "percent_cpu", "pss_mb", "vsize_mb", "rss_mb", "peak_vsize_mb", "sample_time"}},
+    {"ompi.pmix.monitor_alert",
+     sizeof(ompi_evt_pmix_monitor_alert_payload_t),
+     4,
+     {I32, I32, I32, U32},
+     {OFF(ompi_evt_pmix_monitor_alert_payload_t, status),
+      OFF(ompi_evt_pmix_monitor_alert_payload_t, kind),
+      OFF(ompi_evt_pmix_monitor_alert_payload_t, rank),
+      OFF(ompi_evt_pmix_monitor_alert_payload_t, flags)},
+     {"status", "kind", "rank", "flags"}},
+    {"ompi.pmix.job_event",
+     sizeof(ompi_evt_pmix_job_event_payload_t),
+     5,
+     {I32, I32, I32, I32, U32},
+     {OFF(ompi_evt_pmix_job_event_payload_t, status),
+      OFF(ompi_evt_pmix_job_event_payload_t, source_rank),
+      OFF(ompi_evt_pmix_job_event_payload_t, affected_rank),
+      OFF(ompi_evt_pmix_job_event_payload_t, exit_code),
+      OFF(ompi_evt_pmix_job_event_payload_t, flags)},
+     {"status", "source_rank", "affected_rank", "exit_code", "flags"}},
 };
 #define NUM_LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 
@@ -127,12 +181,15 @@ Test(payloads, registered_layouts_are_the_structs)
             cr_expect_eq(ev->types[i], l->types[i], "%s element %d: type", l->name, i);
             cr_expect_eq((size_t) ev->offsets[i], l->offsets[i], "%s element %d: offset %td",
                          l->name, i, ev->offsets[i]);
+            const char *nm = mca_base_event_element_name(ev, i);
+            cr_expect(NULL != nm && 0 == strcmp(nm, l->names[i]), "%s element %d: name %s", l->name,
+                      i, NULL == nm ? "(none)" : nm);
         }
     }
 }
 
-/* Every built-in event of the "ompi" source is in the table above: a new
- * one needs its struct in the header. */
+/* Every built-in event of the "ompi" and "ompi.pmix" sources is in the
+ * table above: a new one needs its struct in the header. */
 Test(payloads, every_builtin_event_has_a_struct)
 {
     int n = mca_base_event_get_count();
@@ -142,7 +199,7 @@ Test(payloads, every_builtin_event_has_a_struct)
         bool known = false;
 
         cr_assert_eq(mca_base_event_get_by_index(i, &ev), OPAL_SUCCESS);
-        if (0 != strcmp(ev->source->name, "ompi")) {
+        if (0 != strcmp(ev->source->name, "ompi") && 0 != strcmp(ev->source->name, "ompi.pmix")) {
             continue;
         }
         for (size_t k = 0; k < NUM_LAYOUTS; ++k) {

@@ -34,7 +34,9 @@
  * the engine delivers at the raise (sync semantics).
  *
  * Select-one: each component's evtc_init returns a module and a priority, or
- * NULL when it cannot run here; the base keeps the highest priority, starts
+ * NULL when it cannot run here; the base keeps the highest priority (a
+ * priority of 0 or less only when the evt parameter names the component:
+ * recorders and exporters are asked for, never chosen by elimination), starts
  * it (evtm_init), installs it (the engine's delivery), and registers the
  * kit's progress function with opal_progress once.
  *
@@ -95,6 +97,13 @@ typedef struct ompi_evt_base_storage_t {
      *  a grace period (any thread, no user code). */
     void (*release)(void *ctx, int index, struct ompi_evt_ring_ctl_t *ctl, void *data,
                     size_t capacity);
+    /** In the child of a fork(), before the kit empties the child's rings
+     *  (they hold the parent's records): storage the parent still uses (a
+     *  MAP_SHARED file mapping) must become the child's own here, or the
+     *  child would write into the parent's rings. May be NULL (anonymous
+     *  memory is copied by fork). Context: the atfork child handler (one
+     *  thread; async-signal-safe calls only). */
+    void (*atfork_child)(void *ctx);
     void *ctx;
 } ompi_evt_base_storage_t;
 

@@ -237,6 +237,11 @@ typedef struct mca_base_event_t {
      *  process or are recorded): set under the engine mutex when a delivery
      *  is installed or the event registered; read relaxed by deliveries. */
     atomic_bool exported;
+    /** Element names (num_elements strings) given by the producer with
+     *  mca_base_event_set_element_names(), or NULL. Published with a
+     *  release store, read with mca_base_event_element_name(); set once,
+     *  freed at mca_base_event_finalize(). */
+    _Atomic(char **) element_names;
 } mca_base_event_t;
 
 /**
@@ -295,6 +300,30 @@ OPAL_DECLSPEC int mca_base_event_register_ptr(
     const mca_base_var_type_t types[], const ptrdiff_t offsets[], mca_base_var_enum_t *enumerator,
     int bind, uint32_t flags, mca_base_event_source_t *source, void *ctx, mca_base_event_t **event);
 
+/**
+ * Name the elements of an event type (optional; seed 000's API is unchanged
+ * without it). Exporters carry the names (the wire format's dictionary) so
+ * readers can show values by name; tools see them nowhere else.
+ *
+ * @param[in] event  a registered event type
+ * @param[in] names  event->num_elements names, each 1..255 characters of
+ *            [A-Za-z0-9_] not starting with a digit, all different; copied
+ * @retval OPAL_SUCCESS  set (or the same names were already set)
+ * @retval OPAL_ERR_BAD_PARAM  NULL event or names, a NULL, empty, invalid
+ *         or repeated name
+ * @retval OPAL_EXISTS  other names were set before (names never change:
+ *         lock-free readers may hold them)
+ * @retval OPAL_ERR_OUT_OF_RESOURCE  allocation failed (nothing set)
+ * Context: INIT, ANY. Locks: takes the engine mutex.
+ */
+OPAL_DECLSPEC int mca_base_event_set_element_names(mca_base_event_t *event,
+                                                   const char *const names[]);
+
+/** Name of element @p i of @p event, or NULL when the producer gave none or
+ *  @p i is out of range. The string lives until mca_base_event_finalize().
+ *  Context: ANY, lock-free (an acquire load). */
+OPAL_DECLSPEC const char *mca_base_event_element_name(const mca_base_event_t *event, int i);
+
 /** Context: ANY. @retval OPAL_SUCCESS, OPAL_ERR_NOT_FOUND, OPAL_ERR_BAD_PARAM */
 OPAL_DECLSPEC int mca_base_event_get_by_index(int index, mca_base_event_t **event);
 /** Context: ANY. Full name ("ompi.mpi.initialization"). Same return codes. */
@@ -345,6 +374,15 @@ OPAL_DECLSPEC int mca_base_event_raise_internal(mca_base_event_t *event,
                                                 const void *obj, const void *data,
                                                 mca_base_event_cb_safety_t safety);
 
+/** mca_base_event_raise_internal() with the record's timestamp given by the
+ *  producer (mca_base_event_raise_stamped()). Same return codes.
+ *  Context: RAISE; SIGNAL when safety is ASYNC_SIGNAL_SAFE. */
+OPAL_DECLSPEC int mca_base_event_raise_stamped_internal(mca_base_event_t *event,
+                                                        mca_base_event_source_t *source,
+                                                        const void *obj, const void *data,
+                                                        mca_base_event_cb_safety_t safety,
+                                                        opal_count_t timestamp);
+
 /** True when somebody listens to (or exports) @p event: one relaxed load.
  *  Context: RAISE, SIGNAL. */
 static inline bool mca_base_event_active(mca_base_event_t *event)
@@ -383,6 +421,41 @@ static inline int mca_base_event_raise_bound(mca_base_event_t *event,
     }
     return mca_base_event_raise_internal(event, source, obj, data,
                                          MCA_BASE_EVENT_CB_REQUIRE_NONE);
+}
+
+/** Now, on @p source's clock (what a raise stamps its record with): for a
+ *  producer that needs the time anyway (an operation's start or completion
+ *  in its payload) and raises with mca_base_event_raise_stamped(), so that
+ *  one clock read serves both. Context: RAISE, SIGNAL (source clocks are
+ *  async-signal-safe). */
+static inline opal_count_t mca_base_event_source_now(mca_base_event_source_t *source)
+{
+    return source->get_timestamp(source->ctx);
+}
+
+/**
+ * Raise with a timestamp the producer already has, instead of a new clock
+ * read: the record is stamped with @p timestamp. It must come from the
+ * event's source clock (mca_base_event_source_now() on event->source),
+ * read at or after the occurrence and before this call, by this thread:
+ * then the records of an ORDERED source keep their order exactly as with
+ * mca_base_event_raise() (their delivered timestamps never decrease), and
+ * tools see the same instant in the record and in the payload. @p obj as
+ * mca_base_event_raise_bound() (NULL for unbound events), @p safety as
+ * mca_base_event_raise_ctx(). Returns at once, OPAL_SUCCESS, when nobody
+ * listens: a producer reads the clock only after mca_base_event_active().
+ *
+ * Context: RAISE; SIGNAL when @p safety is ASYNC_SIGNAL_SAFE.
+ */
+static inline int mca_base_event_raise_stamped(mca_base_event_t *event,
+                                               mca_base_event_source_t *source, const void *obj,
+                                               const void *data, mca_base_event_cb_safety_t safety,
+                                               opal_count_t timestamp)
+{
+    if (OPAL_LIKELY(!mca_base_event_active(event))) {
+        return OPAL_SUCCESS;
+    }
+    return mca_base_event_raise_stamped_internal(event, source, obj, data, safety, timestamp);
 }
 
 /** Raise from a restricted context: @p safety is the strictest requirement
@@ -607,6 +680,13 @@ OPAL_DECLSPEC uint32_t mca_base_event_delivery_flags(void);
 OPAL_DECLSPEC int mca_base_event_dispatch(const mca_base_event_record_t *record,
                                           mca_base_event_cb_safety_t context);
 
+/** mca_base_event_dispatch() of a record the caller owns and does not need
+ *  afterwards (a deferred delivery's decoded copy): not copied, the
+ *  callbacks get @p record itself, the ORDERED clamp may raise its
+ *  timestamp. Same return value and context. */
+OPAL_DECLSPEC int mca_base_event_dispatch_owned(mca_base_event_record_t *record,
+                                                mca_base_event_cb_safety_t context);
+
 /** Can every registration that @p record would reach be served in
  *  @p context? False when one has callbacks, but none at a level serving
  *  @p context (a callback registered only at MPI_T_CB_REQUIRE_NONE, and a
@@ -615,6 +695,13 @@ OPAL_DECLSPEC int mca_base_event_dispatch(const mca_base_event_record_t *record,
  *  of having it counted as dropped. Context: ANY, PROGRESS. Locks: none. */
 OPAL_DECLSPEC bool mca_base_event_can_serve(const mca_base_event_record_t *record,
                                             mca_base_event_cb_safety_t context);
+
+/** A number that changes whenever what mca_base_event_can_serve() answers
+ *  may change (a callback set or cleared, a registration allocated or
+ *  freed): a deferred delivery that had to leave a record for a context
+ *  that serves it need not ask again while this stays the same.
+ *  Context: ANY, PROGRESS (one relaxed load). */
+OPAL_DECLSPEC uint64_t mca_base_event_serve_generation(void);
 
 /** Report every live registration's pending drop count to its dropped
  *  handler now (saturated, outside every lock), in @p context, with the
@@ -688,10 +775,24 @@ typedef void (*mca_base_event_sink_drain_fn_t)(void *ctx);
  *  handle alloc, and from mca_base_event_drain_sinks(). Context: INIT.
  *  @retval OPAL_SUCCESS, OPAL_ERR_OUT_OF_RESOURCE */
 OPAL_DECLSPEC int mca_base_event_sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx);
+/** The same for a sink that calls mca_base_event_sink_pending() after each
+ *  count: a deferred delivery's progress drains it only then (a sink
+ *  registered with mca_base_event_sink_register() is drained at every
+ *  progress call). Context: INIT. */
+OPAL_DECLSPEC int mca_base_event_sink_register_notifying(mca_base_event_sink_drain_fn_t fn,
+                                                         void *ctx);
 OPAL_DECLSPEC int mca_base_event_sink_unregister(mca_base_event_sink_drain_fn_t fn, void *ctx);
-/** Drain every producer sink (deliveries call it from their progress).
+/** Drain every producer sink (the drain points call it).
  *  Context: ANY, PROGRESS. */
 OPAL_DECLSPEC void mca_base_event_drain_sinks(void);
+/** A notifying sink has counted something: the next
+ *  mca_base_event_drain_sinks_pending() drains the notifying sinks.
+ *  Context: RAISE, SIGNAL (one store). */
+OPAL_DECLSPEC void mca_base_event_sink_pending(void);
+/** Drain the sinks that do not notify, and the notifying ones if one said
+ *  it has something since the last call (a deferred delivery's progress:
+ *  two relaxed loads when there is nothing to do). Context: ANY, PROGRESS. */
+OPAL_DECLSPEC void mca_base_event_drain_sinks_pending(void);
 
 /** Told when @p event gains its first listener (listening true) or loses its
  *  last one (false), so a producer installs costly hooks only while needed.

@@ -24,19 +24,22 @@
 
 _Atomic(const mca_base_event_delivery_t *) mca_base_event_delivery = NULL;
 
-/* The record in the installed delivery, inside a delivery section.
+/* The record in the installed delivery, inside a delivery section: the
+ * cases off the hot path (no record for this thread yet, a section nested
+ * in a signal handler, no delivery taking records, a signal context the
+ * delivery cannot serve).
  * @retval OPAL_ERR_NOT_AVAILABLE  no delivery takes records: dispatch inline
  * Context: RAISE, SIGNAL (per @p safety). */
-static int deliver_in_section(const mca_base_event_record_t *record,
-                              mca_base_event_cb_safety_t safety)
+static int __attribute__((noinline))
+deliver_in_section_slow(const mca_base_event_record_t *record, mca_base_event_cb_safety_t safety)
 {
-    bool in_signal = MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety;
     mca_base_event_thread_t *rec = mca_base_event_tls.rec;
     const mca_base_event_delivery_t *d;
+    bool outer;
     int rc;
 
-    if (OPAL_UNLIKELY(NULL == rec)) {
-        rec = mca_base_event_thread_claim(!in_signal);
+    if (NULL == rec) {
+        rec = mca_base_event_thread_claim(MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE > safety);
         if (NULL == rec) {
             /* more threads than records, in a signal handler: the delivery
              * cannot be entered safely; charge the registrations */
@@ -44,36 +47,138 @@ static int deliver_in_section(const mca_base_event_record_t *record,
             return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
         }
     }
-    mca_base_event_delivery_enter(rec);
+    /* false: nested in a signal handler inside this thread's own section,
+     * which covers this one */
+    outer = mca_base_event_delivery_enter(rec);
+    /* acquire: as in deliver_in_section() */
+    d = atomic_load_explicit(&mca_base_event_delivery, memory_order_acquire);
+    if (NULL == d || NULL == d->deliver) {
+        rc = OPAL_ERR_NOT_AVAILABLE;
+    } else if (MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety
+               && 0 == (d->flags & MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE)) {
+        mca_base_event_count_dropped(record);
+        rc = OPAL_ERR_NOT_SUPPORTED;
+    } else {
+        rc = d->deliver(record, safety);
+    }
+    if (outer) {
+        mca_base_event_delivery_exit(rec);
+    }
+    return rc;
+}
+
+/* The record in the installed delivery, inside a delivery section (see
+ * deliver_in_section_slow() for the return codes). Inline: the raise
+ * path's main work, the section's two plain stores around one indirect
+ * call. Context: RAISE, SIGNAL (per @p safety). */
+static inline __attribute__((always_inline)) int
+deliver_in_section(const mca_base_event_record_t *record, mca_base_event_cb_safety_t safety)
+{
+    mca_base_event_thread_t *rec = mca_base_event_tls.rec;
+    const mca_base_event_delivery_t *d;
+    uint32_t seq;
+    int rc;
+
+    if (OPAL_UNLIKELY(NULL == rec || MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety
+                      || !mca_base_event_asym_fence)) {
+        return deliver_in_section_slow(record, safety);
+    }
+    /* relaxed: written by this thread only */
+    seq = atomic_load_explicit(&rec->dseq, memory_order_relaxed);
+    if (OPAL_UNLIKELY(0 != (seq & 1))) {
+        return deliver_in_section_slow(record, safety);
+    }
+    /* mca_base_event_delivery_enter(), asymmetric-fence flavour */
+    atomic_store_explicit(&rec->dseq, seq + 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
     /* acquire: the delivery's state was set up before it was installed
      * (pairs with the seq_cst store in mca_base_event_delivery_set()). */
     d = atomic_load_explicit(&mca_base_event_delivery, memory_order_acquire);
     if (OPAL_UNLIKELY(NULL == d || NULL == d->deliver)) {
-        mca_base_event_delivery_exit(rec);
-        return OPAL_ERR_NOT_AVAILABLE;
+        rc = OPAL_ERR_NOT_AVAILABLE;
+    } else {
+        rc = d->deliver(record, safety);
     }
-    if (OPAL_UNLIKELY(in_signal && 0 == (d->flags & MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE))) {
-        mca_base_event_delivery_exit(rec);
-        mca_base_event_count_dropped(record);
-        return OPAL_ERR_NOT_SUPPORTED;
-    }
-    rc = d->deliver(record, safety);
-    mca_base_event_delivery_exit(rec);
+    /* release: the section's accesses happen before a writer sees the
+     * thread out (pairs with the acquire loads in
+     * mca_base_event_delivery_wait()) */
+    atomic_store_explicit(&rec->dseq, seq + 2, memory_order_release);
     return rc;
 }
 
-/* Context: RAISE; SIGNAL when safety is ASYNC_SIGNAL_SAFE. */
-int mca_base_event_raise_internal(mca_base_event_t *event, mca_base_event_source_t *source,
-                                  const void *obj, const void *data,
-                                  mca_base_event_cb_safety_t safety)
+/* What the hot path of mca_base_event_raise_internal() leaves: events
+ * flagged synchronous, a full delivery a drain would help, no delivery
+ * taking records. @p rc: what deliver_in_section() returned (or
+ * OPAL_ERR_NOT_AVAILABLE when it was not called). Context: RAISE, SIGNAL
+ * (per @p safety). */
+static int __attribute__((noinline)) raise_finish(mca_base_event_record_t *record,
+                                                  mca_base_event_cb_safety_t safety, int rc)
 {
-    const mca_base_event_delivery_t *d;
+    mca_base_event_t *event = record->event;
+    /* relaxed: only the NULL test; the delivery is loaded again (acquire)
+     * inside its section before it is used. */
+    const mca_base_event_delivery_t *d = atomic_load_explicit(&mca_base_event_delivery,
+                                                              memory_order_relaxed);
+
+    if (OPAL_UNLIKELY(0 != (event->flags & MCA_BASE_EVENT_FLAG_SYNCHRONOUS))) {
+        /* Dispatched at the raise whatever the delivery, after what is
+         * pending (unless another thread is draining it right now). A
+         * signal context cannot do either. */
+        if (MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety) {
+            mca_base_event_count_dropped(record);
+            return OPAL_ERR_NOT_SUPPORTED;
+        }
+        if (NULL != d) {
+            (void) mca_base_event_flush_ctx(safety);
+        }
+        (void) mca_base_event_dispatch_record(record, safety);
+        /* relaxed: a hint, as the gate */
+        if (NULL != d && atomic_load_explicit(&event->exported, memory_order_relaxed)) {
+            /* an exporting or recording delivery sees it too */
+            record->flags |= MCA_BASE_EVENT_RECORD_DISPATCHED;
+            (void) deliver_in_section_slow(record, safety);
+        }
+        return OPAL_SUCCESS;
+    }
+    if (OPAL_UNLIKELY(OPAL_ERR_WOULD_BLOCK == rc)) {
+        /* full: drain in this context (outside the section: callbacks
+         * may run), then once more; a second refusal is a drop */
+        (void) mca_base_event_flush_ctx(safety);
+        rc = deliver_in_section_slow(record, safety);
+        if (OPAL_ERR_WOULD_BLOCK == rc) {
+            mca_base_event_count_dropped(record);
+            if (atomic_load_explicit(&event->exported, memory_order_relaxed)) {
+                mca_base_event_count_export_dropped(event, 1);
+            }
+            return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+        }
+    }
+    if (OPAL_ERR_NOT_AVAILABLE != rc) {
+        return rc;
+    }
+    if (OPAL_UNLIKELY(MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety)) {
+        /* dispatching at the raise cannot serve a signal context */
+        mca_base_event_count_dropped(record);
+        return OPAL_ERR_NOT_SUPPORTED;
+    }
+    (void) mca_base_event_dispatch_record(record, safety);
+    return OPAL_SUCCESS;
+}
+
+/* Capture and delivery, with the source's clock read here (@p stamped
+ * false) or the producer's @p timestamp. Context: RAISE; SIGNAL when
+ * safety is ASYNC_SIGNAL_SAFE. */
+static inline __attribute__((always_inline)) int
+raise_common(mca_base_event_t *event, mca_base_event_source_t *source, const void *obj,
+             const void *data, mca_base_event_cb_safety_t safety, bool stamped,
+             opal_count_t timestamp)
+{
     mca_base_event_record_t record;
-    int rc;
+    int rc = OPAL_ERR_NOT_AVAILABLE;
 
     if (OPAL_UNLIKELY(NULL == event || (NULL == data && 0 < event->extent)
-                      || (NULL != source && source != event->source) || 0 > (int) safety
-                      || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (int) safety)) {
+                      || (NULL != source && source != event->source)
+                      || MCA_BASE_EVENT_CB_SAFETY_COUNT <= (unsigned int) safety)) {
         return OPAL_ERR_BAD_PARAM;
     }
     record.event = event;
@@ -87,61 +192,45 @@ int mca_base_event_raise_internal(mca_base_event_t *event, mca_base_event_source
      * snapshot at least as new as that registration. */
     record.epoch = atomic_load_explicit(&mca_base_event_reg_epoch, memory_order_acquire);
     if (OPAL_UNLIKELY(MCA_BASE_EVENT_MAX_DEPTH <= record.depth)) {
-        record.timestamp = 0;
+        record.timestamp = stamped ? timestamp : 0;
         mca_base_event_count_dropped(&record);
         return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
     }
-    record.timestamp = event->source->get_timestamp(event->source->ctx);
-    /* relaxed: only the NULL test; the delivery is loaded again (acquire)
-     * inside its section before it is used. */
-    d = atomic_load_explicit(&mca_base_event_delivery, memory_order_relaxed);
-
-    if (OPAL_UNLIKELY(0 != (event->flags & MCA_BASE_EVENT_FLAG_SYNCHRONOUS))) {
-        /* Dispatched at the raise whatever the delivery, after what is
-         * pending (unless another thread is draining it right now). A
-         * signal context cannot do either. */
-        if (MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety) {
-            mca_base_event_count_dropped(&record);
-            return OPAL_ERR_NOT_SUPPORTED;
-        }
-        if (NULL != d) {
-            (void) mca_base_event_flush_ctx(safety);
-        }
-        (void) mca_base_event_dispatch(&record, safety);
-        /* relaxed: a hint, as the gate */
-        if (NULL != d && atomic_load_explicit(&event->exported, memory_order_relaxed)) {
-            /* an exporting or recording delivery sees it too */
-            record.flags |= MCA_BASE_EVENT_RECORD_DISPATCHED;
-            (void) deliver_in_section(&record, safety);
-        }
-        return OPAL_SUCCESS;
-    }
-    if (OPAL_LIKELY(NULL != d)) {
-        rc = deliver_in_section(&record, safety);
-        if (OPAL_UNLIKELY(OPAL_ERR_WOULD_BLOCK == rc)) {
-            /* full: drain in this context (outside the section: callbacks
-             * may run), then once more; a second refusal is a drop */
-            (void) mca_base_event_flush_ctx(safety);
+    record.timestamp = stamped ? timestamp : event->source->get_timestamp(event->source->ctx);
+    if (OPAL_LIKELY(0 == (event->flags & MCA_BASE_EVENT_FLAG_SYNCHRONOUS))) {
+        /* relaxed: only the NULL test; loaded again (acquire) inside the
+         * section before it is used */
+        if (NULL == atomic_load_explicit(&mca_base_event_delivery, memory_order_relaxed)) {
+            if (OPAL_LIKELY(MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE > safety)) {
+                /* sync: dispatch at the raise */
+                (void) mca_base_event_dispatch_record(&record, safety);
+                return OPAL_SUCCESS;
+            }
+        } else {
             rc = deliver_in_section(&record, safety);
-            if (OPAL_ERR_WOULD_BLOCK == rc) {
-                mca_base_event_count_dropped(&record);
-                if (atomic_load_explicit(&event->exported, memory_order_relaxed)) {
-                    mca_base_event_count_export_dropped(event, 1);
-                }
-                return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+            if (OPAL_LIKELY(OPAL_SUCCESS == rc)) {
+                return rc;
             }
         }
-        if (OPAL_ERR_NOT_AVAILABLE != rc) {
-            return rc;
-        }
     }
-    if (OPAL_UNLIKELY(MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety)) {
-        /* dispatching at the raise cannot serve a signal context */
-        mca_base_event_count_dropped(&record);
-        return OPAL_ERR_NOT_SUPPORTED;
-    }
-    (void) mca_base_event_dispatch(&record, safety);
-    return OPAL_SUCCESS;
+    return raise_finish(&record, safety, rc);
+}
+
+/* Context: RAISE; SIGNAL when safety is ASYNC_SIGNAL_SAFE. */
+int mca_base_event_raise_internal(mca_base_event_t *event, mca_base_event_source_t *source,
+                                  const void *obj, const void *data,
+                                  mca_base_event_cb_safety_t safety)
+{
+    return raise_common(event, source, obj, data, safety, false, 0);
+}
+
+/* Context: RAISE; SIGNAL when safety is ASYNC_SIGNAL_SAFE. */
+int mca_base_event_raise_stamped_internal(mca_base_event_t *event,
+                                          mca_base_event_source_t *source, const void *obj,
+                                          const void *data, mca_base_event_cb_safety_t safety,
+                                          opal_count_t timestamp)
+{
+    return raise_common(event, source, obj, data, safety, true, timestamp);
 }
 
 /* ------------------------------------------------------------------------

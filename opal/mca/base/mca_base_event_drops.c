@@ -117,17 +117,13 @@ uint64_t mca_base_event_take_export_dropped(mca_base_event_t *event)
  * ------------------------------------------------------------------------ */
 
 /* Context: RAISE, PROGRESS, ANY (a dispatch, outside every lock). */
-void mca_base_event_drops_before_delivery(const mca_base_event_regset_entry_t *e,
-                                          const mca_base_event_record_t *record,
-                                          mca_base_event_cb_safety_t context, void *user_data)
+void mca_base_event_drops_report_one(const mca_base_event_regset_entry_t *e,
+                                     const mca_base_event_record_t *record,
+                                     mca_base_event_cb_safety_t context, void *user_data)
 {
     mca_base_event_reg_t *reg = e->reg;
     uint64_t n;
 
-    /* relaxed: the cheap test; the exchange below orders */
-    if (NULL == e->dropped_cb || 0 == atomic_load_explicit(&reg->dropped, memory_order_relaxed)) {
-        return;
-    }
     /* acq_rel: acquire pairs with the release CAS of the charging threads
      * (what they did before the drop is visible to the handler); release
      * orders the handler's view with a reporter on another thread. The

@@ -105,6 +105,12 @@ static void asym_fence(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* Context: ANY (never SIGNAL). */
+void mca_base_event_asym_fence_now(void)
+{
+    asym_fence();
+}
+
 /* ------------------------------------------------------------------------
  * Per-thread records
  * ------------------------------------------------------------------------ */
@@ -140,8 +146,8 @@ static mca_base_event_thread_t *record_new(bool in_use)
         return NULL;
     }
     atomic_init(&rec->active, 0);
-    atomic_init(&rec->delivering, 0);
-    atomic_init(&rec->dgen, 0);
+    atomic_init(&rec->dseq, 0);
+    atomic_init(&rec->clamping, 0);
     atomic_init(&rec->in_use, in_use);
     if (!in_use) {
         atomic_fetch_add_explicit(&spare_extra, 1, memory_order_relaxed);
@@ -310,12 +316,9 @@ void mca_base_event_delivery_wait(void)
     asym_fence();
     FOREACH_RECORD(rec, {
         /* acquire: pairs with the release store in delivery_exit() */
-        if (0 != atomic_load_explicit(&rec->delivering, memory_order_acquire)) {
-            uint32_t g = atomic_load_explicit(&rec->dgen, memory_order_acquire);
-            while (0 != atomic_load_explicit(&rec->delivering, memory_order_acquire)
-                   && g == atomic_load_explicit(&rec->dgen, memory_order_acquire)) {
-                sched_yield();
-            }
+        uint32_t g = atomic_load_explicit(&rec->dseq, memory_order_acquire);
+        while (0 != (g & 1) && g == atomic_load_explicit(&rec->dseq, memory_order_acquire)) {
+            sched_yield();
         }
     });
 }
@@ -468,7 +471,7 @@ void mca_base_event_grace_atfork_child(void)
         if (rec != mine && atomic_load_explicit(&rec->in_use, memory_order_relaxed)) {
             /* its thread is not in this process: nothing of it reads */
             atomic_store_explicit(&rec->active, 0, memory_order_relaxed);
-            atomic_store_explicit(&rec->delivering, 0, memory_order_relaxed);
+            atomic_store_explicit(&rec->dseq, 0, memory_order_relaxed);
             atomic_store_explicit(&rec->in_use, false, memory_order_relaxed);
             if (!is_static(rec)) {
                 atomic_fetch_add_explicit(&spare_extra, 1, memory_order_relaxed);
@@ -476,6 +479,9 @@ void mca_base_event_grace_atfork_child(void)
         }
     });
     atomic_store_explicit(&anon_readers, 0, memory_order_relaxed);
+    /* the ORDERED clamp starts over (the owner may be a thread that is not
+     * in this process, its marker frozen) */
+    atomic_store_explicit(&mca_base_event_clamp_owner, NULL, memory_order_relaxed);
     if (mca_base_event_asym_fence) {
         asym_fence_setup();
     }

@@ -38,6 +38,11 @@
 
 BEGIN_C_DECLS
 
+/* Everything declared here is private to the engine's files: hidden, so that
+ * the raise path calls it directly and reads its globals without going
+ * through the PLT and the GOT. */
+#pragma GCC visibility push(hidden)
+
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2
                    && ATOMIC_INT_LOCK_FREE == 2,
                "SIGNAL context needs always-lock-free counters and pointers");
@@ -197,12 +202,16 @@ typedef struct mca_base_event_thread_t {
     /** Grace epoch at the outermost read-side entry, 0 outside. Written by
      *  the owner only. */
     _Atomic uint64_t active;
-    /** Nesting of raise-path sections inside the installed delivery
-     *  (mca_base_event_delivery_enter()); written by the owner only. */
-    _Atomic uint32_t delivering;
-    /** Bumped at every outermost exit of such a section: a writer waiting
-     *  for the thread to leave the delivery sees it change. */
-    _Atomic uint32_t dgen;
+    /** Raise-path sections inside the installed delivery
+     *  (mca_base_event_delivery_enter()): odd while the thread is inside
+     *  one, bumped at the outermost entry and exit; written by the owner
+     *  only. A writer waiting for the thread to leave the delivery waits
+     *  while it reads the same odd value. */
+    _Atomic uint32_t dseq;
+    /** Non-zero while the owner is inside the single-dispatcher clamp of an
+     *  ORDERED source (mca_base_event_dispatch.c); written by the owner
+     *  only, read by the thread that ends single-dispatcher mode. */
+    _Atomic uint32_t clamping;
     atomic_bool in_use;
     struct mca_base_event_thread_t *next; /**< malloc'ed records list */
 } __attribute__((aligned(MCA_BASE_EVENT_CACHE_LINE))) mca_base_event_thread_t;
@@ -233,6 +242,11 @@ extern bool mca_base_event_asym_fence;
 /** Create the per-thread record key and set up the asymmetric fence, once
  *  per process. Context: INIT (mca_base_event_init()). */
 void mca_base_event_grace_init(void);
+
+/** The asymmetric fence (membarrier, or a full fence where readers use
+ *  seq_cst exchanges): every thread's plain announcement made before it is
+ *  visible after it. Context: ANY (never SIGNAL); a system call. */
+void mca_base_event_asym_fence_now(void);
 
 /** Claim this thread's record (first use). NULL if none can be had.
  *  @p may_alloc false (SIGNAL context): only a free record of the pools is
@@ -305,33 +319,34 @@ void mca_base_event_anon_exit(void);
 /** Enter / leave a raise-path section inside the installed delivery
  *  (mca_base_event_capture.c). mca_base_event_delivery_set() waits for
  *  every thread inside one before it returns, so a removed delivery's
- *  memory can be released. Never held across user code. Context: RAISE,
- *  SIGNAL. */
-static inline void mca_base_event_delivery_enter(mca_base_event_thread_t *rec)
+ *  memory can be released. Never held across user code. A section entered
+ *  while the thread is already inside one (a signal handler that
+ *  interrupted it) is covered by the outer one: enter returns false and
+ *  exit is then not called. Context: RAISE, SIGNAL. */
+static inline bool mca_base_event_delivery_enter(mca_base_event_thread_t *rec)
 {
-    uint32_t d = atomic_load_explicit(&rec->delivering, memory_order_relaxed);
+    uint32_t d = atomic_load_explicit(&rec->dseq, memory_order_relaxed);
+    if (OPAL_UNLIKELY(0 != (d & 1))) {
+        return false;
+    }
     if (OPAL_LIKELY(mca_base_event_asym_fence)) {
         /* as the reader announcement: plain store + compiler barrier, the
          * writer runs membarrier() before it scans */
-        atomic_store_explicit(&rec->delivering, d + 1, memory_order_relaxed);
+        atomic_store_explicit(&rec->dseq, d + 1, memory_order_relaxed);
         atomic_signal_fence(memory_order_seq_cst);
     } else {
-        atomic_exchange_explicit(&rec->delivering, d + 1, memory_order_seq_cst);
+        atomic_exchange_explicit(&rec->dseq, d + 1, memory_order_seq_cst);
     }
+    return true;
 }
 
 static inline void mca_base_event_delivery_exit(mca_base_event_thread_t *rec)
 {
-    uint32_t d = atomic_load_explicit(&rec->delivering, memory_order_relaxed);
-    if (1 == d) {
-        uint32_t g = atomic_load_explicit(&rec->dgen, memory_order_relaxed);
-        /* relaxed: ordered before the release store below */
-        atomic_store_explicit(&rec->dgen, g + 1, memory_order_relaxed);
-    }
     /* release: the accesses of the section happen before a writer sees the
      * thread out (pairs with the acquire loads in
      * mca_base_event_delivery_wait()). */
-    atomic_store_explicit(&rec->delivering, d - 1, memory_order_release);
+    atomic_store_explicit(&rec->dseq, atomic_load_explicit(&rec->dseq, memory_order_relaxed) + 1,
+                          memory_order_release);
 }
 
 /** Wait until every thread that was inside a delivery section when this was
@@ -363,6 +378,19 @@ void mca_base_event_grace_atfork_child(void);
 extern _Atomic uint64_t mca_base_event_reg_epoch;
 /** The installed delivery (NULL: inline). */
 extern _Atomic(const mca_base_event_delivery_t *) mca_base_event_delivery;
+
+/** Dispatch @p record (the engine's own, mutable: the ORDERED clamp may
+ *  raise its timestamp) in @p context: mca_base_event_dispatch() without
+ *  the argument checks and the copy. Context: RAISE, PROGRESS, ANY. */
+int mca_base_event_dispatch_record(mca_base_event_record_t *record,
+                                   mca_base_event_cb_safety_t context);
+
+/** The thread whose dispatches alone clamp ORDERED timestamps with plain
+ *  stores (NULL before the first dispatch; MCA_BASE_EVENT_CLAMP_SHARED once
+ *  a second thread dispatched, or without the asymmetric fence: then every
+ *  clamp is an atomic max). See mca_base_event_dispatch.c. */
+extern _Atomic(mca_base_event_thread_t *) mca_base_event_clamp_owner;
+#define MCA_BASE_EVENT_CLAMP_SHARED ((mca_base_event_thread_t *) (uintptr_t) 1)
 
 /** Rebuild and publish @p ev's snapshot; caller holds the mutex.
  *  @retval OPAL_SUCCESS, OPAL_ERR_OUT_OF_RESOURCE (old snapshot kept). */
@@ -416,10 +444,22 @@ static inline void mca_base_event_reg_count_drop(mca_base_event_reg_t *reg, uint
 
 /** Report @p e's pending drops to its dropped handler before a delivery to
  *  it (in @p context, with @p user_data of the callback about to run).
- *  Outside every lock. Context: RAISE, PROGRESS, ANY (a dispatch). */
-void mca_base_event_drops_before_delivery(const mca_base_event_regset_entry_t *e,
-                                          const mca_base_event_record_t *record,
-                                          mca_base_event_cb_safety_t context, void *user_data);
+ *  Outside every lock. Context: RAISE, PROGRESS, ANY (a dispatch). The
+ *  inline test first: one relaxed load when nothing was dropped. */
+void mca_base_event_drops_report_one(const mca_base_event_regset_entry_t *e,
+                                     const mca_base_event_record_t *record,
+                                     mca_base_event_cb_safety_t context, void *user_data);
+static inline void mca_base_event_drops_before_delivery(const mca_base_event_regset_entry_t *e,
+                                                        const mca_base_event_record_t *record,
+                                                        mca_base_event_cb_safety_t context,
+                                                        void *user_data)
+{
+    /* relaxed: the cheap test; the exchange in the report orders */
+    if (OPAL_UNLIKELY(NULL != e->dropped_cb
+                      && 0 != atomic_load_explicit(&e->reg->dropped, memory_order_relaxed))) {
+        mca_base_event_drops_report_one(e, record, context, user_data);
+    }
+}
 
 /* ------------------------------------------------------------------------
  * Registrations (mca_base_event_handle.c)
@@ -444,6 +484,8 @@ mca_base_event_reg_t *mca_base_event_reg_at_slot(uint32_t slot);
 /** Register mca_base_event_clock and switch the default clock to it
  *  (mca_base_event_init(), under the mutex). Context: INIT. */
 int mca_base_event_clock_register(void);
+
+#pragma GCC visibility pop
 
 END_C_DECLS
 

@@ -120,8 +120,17 @@ static bool same_identity(const mca_base_event_t *ev, mca_base_var_info_lvl_t ve
 
 static void event_destroy(mca_base_event_priv_t *ev)
 {
+    char **names;
+
     if (NULL == ev) {
         return;
+    }
+    names = atomic_load_explicit(&ev->super.element_names, memory_order_relaxed);
+    if (NULL != names) {
+        for (int i = 0; i < ev->super.num_elements; ++i) {
+            free(names[i]);
+        }
+        free(names);
     }
     free(ev->super.name);
     free(ev->super.description);
@@ -231,6 +240,7 @@ int mca_base_event_register(const char *project, const char *framework, const ch
     atomic_init(&ev->super.regset, NULL);
     atomic_init(&ev->super.active, 0);
     atomic_init(&ev->super.exported, false);
+    atomic_init(&ev->super.element_names, NULL);
     atomic_init(&ev->export_dropped, 0);
     /* an exporting delivery opens the gate of the events it exports, new
      * events included */
@@ -345,4 +355,98 @@ mca_base_event_t *mca_base_event_lookup(uint32_t index)
     }
     events = atomic_load_explicit(&fast_events, memory_order_acquire);
     return &events[index]->super;
+}
+
+/* Context: ANY. [A-Za-z_][A-Za-z0-9_]*, 1..255 characters. */
+static bool element_name_ok(const char *name)
+{
+    size_t len;
+
+    if (NULL == name) {
+        return false;
+    }
+    len = strlen(name);
+    if (0 == len || 255 < len || ('0' <= name[0] && name[0] <= '9')) {
+        return false;
+    }
+    for (size_t i = 0; i < len; ++i) {
+        char c = name[i];
+        if (!(('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+              || '_' == c)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Context: INIT, ANY. Locks: takes the engine mutex. */
+int mca_base_event_set_element_names(mca_base_event_t *event, const char *const names[])
+{
+    char **copy = NULL, **old;
+    int n, ret = OPAL_SUCCESS;
+
+    if (NULL == event || NULL == names) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    n = event->num_elements;
+    for (int i = 0; i < n; ++i) {
+        if (!element_name_ok(names[i])) {
+            return OPAL_ERR_BAD_PARAM;
+        }
+        for (int j = 0; j < i; ++j) {
+            if (0 == strcmp(names[i], names[j])) {
+                return OPAL_ERR_BAD_PARAM;
+            }
+        }
+    }
+    opal_mutex_lock(&mca_base_event_lock);
+    old = atomic_load_explicit(&event->element_names, memory_order_relaxed);
+    if (NULL != old) {
+        for (int i = 0; i < n; ++i) {
+            if (0 != strcmp(old[i], names[i])) {
+                ret = OPAL_EXISTS;
+                break;
+            }
+        }
+        goto cleanup;
+    }
+    copy = calloc(n + 1, sizeof(*copy));
+    if (NULL == copy) {
+        ret = OPAL_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    for (int i = 0; i < n; ++i) {
+        copy[i] = strdup(names[i]);
+        if (NULL == copy[i]) {
+            ret = OPAL_ERR_OUT_OF_RESOURCE;
+            goto cleanup;
+        }
+    }
+    /* release: the strings are complete before a reader can see the array
+     * (pairs with the acquire load in mca_base_event_element_name()) */
+    atomic_store_explicit(&event->element_names, copy, memory_order_release);
+    copy = NULL;
+cleanup:
+    opal_mutex_unlock(&mca_base_event_lock);
+    if (NULL != copy) {
+        for (int i = 0; i < n; ++i) {
+            free(copy[i]);
+        }
+        free(copy);
+    }
+    return ret;
+}
+
+/* Context: ANY, lock-free. */
+const char *mca_base_event_element_name(const mca_base_event_t *event, int i)
+{
+    char **names;
+
+    if (NULL == event || 0 > i || i >= event->num_elements) {
+        return NULL;
+    }
+    /* acquire: pairs with the release store in mca_base_event_set_element_names() */
+    names = atomic_load_explicit(&((mca_base_event_t *) event)->element_names,
+                                 memory_order_acquire);
+    return NULL == names ? NULL : names[i];
 }

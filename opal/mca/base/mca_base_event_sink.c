@@ -21,13 +21,34 @@
 typedef struct {
     mca_base_event_sink_drain_fn_t fn;
     void *ctx;
+    /** Says when it has something (mca_base_event_sink_pending()): drained
+     *  at progress only then. Otherwise at every progress call. */
+    bool notifies;
 } sink_t;
 
 static sink_t sinks[MCA_BASE_EVENT_MAX_SINKS];
 static atomic_int num_sinks = 0;
+/** Registered sinks that do not notify (drained at every progress call). */
+static atomic_int num_always = 0;
+/** Some sink has something since the last mca_base_event_drain_sinks_pending(). */
+static atomic_bool sinks_pending = false;
+
+/* Context: INIT. */
+static int sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx, bool notifies);
 
 /* Context: INIT. */
 int mca_base_event_sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx)
+{
+    return sink_register(fn, ctx, false);
+}
+
+/* Context: INIT. */
+int mca_base_event_sink_register_notifying(mca_base_event_sink_drain_fn_t fn, void *ctx)
+{
+    return sink_register(fn, ctx, true);
+}
+
+static int sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx, bool notifies)
 {
     int ret = OPAL_SUCCESS;
 
@@ -41,6 +62,10 @@ int mca_base_event_sink_register(mca_base_event_sink_drain_fn_t fn, void *ctx)
     } else {
         sinks[n].fn = fn;
         sinks[n].ctx = ctx;
+        sinks[n].notifies = notifies;
+        if (!notifies) {
+            atomic_fetch_add_explicit(&num_always, 1, memory_order_relaxed);
+        }
         /* release: the entry is complete before a drain counts it (pairs
          * with the acquire load in mca_base_event_drain_sinks()) */
         atomic_store_explicit(&num_sinks, n + 1, memory_order_release);
@@ -58,6 +83,9 @@ int mca_base_event_sink_unregister(mca_base_event_sink_drain_fn_t fn, void *ctx)
     int n = atomic_load_explicit(&num_sinks, memory_order_relaxed);
     for (int i = 0; i < n; ++i) {
         if (sinks[i].fn == fn && sinks[i].ctx == ctx) {
+            if (!sinks[i].notifies) {
+                atomic_fetch_sub_explicit(&num_always, 1, memory_order_relaxed);
+            }
             sinks[i] = sinks[n - 1];
             atomic_store_explicit(&num_sinks, n - 1, memory_order_release);
             ret = OPAL_SUCCESS;
@@ -77,6 +105,41 @@ void mca_base_event_drain_sinks(void)
     for (int i = 0; i < n; ++i) {
         sink_t sink = sinks[i];
         if (NULL != sink.fn) {
+            sink.fn(sink.ctx);
+        }
+    }
+}
+
+/* Context: RAISE, SIGNAL. */
+void mca_base_event_sink_pending(void)
+{
+    /* release: what the sink counted before is visible to the drainer that
+     * clears the flag (pairs with the exchange below). Unconditional: a
+     * store skipped because the flag looked set could be cleared before
+     * the count it covers is visible. */
+    atomic_store_explicit(&sinks_pending, true, memory_order_release);
+}
+
+/* Context: ANY, PROGRESS. */
+void mca_base_event_drain_sinks_pending(void)
+{
+    bool all;
+    int n;
+
+    /* relaxed: the cheap tests of every progress call */
+    if (OPAL_LIKELY(!atomic_load_explicit(&sinks_pending, memory_order_relaxed)
+                    && 0 == atomic_load_explicit(&num_always, memory_order_relaxed))) {
+        return;
+    }
+    /* acq_rel: takes the flag and what the sinks counted before setting it
+     * (pairs with the release store in mca_base_event_sink_pending()) */
+    all = atomic_load_explicit(&sinks_pending, memory_order_relaxed)
+          && atomic_exchange_explicit(&sinks_pending, false, memory_order_acq_rel);
+    /* acquire: pairs with the release store in sink_register() */
+    n = atomic_load_explicit(&num_sinks, memory_order_acquire);
+    for (int i = 0; i < n; ++i) {
+        sink_t sink = sinks[i];
+        if (NULL != sink.fn && (all || !sink.notifies)) {
             sink.fn(sink.ctx);
         }
     }

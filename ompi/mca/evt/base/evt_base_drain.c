@@ -173,8 +173,9 @@ static inline const ompi_evt_kit_rec_t *head_rec(const ompi_evt_ring_hdr_t *hdr)
 /* Overwrite mode: the producer may overwrite a record until our claim
  * succeeds, so copy it out first; a torn copy (a wrong size) fails the claim
  * or is bounded here. Returns the size copied, 0 for a size that cannot be. */
-static unsigned int copy_out(const ompi_evt_ring_spsc_t *buf, const ompi_evt_ring_hdr_t *hdr,
-                             uint64_t *tmp)
+static OMPI_EVT_RING_OPTIMISTIC unsigned int copy_out(const ompi_evt_ring_spsc_t *buf,
+                                                      const ompi_evt_ring_hdr_t *hdr,
+                                                      uint64_t *tmp)
 {
     unsigned int size = hdr->size;
 
@@ -182,8 +183,38 @@ static unsigned int copy_out(const ompi_evt_ring_spsc_t *buf, const ompi_evt_rin
         || 0 != size % OMPI_EVT_RING_ALIGN || size > buf->g.capacity / 2) {
         return 0;
     }
+    OMPI_EVT_RING_IGNORE_READS_BEGIN();
     memcpy(tmp, hdr, size);
+    OMPI_EVT_RING_IGNORE_READS_END();
     return size;
+}
+
+/* Was @p ring left by a drain in a context @p context cannot serve either,
+ * and has nothing changed since (the same head, the same serve generation
+ * @p gen)? @p pos: the ring's consumer position (the drainer's own, or the
+ * released head for a look without the token). Relaxed loads: a hint; a
+ * stale "blocked" only waits for the next drain point. Context: any. */
+static inline bool ring_blocked(const ompi_evt_kit_ring_t *ring, unsigned int pos,
+                                mca_base_event_cb_safety_t context, uint64_t *gen)
+{
+    int ctx = atomic_load_explicit(&ring->blocked.ctx, memory_order_relaxed);
+
+    if (OPAL_LIKELY(0 == ctx) || (int) context < ctx
+        || pos != atomic_load_explicit(&ring->blocked.pos, memory_order_relaxed)) {
+        return false;
+    }
+    if (0 == *gen) {
+        *gen = mca_base_event_serve_generation();
+    }
+    return *gen == atomic_load_explicit(&ring->blocked.gen, memory_order_relaxed);
+}
+
+/* The timestamp of the record at a ring's head, for the merge order only
+ * (overwrite mode: read optimistically; the record itself is used only
+ * from copy_out()'s copy after the claim). */
+static OMPI_EVT_RING_OPTIMISTIC opal_count_t head_timestamp(const ompi_evt_ring_hdr_t *hdr)
+{
+    return head_rec(hdr)->timestamp;
 }
 
 /* Drain the pool: at most @p budget records (< 0: all seen when it
@@ -196,6 +227,8 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
     evt_kit_head_t *heads = pool->heads;
     unsigned int fork_gen = atomic_load_explicit(&kit_fork_gen, memory_order_relaxed);
     uint64_t tmp[OMPI_EVT_KIT_MAX_RECORD / sizeof(uint64_t) + 1];
+    /* before any can_serve(): a change after this read is seen next time */
+    uint64_t gen = mca_base_event_serve_generation();
     int n = 0, high, j, best;
     long done = 0;
 
@@ -207,6 +240,10 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
     high = atomic_load_explicit(&pool->high_water, memory_order_acquire);
     for (int i = 0; i < high; ++i) {
         ompi_evt_kit_ring_t *ring = &pool->rings[i];
+        if (MCA_BASE_EVENT_CB_REQUIRE_NONE != context
+            && ring_blocked(ring, ring->buf.c.pos, context, &gen)) {
+            continue; /* its head still waits for a drain that serves it */
+        }
         /* acquire inside refresh(): pairs with the commit's release store */
         if (0 == ompi_evt_ring_spsc_refresh(&ring->buf)) {
             continue;
@@ -217,7 +254,7 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
             continue;
         }
         heads[n].ring = ring;
-        heads[n].timestamp = head_rec(heads[n].hdr)->timestamp;
+        heads[n].timestamp = head_timestamp(heads[n].hdr);
         ++n;
     }
 
@@ -262,6 +299,10 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
              * next return of a wrapped MPI call drains (call_exit()) */
             atomic_fetch_add_explicit(&k->blocked, 1, memory_order_relaxed);
             atomic_store_explicit(&k->none_waiting, true, memory_order_relaxed);
+            /* relaxed: hints for the next drains (ring_blocked()) */
+            atomic_store_explicit(&ring->blocked.pos, ring->buf.c.pos, memory_order_relaxed);
+            atomic_store_explicit(&ring->blocked.gen, gen, memory_order_relaxed);
+            atomic_store_explicit(&ring->blocked.ctx, (int) context, memory_order_relaxed);
             ompi_evt_ring_spsc_release(&ring->buf);
             heads[best] = heads[--n];
             continue;
@@ -288,7 +329,8 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
             ompi_evt_ring_spsc_consume(&ring->buf, hdr);
         }
         if (local) {
-            (void) mca_base_event_dispatch(&record, context);
+            /* the decoded record is ours: no copy */
+            (void) mca_base_event_dispatch_owned(&record, context);
         }
         ++done;
         if (OPAL_UNLIKELY(fork_gen != atomic_load_explicit(&kit_fork_gen, memory_order_relaxed)
@@ -304,7 +346,7 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
     next:
         heads[best].hdr = ompi_evt_ring_spsc_peek(&ring->buf);
         if (NULL != heads[best].hdr) {
-            heads[best].timestamp = head_rec(heads[best].hdr)->timestamp;
+            heads[best].timestamp = head_timestamp(heads[best].hdr);
         } else {
             ompi_evt_ring_spsc_release(&ring->buf);
             heads[best] = heads[--n];
@@ -322,8 +364,8 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
  * over every ring, from the consumer position to a fresh look at the tail
  * (a drain in progress keeps its own snapshot: this walk changes no
  * consumer state). Context: the drainer (token held). */
-static uint64_t count_pending(bool (*match)(const mca_base_event_record_t *, void *), void *arg,
-                              void *ctx)
+static OMPI_EVT_RING_OPTIMISTIC uint64_t
+count_pending(bool (*match)(const mca_base_event_record_t *, void *), void *arg, void *ctx)
 {
     evt_kit_pool_t *pool = ctx;
     uint64_t n = 0;
@@ -347,10 +389,18 @@ static uint64_t count_pending(bool (*match)(const mca_base_event_record_t *, voi
             if (OPAL_UNLIKELY(hdr->size < sizeof(*hdr) || (tail - pos) < hdr->size)) {
                 break; /* overwritten under us (overwrite mode): stop here */
             }
-            if (OMPI_EVT_RING_KIND_SKIP != hdr->kind
-                && ompi_evt_base_kit_decode(head_rec(hdr), &record)
-                && 0 == (record.flags & MCA_BASE_EVENT_RECORD_DISPATCHED)) {
-                n += match(&record, arg) ? 1 : 0;
+            if (OMPI_EVT_RING_KIND_SKIP != hdr->kind) {
+                /* a copy of the record's fixed part: optimistic in
+                 * overwrite mode, as copy_out() */
+                ompi_evt_kit_rec_t rec;
+                OMPI_EVT_RING_IGNORE_READS_BEGIN();
+                memcpy(&rec, head_rec(hdr), sizeof(rec));
+                OMPI_EVT_RING_IGNORE_READS_END();
+                if (ompi_evt_base_kit_decode(&rec, &record)
+                    && 0 == (record.flags & MCA_BASE_EVENT_RECORD_DISPATCHED)) {
+                    record.data = head_rec(hdr) + 1; /* not read by match */
+                    n += match(&record, arg) ? 1 : 0;
+                }
             }
             pos += hdr->size;
         }
@@ -383,18 +433,27 @@ static long drain_locked(mca_base_event_cb_safety_t context, long budget, bool f
     return done;
 }
 
-/* Anything in the rings? A look at the shared positions, without the token
- * (a hint: a record committed right after is seen by the next drain). */
-static bool kit_pending(const evt_kit_pool_t *pool)
+/* Anything in the rings that a drain in @p context could deliver? A look
+ * at the shared positions, without the token (a hint: a record committed
+ * right after is seen by the next drain). A ring left by an earlier drain
+ * in a context like this one, unchanged since, does not count: a busy
+ * loop of MPI calls that cannot serve its records (their callbacks want a
+ * NONE drain) must not retake the token and look at them at every
+ * progress call. */
+static bool kit_pending(const evt_kit_pool_t *pool, mca_base_event_cb_safety_t context)
 {
     /* acquire: as in drain() */
     int high = atomic_load_explicit(&pool->high_water, memory_order_acquire);
+    uint64_t gen = 0;
 
     for (int i = 0; i < high; ++i) {
-        const ompi_evt_ring_ctl_t *ctl = pool->rings[i].buf.g.ctl;
+        const ompi_evt_kit_ring_t *ring = &pool->rings[i];
+        const ompi_evt_ring_ctl_t *ctl = ring->buf.g.ctl;
         /* relaxed: a hint; the drain loads tail with acquire */
-        if (atomic_load_explicit(&ctl->p.tail, memory_order_relaxed)
-            != atomic_load_explicit(&ctl->c.head, memory_order_relaxed)) {
+        unsigned int head = atomic_load_explicit(&ctl->c.head, memory_order_relaxed);
+        if (atomic_load_explicit(&ctl->p.tail, memory_order_relaxed) != head
+            && (MCA_BASE_EVENT_CB_REQUIRE_NONE == context
+                || !ring_blocked(ring, head, context, &gen))) {
             return true;
         }
     }
@@ -430,12 +489,13 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
         atomic_fetch_add_explicit(&k->drains_skipped, 1, memory_order_relaxed);
         return 0;
     }
-    mca_base_event_drain_sinks();
+    /* the sinks that counted something (the drain points drain them all) */
+    mca_base_event_drain_sinks_pending();
     /* acquire: the pool's contents */
     pool = atomic_load_explicit(&k->pool, memory_order_acquire);
     /* relaxed: hints; a record committed right after waits for the next
      * drain point */
-    if ((NULL == pool || !kit_pending(pool))
+    if ((NULL == pool || !kit_pending(pool, context))
         && NULL == atomic_load_explicit(&kit_orphan, memory_order_relaxed)
         && !atomic_load_explicit(&k->module_progress, memory_order_relaxed)) {
         return 0; /* nothing to drain, no module work */
@@ -485,6 +545,55 @@ void ompi_evt_base_kit_call_exit(bool prompt)
     (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE, k->params.drain_budget);
 }
 
+/** When this thread's call exits first saw records waiting for a NONE
+ *  drain (default clock ns), 0: not waiting. initial-exec, as above. */
+static __thread int64_t kit_none_since __attribute__((tls_model("initial-exec")));
+
+/* Context: ANY. */
+void ompi_evt_base_kit_call_exit_at(int64_t now)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+    ompi_evt_kit_ring_t *ring = ompi_evt_kit_mine;
+    unsigned int tail, used;
+
+    /* relaxed: this thread's own ring, as in ompi_evt_base_kit_call_exit() */
+    if (OPAL_UNLIKELY((uintptr_t) OMPI_EVT_KIT_EXITED >= (uintptr_t) ring
+                      || atomic_load_explicit(&k->generation, memory_order_relaxed)
+                             != ompi_evt_kit_mine_gen)) {
+        return;
+    }
+    tail = atomic_load_explicit(&ring->buf.g.ctl->p.tail, memory_order_relaxed);
+    used = tail - ring->buf.p.cached_head;
+    if (used >= ring->buf.g.capacity / 4) {
+        /* The producer's view of head is refreshed only when the ring looks
+         * full: look again, or every return after the first quarter would
+         * drain a handful of records. acquire: as in reserve(); this thread
+         * is the producer (a handler that refreshes it too only moves it
+         * forward, and an older value is only more cautious). */
+        ring->buf.p.cached_head = atomic_load_explicit(&ring->buf.g.ctl->c.head,
+                                                       memory_order_acquire);
+        used = tail - ring->buf.p.cached_head;
+    }
+    if (used < ring->buf.g.capacity / 4) {
+        if (0 == used || !atomic_load_explicit(&k->none_waiting, memory_order_relaxed)) {
+            kit_none_since = 0;
+            return;
+        }
+        if (0 == kit_none_since) {
+            kit_none_since = now; /* they wait from here */
+            return;
+        }
+        if (now - kit_none_since < OMPI_EVT_KIT_NONE_WAIT_NS) {
+            return;
+        }
+    }
+    if (tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
+        return;
+    }
+    kit_none_since = 0;
+    (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE, k->params.drain_budget);
+}
+
 /* ------------------------------------------------------------------------
  * Withdraw
  * ------------------------------------------------------------------------ */
@@ -524,6 +633,10 @@ static void kit_atfork_child(void)
     evt_kit_pool_t *pool = atomic_load_explicit(&k->pool, memory_order_relaxed);
 
     if (NULL != pool) {
+        if (NULL != pool->storage && NULL != pool->storage->atfork_child) {
+            /* the component's storage becomes the child's first */
+            pool->storage->atfork_child(pool->storage->ctx);
+        }
         ompi_evt_kit_pool_atfork_child(pool);
     }
     atomic_fetch_add_explicit(&kit_fork_gen, 1, memory_order_relaxed);

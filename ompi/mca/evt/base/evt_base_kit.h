@@ -111,6 +111,20 @@ typedef struct ompi_evt_kit_ring_t {
         bool touched;
         int index;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) pool;
+    /* ---- drainer line: where a restricted drain had to leave the ring ---- */
+    struct {
+        /** The consumer position of the record a drain in context @c ctx
+         *  could not serve (no registration's callback fits that context:
+         *  the ring waits for a drain that serves it), and the engine's
+         *  serve generation then (mca_base_event_serve_generation()); ctx
+         *  0: none. While the ring's head, the context and the generation
+         *  are the same, later drains in that context (or a stricter one)
+         *  skip the ring without looking at the record again. Written by
+         *  the drain token's holder; read relaxed (a hint) without it. */
+        atomic_uint pos;
+        atomic_int ctx;
+        _Atomic uint64_t gen;
+    } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) blocked;
 } ompi_evt_kit_ring_t;
 
 /* ------------------------------------------------------------------------
@@ -154,6 +168,22 @@ OMPI_DECLSPEC int ompi_evt_base_kit_progress(void);
  *  that only a NONE drain serves. A few loads and a branch otherwise.
  *  Context: ANY. */
 OMPI_DECLSPEC void ompi_evt_base_kit_call_exit(bool prompt);
+
+/** How long records may wait, at the return of wrapped MPI calls, for a
+ *  drain in context NONE after a restricted drain (opal_progress, the
+ *  timer) had to leave them (their callbacks want NONE), unless the ring
+ *  is a quarter full first: in a busy loop of MPI calls the records then
+ *  go to the callbacks in batches, not two or three per call. */
+#define OMPI_EVT_KIT_NONE_WAIT_NS 50000
+
+/** ompi_evt_base_kit_call_exit(false) for a producer that raises at a
+ *  high rate and knows the time (the point-to-point wrappers): @p now on
+ *  the default clock (mca_base_event_source_now() of a source registered
+ *  without a clock of its own). Drains when the ring is a quarter full, or
+ *  when records have waited OMPI_EVT_KIT_NONE_WAIT_NS for a NONE drain
+ *  (counted from the first such return that saw them waiting). A few loads
+ *  and a branch otherwise. Context: ANY. */
+OMPI_DECLSPEC void ompi_evt_base_kit_call_exit_at(int64_t now);
 
 /** Start / stop the drain timer (kit parameter drain_interval). The stop
  *  never waits for a drain in progress on the timer thread. Context: INIT. */

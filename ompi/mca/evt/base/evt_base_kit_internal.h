@@ -26,6 +26,10 @@
 
 BEGIN_C_DECLS
 
+/* Private to the kit's files: hidden, so the raise path reaches the kit's
+ * state without the GOT. */
+#pragma GCC visibility push(hidden)
+
 /** A ring with records in a drain's snapshot (the merge heads). */
 typedef struct evt_kit_head_t {
     ompi_evt_kit_ring_t *ring;
@@ -152,6 +156,8 @@ static inline void evt_kit_count(atomic_ulong *counter)
     atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,
                           memory_order_relaxed);
 }
+
+#pragma GCC visibility pop
 
 END_C_DECLS
 

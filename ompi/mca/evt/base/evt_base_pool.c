@@ -369,6 +369,7 @@ void ompi_evt_kit_pool_atfork_child(evt_kit_pool_t *pool)
 
         /* the records are the parent's: it delivers them, not us */
         ompi_evt_ring_spsc_discard(&ring->buf);
+        atomic_store_explicit(&ring->blocked.ctx, 0, memory_order_relaxed);
         if (ring != mine) {
             /* its owner is a thread of the parent */
             atomic_store_explicit(&ring->pool.state, OMPI_EVT_KIT_RING_FREE,

@@ -103,6 +103,35 @@ BEGIN_C_DECLS
 #    define OMPI_EVT_CACHE_LINE 64
 #endif
 
+/* Overwrite mode: the consumer reads a record optimistically (the producer
+ * may take the record and reuse its bytes until the consumer's claim
+ * succeeds; the claim then fails and the torn copy is discarded: see
+ * "Overwrite mode" above). That is the seqlock pattern, which the C11
+ * model calls a data race although no torn value is ever used. For
+ * ThreadSanitizer builds only, the functions doing such reads carry
+ * OMPI_EVT_RING_OPTIMISTIC (not instrumented, not inlined into
+ * instrumented code) and bracket their copies with
+ * OMPI_EVT_RING_IGNORE_READS_BEGIN/END (TSan's own annotations, which also
+ * cover its memcpy interceptor). Empty in every other build. */
+#if defined(__SANITIZE_THREAD__)
+#    define OMPI_EVT_RING_TSAN 1
+#elif defined(__has_feature)
+#    if __has_feature(thread_sanitizer)
+#        define OMPI_EVT_RING_TSAN 1
+#    endif
+#endif
+#if defined(OMPI_EVT_RING_TSAN)
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#    define OMPI_EVT_RING_OPTIMISTIC __attribute__((no_sanitize("thread")))
+#    define OMPI_EVT_RING_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+#    define OMPI_EVT_RING_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+#    define OMPI_EVT_RING_OPTIMISTIC
+#    define OMPI_EVT_RING_IGNORE_READS_BEGIN()
+#    define OMPI_EVT_RING_IGNORE_READS_END()
+#endif
+
 /* The producer may run in a signal handler: its atomics must be lock-free
  * (C11: value 2 means always lock-free). */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "evt ring positions need lock-free atomic_uint");
@@ -137,6 +166,15 @@ typedef struct ompi_evt_ring_ctl_t {
         /** Overwrite mode: start of the oldest record still intact. Moved
          *  by evict() (release) before the bytes before it are reused. */
         atomic_uint oldest;
+        /** Overwrite mode: records evicted so far (skip records not
+         *  counted), dispatched or not. Stored by evict() before
+         *  evict_mark and oldest. */
+        atomic_ullong evicted;
+        /** Overwrite mode: (evicted mod 2^32) << 32 | the oldest it goes
+         *  with, stored by evict() between evicted and oldest. A reader
+         *  of a file left by a process that died inside evict() uses it
+         *  to make evicted and oldest agree (tools/evt_file_read.c). */
+        atomic_ullong evict_mark;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) p;
     struct {
         /** Start of the unconsumed records. Published by release()
@@ -159,6 +197,8 @@ typedef struct ompi_evt_ring_spsc_t {
         unsigned int pending;
         /** The producer's copy of ctl->p.oldest (overwrite mode). */
         unsigned int oldest;
+        /** The producer's copy of ctl->p.evicted (overwrite mode). */
+        uint64_t evicted;
         /** Non-zero while the producer is between enter() and exit(): a
          *  signal handler on the same thread finds it set and drops.
          *  Only the owning thread and its handlers touch it. */
@@ -227,6 +267,9 @@ static inline bool ompi_evt_ring_spsc_init(ompi_evt_ring_spsc_t *ring, ompi_evt_
     atomic_store_explicit(&ctl->p.tail, start, memory_order_relaxed);
     atomic_store_explicit(&ctl->p.oldest, start, memory_order_relaxed);
     atomic_store_explicit(&ctl->c.head, start, memory_order_relaxed);
+    atomic_store_explicit(&ctl->p.evicted, 0, memory_order_relaxed);
+    atomic_store_explicit(&ctl->p.evict_mark, start, memory_order_relaxed);
+    ring->p.evicted = 0;
     ring->p.cached_head = start;
     ring->p.pending = start;
     ring->p.oldest = start;
@@ -405,6 +448,7 @@ static inline bool ompi_evt_ring_spsc_evict(ompi_evt_ring_spsc_t *ring, size_t l
     unsigned int size = ompi_evt_ring_record_size(len);
     unsigned int off = pos & ring->g.mask, contig = ring->g.capacity - off;
     unsigned int need = size + (contig < size ? contig : 0);
+    uint64_t count = ring->p.evicted;
 
     if (!ring->g.overwrite || size > ring->g.capacity / 2) {
         return false;
@@ -433,8 +477,17 @@ static inline bool ompi_evt_ring_spsc_evict(ompi_evt_ring_spsc_t *ring, size_t l
             }
             ring->p.cached_head = h;
         }
+        count += OMPI_EVT_RING_KIND_SKIP != hdr->kind;
         ring->p.oldest += hdr->size;
     }
+    /* The count first, then the mark pairing it with the new oldest, then
+     * oldest (all release: a reader of the file after a crash between any
+     * two finds a state the reader makes consistent: tools/evt_file_read.c). */
+    ring->p.evicted = count;
+    atomic_store_explicit(&ring->g.ctl->p.evicted, count, memory_order_release);
+    atomic_store_explicit(&ring->g.ctl->p.evict_mark,
+                          ((uint64_t) (uint32_t) count << 32) | ring->p.oldest,
+                          memory_order_release);
     /* release: the records left between oldest and tail are whole when a
      * reader sees this oldest; and the fence keeps the stores that reuse
      * the bytes after this one (a release fence orders them after it). */
@@ -476,7 +529,8 @@ static inline unsigned int ompi_evt_ring_spsc_refresh(ompi_evt_ring_spsc_t *ring
  * that a drain works on a snapshot and terminates. In overwrite mode the
  * bytes may be overwritten until claim() succeeds: copy them out first.
  */
-static inline const ompi_evt_ring_hdr_t *ompi_evt_ring_spsc_peek(ompi_evt_ring_spsc_t *ring)
+static inline OMPI_EVT_RING_OPTIMISTIC const ompi_evt_ring_hdr_t *
+ompi_evt_ring_spsc_peek(ompi_evt_ring_spsc_t *ring)
 {
     const ompi_evt_ring_hdr_t *hdr;
 

@@ -20,6 +20,7 @@
 
 #include "ompi_config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -157,6 +158,33 @@ void ompi_evt_base_uninstall(void)
     ompi_evt_base.priority = -1;
 }
 
+/* Does the evt parameter name @p name in an include list ("--mca evt
+ * file", "--mca evt pmix,sync")? An exclude list ("^sync") names none.
+ * Context: INIT. */
+static int evt_base_unnamed;
+
+static bool evt_base_named(const char *name)
+{
+    const char *sel = ompi_evt_base_framework.framework_selection;
+    size_t len = strlen(name);
+
+    if (NULL == sel || '^' == sel[0]) {
+        return false;
+    }
+    for (const char *p = sel; '\0' != *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = (NULL == end) ? strlen(p) : (size_t) (end - p);
+        if (n == len && 0 == strncmp(p, name, len)) {
+            return true;
+        }
+        if (NULL == end) {
+            break;
+        }
+        p = end + 1;
+    }
+    return false;
+}
+
 /* Ask every opened component; record what each says in the candidates and
  * @p modules. Returns the index of the winner, -1 when none is usable.
  * Context: INIT. */
@@ -183,6 +211,21 @@ static int evt_base_walk(const ompi_evt_base_module_t **modules,
         }
         if (NULL != component->evtc_init) {
             module = component->evtc_init(&priority);
+        }
+        if (NULL != module && priority <= 0
+            && !evt_base_named(component->evtc_version.mca_component_name)) {
+            /* a recorder or an exporter writes files or talks to PMIx: the
+             * user asks for it by name, it never wins by elimination */
+            opal_output_verbose(10, output,
+                                "evt:base:select: component %s (priority %d) is used only when "
+                                "asked for by name (--mca evt %s)",
+                                component->evtc_version.mca_component_name, priority,
+                                component->evtc_version.mca_component_name);
+            ++evt_base_unnamed;
+            if (NULL != module->evtm_finalize) {
+                (void) module->evtm_finalize();
+            }
+            module = NULL;
         }
         if (NULL == module) {
             opal_output_verbose(10, output, "evt:base:select: component %s is not available here",
@@ -222,6 +265,7 @@ int ompi_evt_base_select(void)
         return OMPI_SUCCESS;
     }
     ompi_evt_base.num_candidates = 0;
+    evt_base_unnamed = 0;
     best = evt_base_walk(modules, components);
 
     /* Finalize every loser that gave a module. */
@@ -232,6 +276,9 @@ int ompi_evt_base_select(void)
     }
     if (0 == ompi_evt_base.num_candidates) {
         reason = "no evt component was found or every one was excluded";
+    } else if (0 > best && 0 < evt_base_unnamed) {
+        reason = "no evt component was found or every one was excluded (those of priority 0 "
+                 "or less are used only when asked for by name)";
     } else if (0 > best) {
         reason = "no evt component is usable here (every evtc_init returned NULL)";
     } else {

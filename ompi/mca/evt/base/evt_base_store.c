@@ -25,6 +25,11 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/evt_base_kit_internal.h"
 
+/* The fast path of ompi_evt_base_kit_deliver() skips reserve()'s size
+ * check: every record fits in half of the smallest ring. */
+_Static_assert(OMPI_EVT_KIT_MAX_RECORD <= OMPI_EVT_KIT_MIN_RING_SIZE / 2,
+               "a kit record always fits in half a ring");
+
 /* Copy the payload inline: events carry a few words (16 bytes for most),
  * and a call to memcpy() through the PLT costs more than the copy. 8-byte
  * moves (unaligned loads are fine: memcpy of a constant 8 is one mov), then
@@ -70,9 +75,34 @@ static void kit_evicted(const ompi_evt_ring_hdr_t *hdr, void *arg)
     evt_kit_count(&ring->own.overwritten);
 }
 
-/* Context: RAISE, SIGNAL. */
-int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
-                              mca_base_event_cb_safety_t context)
+/* Write @p record into the reservation @p rec and publish it.
+ * Context: RAISE, SIGNAL (inside the ring's producer side). */
+static inline __attribute__((always_inline)) void
+kit_write(ompi_evt_kit_rec_t *rec, const mca_base_event_record_t *record, size_t extent)
+{
+    rec->event = (uint32_t) record->event->index;
+    rec->depth = (uint16_t) record->depth;
+    rec->flags = (uint16_t) record->flags;
+    rec->obj = (uint64_t) (uintptr_t) record->obj;
+    rec->timestamp = record->timestamp;
+    rec->epoch = record->epoch;
+    kit_copy_payload(rec + 1, record->data, extent);
+}
+
+static inline __attribute__((always_inline)) void
+kit_fill(ompi_evt_kit_ring_t *ring, ompi_evt_kit_rec_t *rec, const mca_base_event_record_t *record,
+         size_t extent)
+{
+    kit_write(rec, record, extent);
+    /* release store of tail: pairs with the drain's refresh() */
+    ompi_evt_ring_spsc_commit(&ring->buf);
+    evt_kit_count(&ring->own.stored);
+}
+
+/* Every case of the store: the ring to claim, a nested producer, a full
+ * ring (drop, evict or drain). Context: RAISE, SIGNAL. */
+static int __attribute__((noinline)) kit_deliver_slow(const mca_base_event_record_t *record,
+                                                      mca_base_event_cb_safety_t context)
 {
     bool in_signal = MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= context;
     size_t extent = record->event->extent;
@@ -112,17 +142,56 @@ int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
             return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
         }
     }
-    rec->event = (uint32_t) record->event->index;
-    rec->depth = (uint16_t) record->depth;
-    rec->flags = (uint16_t) record->flags;
-    rec->obj = (uint64_t) (uintptr_t) record->obj;
-    rec->timestamp = record->timestamp;
-    rec->epoch = record->epoch;
-    kit_copy_payload(rec + 1, record->data, extent);
-    /* release store of tail: pairs with the drain's refresh() */
-    ompi_evt_ring_spsc_commit(&ring->buf);
-    evt_kit_count(&ring->own.stored);
+    kit_fill(ring, rec, record, extent);
     ompi_evt_ring_spsc_exit(&ring->buf);
+    return OMPI_SUCCESS;
+}
+
+/* The common case inline: this thread owns its ring, nobody else produces
+ * into it right now, and the record fits before the end of the buffer in
+ * drop-new or drain mode. Everything else goes to kit_deliver_slow(),
+ * which starts over. Context: RAISE, SIGNAL. */
+int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
+                              mca_base_event_cb_safety_t context)
+{
+    ompi_evt_kit_ring_t *ring = ompi_evt_kit_mine;
+    size_t extent = record->event->extent;
+    unsigned int size = ompi_evt_ring_record_size(sizeof(ompi_evt_kit_rec_t) + extent);
+    unsigned int pos, off;
+    ompi_evt_ring_spsc_t *b;
+    ompi_evt_ring_hdr_t *hdr;
+
+    /* relaxed: as in evt_kit_mine() */
+    if (OPAL_UNLIKELY((uintptr_t) ring <= (uintptr_t) OMPI_EVT_KIT_EXITED
+                      || atomic_load_explicit(&ompi_evt_kit.generation, memory_order_relaxed)
+                             != ompi_evt_kit_mine_gen
+                      || ring->own.needs_key)) {
+        return kit_deliver_slow(record, context);
+    }
+    b = &ring->buf;
+    if (OPAL_UNLIKELY(!ompi_evt_ring_spsc_enter(b))) {
+        return kit_deliver_slow(record, context); /* refuses and counts */
+    }
+    /* ompi_evt_ring_spsc_reserve() without the skip record, the look at
+     * head, or overwrite mode (a record is at most OMPI_EVT_KIT_MAX_RECORD
+     * bytes, below half the smallest ring). relaxed: tail is ours. */
+    pos = atomic_load_explicit(&b->g.ctl->p.tail, memory_order_relaxed);
+    off = pos & b->g.mask;
+    if (OPAL_UNLIKELY(b->g.capacity - off < size
+                      || size > b->g.capacity - (pos - b->p.cached_head) || b->g.overwrite)) {
+        ompi_evt_ring_spsc_exit(b);
+        return kit_deliver_slow(record, context);
+    }
+    hdr = (ompi_evt_ring_hdr_t *) (b->g.data + off);
+    hdr->size = size;
+    hdr->kind = OMPI_EVT_KIT_KIND_RECORD;
+    kit_write((ompi_evt_kit_rec_t *) (hdr + 1), record, extent);
+    /* ompi_evt_ring_spsc_commit() of this reservation (pending, which only
+     * pairs a reserve with its commit, is not needed here). release:
+     * pairs with the drain's refresh() */
+    atomic_store_explicit(&b->g.ctl->p.tail, pos + size, memory_order_release);
+    evt_kit_count(&ring->own.stored);
+    ompi_evt_ring_spsc_exit(b);
     return OMPI_SUCCESS;
 }
 

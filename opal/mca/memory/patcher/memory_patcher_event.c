@@ -40,6 +40,9 @@
  * event objects are never freed before the engine's end. */
 static mca_base_event_t *released_event;
 static mca_base_event_t *release_event;
+/* Element names (upstream's for released; the payload struct's for release). */
+static const char *const released_names[2] = {"count", "bytes"};
+static const char *const release_names[2] = {"bytes", "address"};
 
 _Static_assert(offsetof(opal_memory_patcher_event_released_payload_t, count)
                        == offsetof(opal_memory_patcher_event_release_payload_t, bytes)
@@ -100,7 +103,8 @@ static void listen(mca_base_event_t *event, bool listening, void *ctx)
 
 /* Context: INIT. Locks: reg_lock held. */
 static int register_event(const char *name, const char *description,
-                          mca_base_event_source_t *source, mca_base_event_t **out)
+                          const char *const element_names[2], mca_base_event_source_t *source,
+                          mca_base_event_t **out)
 {
     /* released {count, bytes} and release {bytes, address}: one layout */
     const mca_base_var_type_t types[2] = {MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T};
@@ -115,6 +119,10 @@ static int register_event(const char *name, const char *description,
                                      NULL, &event);
     if (0 > ei) {
         return ei;
+    }
+    rc = mca_base_event_set_element_names(event, element_names);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
     }
     rc = mca_base_event_set_listen_callback(event, listen, NULL);
     if (OPAL_SUCCESS != rc) {
@@ -153,7 +161,8 @@ int opal_memory_patcher_event_register(uint32_t delivery_flags)
     if (NULL == released_event) {
         /* The drain first: a listener can appear as soon as the event exists. */
         if (!sink_registered) {
-            rc = mca_base_event_sink_register(drain, NULL);
+            /* notifying: the sink says when it counted a release */
+            rc = mca_base_event_sink_register_notifying(drain, NULL);
             if (OPAL_SUCCESS != rc) {
                 goto cleanup;
             }
@@ -163,7 +172,7 @@ int opal_memory_patcher_event_register(uint32_t delivery_flags)
                             "Memory released to the OS (free/munmap/madvise/brk seen by Open "
                             "MPI's memory hooks), aggregated since the previous event: "
                             "{count, bytes}",
-                            source, &released_event);
+                            released_names, source, &released_event);
         if (OPAL_SUCCESS != rc) {
             goto cleanup;
         }
@@ -173,7 +182,7 @@ int opal_memory_patcher_event_register(uint32_t delivery_flags)
                             "One memory release to the OS, raised from inside the release hook "
                             "(async-signal context): {bytes, address}; present only with a "
                             "delivery that takes async-signal raises (evt/ring)",
-                            source, &release_event);
+                            release_names, source, &release_event);
         if (OPAL_SUCCESS != rc) {
             goto cleanup;
         }

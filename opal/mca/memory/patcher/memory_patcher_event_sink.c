@@ -31,6 +31,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "opal/mca/base/mca_base_event.h"
 #include "opal/mca/memory/patcher/memory_patcher_event.h"
 
 /* SIGNAL context allows only lock-free atomics: a lock-based emulation could
@@ -74,6 +75,8 @@ void opal_memory_patcher_event_sink_add(uint64_t bytes)
     /* release: a drainer that takes this count (acquire exchange in
      * opal_memory_patcher_event_sink_take()) then also takes these bytes. */
     atomic_fetch_add_explicit(&s->count, 1, memory_order_release);
+    /* the kit's progress drains the sinks only when told (one store) */
+    mca_base_event_sink_pending();
 }
 
 /* Context: ANY, PROGRESS. */

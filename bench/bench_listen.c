@@ -1,0 +1,307 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* ompi-evt-listen --read on a large recording: the decode + merge + write
+ * rate per output format, and the listener's peak memory.
+ *
+ * 1. Writes node files of BENCH_EVENTS events (default 10,000,000) as a job
+ *    of BENCH_RANKS ranks (8) on BENCH_NODES nodes (2) would leave them:
+ *    p2p send/recv completions (48-byte payloads, every field named) in
+ *    batches of BENCH_BATCH bytes (65536), with the real encoder and node
+ *    file writer (this rate is printed too: it is what a node sink pays).
+ * 2. Runs the real tool (ompi-evt-listen, path in argv[1]) once per format
+ *    (none = --summary-only: decode and merge only; jsonl; perfetto; otf2),
+ *    each in its own process: wall time and CPU time (user + system, the
+ *    figure that matters on a shared machine) with their event rates,
+ *    output bytes, and the child's peak RSS (getrusage of the child). The event count in
+ *    summary.txt must equal the number written.
+ * 3. jsonl once more with --window-events=100000 (a window 10x smaller
+ *    than the default): peak memory follows the window, not the recording.
+ * Outputs are deleted after each run (they are large). BENCH_DIR sets the
+ * folder (default: a new one under /tmp), BENCH_OUT where the outputs go (default:
+ * there too; /dev/shm takes the disk out of the figures); BENCH_KEEP=1 keeps
+ * the node files. */
+
+#include "opal_config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_producers.h"
+#include "opal/mca/base/mca_base_event.h"
+#include "opal/runtime/opal.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static long envl(const char *name, long def)
+{
+    const char *v = getenv(name);
+    return NULL == v ? def : atol(v);
+}
+
+static uint64_t du(const char *path)
+{
+    struct stat st;
+    uint64_t n = 0;
+    DIR *d;
+    struct dirent *de;
+
+    if (0 != lstat(path, &st)) {
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        return (uint64_t) st.st_size;
+    }
+    d = opendir(path);
+    if (NULL == d) {
+        return 0;
+    }
+    while (NULL != (de = readdir(d))) {
+        char p[4096];
+        if (0 == strcmp(de->d_name, ".") || 0 == strcmp(de->d_name, "..")) {
+            continue;
+        }
+        snprintf(p, sizeof(p), "%s/%s", path, de->d_name);
+        n += du(p);
+    }
+    closedir(d);
+    return n;
+}
+
+static int sh(const char *cmd)
+{
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static int generate(const char *dir, long events, int ranks, int nodes, size_t batch)
+{
+    mca_base_event_t *send_ev, *recv_ev;
+    ompi_evt_nodefile_t files[26];
+    ompi_evt_wire_encoder_t *enc = calloc((size_t) ranks, sizeof(*enc));
+    uint64_t *seq = calloc((size_t) ranks, sizeof(*seq));
+    const int64_t t0 = 1700000000000000000LL;
+    long per_rank = events / ranks, written = 0;
+    double t_start, t_end;
+    uint64_t bytes = 0;
+
+    if (NULL == enc || NULL == seq
+        || OPAL_SUCCESS != mca_base_event_get_by_name("ompi.mpi.p2p_send_complete", &send_ev)
+        || OPAL_SUCCESS != mca_base_event_get_by_name("ompi.mpi.p2p_recv_complete", &recv_ev)) {
+        return -1;
+    }
+    for (int n = 0; n < nodes; ++n) {
+        char host[16];
+        snprintf(host, sizeof(host), "node%c", 'A' + n);
+        if (OPAL_SUCCESS != ompi_evt_nodefile_open(&files[n], dir, host)) {
+            fprintf(stderr, "bench_listen: %s\n", files[n].error);
+            return -1;
+        }
+    }
+    for (int r = 0; r < ranks; ++r) {
+        ompi_evt_wire_sender_t s;
+        memset(&s, 0, sizeof(s));
+        strcpy(s.nspace, "prterun-bench-1@1");
+        snprintf(s.host, sizeof(s.host), "node%c", 'A' + r * nodes / ranks);
+        s.rank = (uint32_t) r;
+        if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&enc[r], &s, batch)
+            || OPAL_SUCCESS != ompi_evt_wire_encoder_begin(&enc[r], 0, 0)
+            || OPAL_SUCCESS != ompi_evt_wire_encoder_add_clock(&enc[r], send_ev->source, 0, t0)) {
+            return -1;
+        }
+    }
+    t_start = now();
+    /* ranks interleaved in time: record i of every rank, then i + 1 ... */
+    for (long i = 0; i <= per_rank; ++i) {
+        for (int r = 0; r < ranks; ++r) {
+            int node = r * nodes / ranks;
+            bool last = i == per_rank;
+            ompi_evt_p2p_payload_t p;
+            mca_base_event_record_t rec;
+            int rc;
+            if (!last) {
+                memset(&p, 0, sizeof(p));
+                p.comm = 0x7f0000000100ULL;
+                p.bytes = 64;
+                p.peer = (i & 1) ? (r + ranks - 1) % ranks : (r + 1) % ranks;
+                p.tag = (int32_t) (i / 2);
+                p.mode = 1;
+                p.comm_peer = p.peer;
+                p.start_time = 1000000 + i * 1000 + r;
+                p.complete_time = p.start_time + 400;
+                memset(&rec, 0, sizeof(rec));
+                rec.event = (i & 1) ? recv_ev : send_ev;
+                rec.source = send_ev->source;
+                rec.timestamp = p.complete_time;
+                rec.data = &p;
+                rc = ompi_evt_wire_encoder_add_record(&enc[r], &rec);
+            } else {
+                rc = OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+                (void) ompi_evt_wire_encoder_set_flags(&enc[r], OMPI_EVT_WIRE_FLAG_FINAL);
+            }
+            if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+                const void *buf;
+                size_t len;
+                if (OPAL_SUCCESS != ompi_evt_wire_encoder_finish(&enc[r], &buf, &len)
+                    || OPAL_SUCCESS != ompi_evt_nodefile_append(&files[node], buf, len)) {
+                    return -1;
+                }
+                bytes += len;
+                if (last) {
+                    continue;
+                }
+                if (OPAL_SUCCESS != ompi_evt_wire_encoder_begin(&enc[r], ++seq[r], 0)
+                    || OPAL_SUCCESS != ompi_evt_wire_encoder_add_clock(&enc[r], send_ev->source,
+                                                                       p.complete_time,
+                                                                       t0 + p.complete_time)
+                    || OPAL_SUCCESS != ompi_evt_wire_encoder_add_record(&enc[r], &rec)) {
+                    return -1;
+                }
+            } else if (OPAL_SUCCESS != rc) {
+                return -1;
+            }
+            written += !last;
+        }
+    }
+    t_end = now();
+    for (int n = 0; n < nodes; ++n) {
+        ompi_evt_nodefile_close(&files[n]);
+    }
+    for (int r = 0; r < ranks; ++r) {
+        ompi_evt_wire_encoder_destruct(&enc[r]);
+    }
+    printf("generated %ld events of %d ranks on %d nodes: %.1f MB of batches (%.1f bytes/event), "
+           "encode + validate + append %.2f s = %.2f M events/s\n",
+           written, ranks, nodes, bytes / 1e6, (double) bytes / (double) written,
+           t_end - t_start, written / (t_end - t_start) / 1e6);
+    free(enc);
+    free(seq);
+    return (int) (written == per_rank * ranks ? 0 : -1);
+}
+
+/* Run the listener; report. */
+static int run(const char *listen, const char *dir, const char *fmt, const char *extra,
+               long events)
+{
+    char out[4096], cmd[16384], sum[4200], line[512];
+    struct rusage ru;
+    double t0, t1, cpu, user, sys;
+    int status;
+    pid_t pid;
+    FILE *f;
+    long counted = -1;
+
+    snprintf(out, sizeof(out), "%s/out-%s", NULL != getenv("BENCH_OUT") ? getenv("BENCH_OUT") : dir,
+             fmt);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -m 700 '%s'", out, out);
+    if (0 != sh(cmd)) {
+        return -1;
+    }
+    t0 = now();
+    pid = fork();
+    if (0 == pid) {
+        if (0 == strcmp(fmt, "none")) {
+            execl(listen, listen, "--read", dir, "-o", out, "--summary-only", "--quiet",
+                  NULL == extra ? (char *) NULL : extra, (char *) NULL);
+        } else {
+            execl(listen, listen, "--read", dir, "-o", out, "--format", fmt, "--quiet",
+                  NULL == extra ? (char *) NULL : extra, (char *) NULL);
+        }
+        _exit(127);
+    }
+    if (pid < 0 || pid != wait4(pid, &status, 0, &ru)) {
+        return -1;
+    }
+    t1 = now();
+    snprintf(sum, sizeof(sum), "%s/summary.txt", out);
+    f = fopen(sum, "r");
+    while (NULL != f && fgets(line, sizeof(line), f)) {
+        if (1 == sscanf(line, "events: %ld", &counted)) {
+            break;
+        }
+    }
+    if (NULL != f) {
+        fclose(f);
+    }
+    user = (double) ru.ru_utime.tv_sec + 1e-6 * (double) ru.ru_utime.tv_usec;
+    sys = (double) ru.ru_stime.tv_sec + 1e-6 * (double) ru.ru_stime.tv_usec;
+    cpu = user + sys;
+    printf("%-9s %-24s %6.2f s %5.2f M/s  cpu %6.2f s (user %6.2f) %5.2f M/s  out %6.0f MB  RSS "
+           "%6.1f MB  %s\n",
+           fmt, NULL == extra ? "" : extra, t1 - t0, events / (t1 - t0) / 1e6, cpu, user,
+           events / cpu / 1e6, (double) (du(out)) / 1e6, (double) ru.ru_maxrss / 1024.0,
+           WIFEXITED(status) && 0 == WEXITSTATUS(status) && counted == events ? "ok"
+                                                                                : "FAILED");
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
+    (void) sh(cmd);
+    return WIFEXITED(status) && 0 == WEXITSTATUS(status) && counted == events ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    long events = envl("BENCH_EVENTS", 10000000);
+    int ranks = (int) envl("BENCH_RANKS", 8), nodes = (int) envl("BENCH_NODES", 2);
+    size_t batch = (size_t) envl("BENCH_BATCH", 65536);
+    char dir[4096], cmd[8300];
+    int fails = 0;
+
+    if (2 != argc) {
+        fprintf(stderr, "usage: bench_listen PATH-TO-ompi-evt-listen\n");
+        return 2;
+    }
+    if (NULL != getenv("BENCH_DIR")) {
+        snprintf(dir, sizeof(dir), "%s", getenv("BENCH_DIR"));
+        if (0 != mkdir(dir, 0700)) {
+            perror(dir);
+            return 1;
+        }
+    } else {
+        snprintf(dir, sizeof(dir), "/tmp/bench_listen.XXXXXX");
+        if (NULL == mkdtemp(dir)) {
+            perror("mkdtemp");
+            return 1;
+        }
+    }
+    if (OPAL_SUCCESS != opal_init_util(&argc, &argv) || OPAL_SUCCESS != mca_base_event_init()
+        || OPAL_SUCCESS != ompi_evt_producers_register()) {
+        return 1;
+    }
+    events -= events % ranks;
+    if (0 != generate(dir, events, ranks, nodes, batch)) {
+        fprintf(stderr, "bench_listen: generating the node files failed\n");
+        return 1;
+    }
+    printf("node files: %.1f MB in %s\n", du(dir) / 1e6, dir);
+    printf("format    options                   wall    rate      cpu = user + sys           rate   "
+           "  output     peak memory\n");
+    fails += 0 != run(argv[1], dir, "none", NULL, events);
+    fails += 0 != run(argv[1], dir, "jsonl", NULL, events);
+    fails += 0 != run(argv[1], dir, "perfetto", NULL, events);
+    fails += 0 != run(argv[1], dir, "otf2", NULL, events);
+    fails += 0 != run(argv[1], dir, "jsonl", "--window-events=100000", events);
+    if (NULL == getenv("BENCH_KEEP")) {
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+        (void) sh(cmd);
+    }
+    (void) mca_base_event_finalize();
+    return 0 == fails ? 0 : 1;
+}

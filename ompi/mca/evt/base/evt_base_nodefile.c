@@ -1,0 +1,697 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Node files (layout and promises: evt_base_nodefile.h): the appender used
+ * by a node sink, and the crash-tolerant reader used by ompi-evt-listen.
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+
+/** Fixed part of the file header before the host bytes. */
+#define FILE_HEAD_FIXED 24
+#define IDX_HEAD_BYTES  16
+#define PAD8(n)         (((n) + 7) & ~(size_t) 7)
+
+/* ------------------------------------------------------------------------
+ * Writing
+ * ------------------------------------------------------------------------ */
+
+/* An error message into @p buf (cut to its size: paths may be long). */
+static void seterr(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    (void) vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+}
+
+/* Write all of @p iov at @p off (pwritev may write part). */
+static int write_all(int fd, uint64_t off, struct iovec *iov, int n)
+{
+    while (n > 0) {
+        ssize_t w = pwritev(fd, iov, n, (off_t) off);
+        if (w < 0) {
+            if (EINTR == errno) {
+                continue;
+            }
+            return -1;
+        }
+        off += (uint64_t) w;
+        while (n > 0 && (size_t) w >= iov->iov_len) {
+            w -= (ssize_t) iov->iov_len;
+            ++iov;
+            --n;
+        }
+        if (n > 0) {
+            iov->iov_base = (char *) iov->iov_base + w;
+            iov->iov_len -= (size_t) w;
+        }
+    }
+    return 0;
+}
+
+static bool host_ok(const char *host)
+{
+    size_t n;
+
+    if (NULL == host) {
+        return false;
+    }
+    n = strnlen(host, OMPI_EVT_WIRE_HOST_MAX + 1);
+    if (!wire_text_ok((const uint8_t *) host, n) || NULL != strchr(host, '/')
+        || 0 == strcmp(host, ".") || 0 == strcmp(host, "..")) {
+        return false;
+    }
+    return true;
+}
+
+static int64_t realtime_now(void)
+{
+    struct timespec ts;
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *host)
+{
+    uint8_t head[FILE_HEAD_FIXED + OMPI_EVT_WIRE_HOST_MAX + 8];
+    uint8_t ihead[IDX_HEAD_BYTES];
+    char name[OMPI_EVT_WIRE_HOST_MAX + sizeof(OMPI_EVT_NODEFILE_IDX_SUFFIX) + 1];
+    struct iovec iov[1];
+    struct stat st;
+    size_t hl, hlen;
+    int dfd = -1, ret = OPAL_SUCCESS;
+
+    if (NULL == f) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    memset(f, 0, sizeof(*f));
+    f->fd = -1;
+    f->idx_fd = -1;
+    if (NULL == dir || !host_ok(host)) {
+        seterr(f->error, sizeof(f->error), "bad folder or host name");
+        return OPAL_ERR_BAD_PARAM;
+    }
+    dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        seterr(f->error, sizeof(f->error), "%s: %s", dir, strerror(errno));
+        return ENOENT == errno ? OPAL_ERR_NOT_FOUND : OPAL_ERR_FILE_OPEN_FAILURE;
+    }
+    /* the folder as opened (a symlink to it is judged by its target) */
+    if (0 != fstat(dfd, &st) || st.st_uid != geteuid()
+        || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
+        (void) snprintf(f->error, sizeof(f->error),
+                        "%s: not a folder of this user, or writable by others without the "
+                        "sticky bit",
+                        dir);
+        ret = OPAL_ERR_PERM;
+        goto cleanup;
+    }
+    hl = strlen(host);
+    (void) snprintf(name, sizeof(name), "%s%s", host, OMPI_EVT_NODEFILE_SUFFIX);
+    (void) snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
+    f->fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (f->fd < 0) {
+        seterr(f->error, sizeof(f->error), "%s: %s", f->path, strerror(errno));
+        ret = EEXIST == errno ? OPAL_EXISTS : OPAL_ERR_FILE_OPEN_FAILURE;
+        goto cleanup;
+    }
+    (void) snprintf(name, sizeof(name), "%s%s", host, OMPI_EVT_NODEFILE_IDX_SUFFIX);
+    f->idx_fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (f->idx_fd < 0) {
+        seterr(f->error, sizeof(f->error), "%s/%s: %s", dir, name, strerror(errno));
+        ret = EEXIST == errno ? OPAL_EXISTS : OPAL_ERR_FILE_OPEN_FAILURE;
+        goto cleanup;
+    }
+
+    hlen = PAD8(FILE_HEAD_FIXED + hl);
+    memset(head, 0, sizeof(head));
+    memcpy(head, OMPI_EVT_NODEFILE_MAGIC, 4);
+    wire_put16(head + 4, OMPI_EVT_NODEFILE_VERSION);
+    wire_put16(head + 6, (uint16_t) hlen);
+    wire_put16(head + 12, (uint16_t) hl);
+    wire_put64(head + 16, (uint64_t) realtime_now());
+    memcpy(head + FILE_HEAD_FIXED, host, hl);
+    wire_put32(head + 8, ompi_evt_wire_crc32c(0, head, hlen));
+    iov[0].iov_base = head;
+    iov[0].iov_len = hlen;
+    if (0 != write_all(f->fd, 0, iov, 1)) {
+        seterr(f->error, sizeof(f->error), "%s: %s", f->path, strerror(errno));
+        ret = OPAL_ERR_FILE_WRITE_FAILURE;
+        goto cleanup;
+    }
+    memset(ihead, 0, sizeof(ihead));
+    memcpy(ihead, OMPI_EVT_NODEFILE_IDX_MAGIC, 4);
+    wire_put16(ihead + 4, OMPI_EVT_NODEFILE_VERSION);
+    wire_put16(ihead + 6, IDX_HEAD_BYTES);
+    wire_put32(ihead + 12, ompi_evt_wire_crc32c(0, ihead, 12));
+    iov[0].iov_base = ihead;
+    iov[0].iov_len = sizeof(ihead);
+    if (0 != write_all(f->idx_fd, 0, iov, 1)) {
+        seterr(f->error, sizeof(f->error), "%s: %s", name, strerror(errno));
+        ret = OPAL_ERR_FILE_WRITE_FAILURE;
+        goto cleanup;
+    }
+    f->offset = hlen;
+cleanup:
+    if (dfd >= 0) {
+        (void) close(dfd);
+    }
+    if (OPAL_SUCCESS != ret) {
+        char keep[sizeof(f->error)];
+        memcpy(keep, f->error, sizeof(keep));
+        if (f->fd >= 0) {
+            (void) close(f->fd);
+        }
+        if (f->idx_fd >= 0) {
+            (void) close(f->idx_fd);
+        }
+        memset(f, 0, sizeof(*f));
+        f->fd = -1;
+        f->idx_fd = -1;
+        memcpy(f->error, keep, sizeof(keep));
+    }
+    return ret;
+}
+
+/* One frame, then its index entry (the batch was validated). */
+static int append_frame(ompi_evt_nodefile_t *f, const void *batch, size_t len, uint32_t rank,
+                        uint64_t seq, uint32_t flags)
+{
+    static const uint8_t zeros[8] = {0};
+    uint8_t frame[OMPI_EVT_NODEFILE_FRAME_BYTES];
+    uint8_t entry[OMPI_EVT_NODEFILE_ENTRY_BYTES];
+    struct iovec iov[3];
+    size_t pad;
+
+    memcpy(frame, OMPI_EVT_NODEFILE_FRAME, 4);
+    wire_put32(frame + 4, (uint32_t) len);
+    wire_put32(frame + 8, ompi_evt_wire_crc32c(0, batch, len));
+    wire_put32(frame + 12, ompi_evt_wire_crc32c(0, frame, 12));
+    pad = PAD8(len) - len;
+    iov[0].iov_base = frame;
+    iov[0].iov_len = sizeof(frame);
+    iov[1].iov_base = (void *) batch;
+    iov[1].iov_len = len;
+    iov[2].iov_base = (void *) zeros;
+    iov[2].iov_len = pad;
+    if (0 != write_all(f->fd, f->offset, iov, 0 < pad ? 3 : 2)) {
+        seterr(f->error, sizeof(f->error), "%s: %s", f->path, strerror(errno));
+        /* keep the file ending at the last complete frame */
+        (void) ftruncate(f->fd, (off_t) f->offset);
+        return OPAL_ERR_FILE_WRITE_FAILURE;
+    }
+    wire_put64(entry, f->offset);
+    wire_put32(entry + 8, (uint32_t) len);
+    wire_put32(entry + 12, rank);
+    wire_put64(entry + 16, seq);
+    wire_put32(entry + 24, flags);
+    wire_put32(entry + 28, ompi_evt_wire_crc32c(0, entry, 28));
+    iov[0].iov_base = entry;
+    iov[0].iov_len = sizeof(entry);
+    f->offset += sizeof(frame) + len + pad;
+    /* the index only speeds up resynchronisation: a failed entry write
+     * leaves the frames readable (a reader validates entries) */
+    if (0 != write_all(f->idx_fd, IDX_HEAD_BYTES + f->batches * OMPI_EVT_NODEFILE_ENTRY_BYTES,
+                       iov, 1)) {
+        seterr(f->error, sizeof(f->error), "%s.idx: %s", f->path, strerror(errno));
+    }
+    ++f->batches;
+    return OPAL_SUCCESS;
+}
+
+int ompi_evt_nodefile_append(ompi_evt_nodefile_t *f, const void *batch, size_t len)
+{
+    ompi_evt_wire_batch_t b;
+    int rc;
+
+    if (NULL == f || f->fd < 0 || NULL == batch) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    rc = ompi_evt_wire_decode(batch, len, &b);
+    if (OPAL_SUCCESS != rc) {
+        ++f->rejected;
+        seterr(f->error, sizeof(f->error), "batch refused: %s",
+               NULL == b.error ? "invalid" : b.error);
+        return OPAL_ERR_OUT_OF_RESOURCE == rc ? rc : OPAL_ERR_BAD_PARAM;
+    }
+    rc = append_frame(f, batch, len, b.sender.rank, b.seq, b.flags);
+    ompi_evt_wire_batch_destruct(&b);
+    return rc;
+}
+
+int ompi_evt_nodefile_append_decoded(ompi_evt_nodefile_t *f, const void *batch, size_t len,
+                                     const ompi_evt_wire_batch_t *decoded)
+{
+    if (NULL == f || f->fd < 0 || NULL == batch || NULL == decoded || NULL == decoded->storage
+        || len < OMPI_EVT_WIRE_HEADER_BYTES) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    return append_frame(f, batch, len, decoded->sender.rank, decoded->seq, decoded->flags);
+}
+
+int ompi_evt_nodefile_sync(ompi_evt_nodefile_t *f)
+{
+    if (NULL == f || f->fd < 0) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (0 != fdatasync(f->fd) || (f->idx_fd >= 0 && 0 != fdatasync(f->idx_fd))) {
+        return OPAL_ERR_FILE_WRITE_FAILURE;
+    }
+    return OPAL_SUCCESS;
+}
+
+void ompi_evt_nodefile_close(ompi_evt_nodefile_t *f)
+{
+    if (NULL == f) {
+        return;
+    }
+    if (f->fd >= 0) {
+        (void) close(f->fd);
+    }
+    if (f->idx_fd >= 0) {
+        (void) close(f->idx_fd);
+    }
+    f->fd = -1;
+    f->idx_fd = -1;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading
+ * ------------------------------------------------------------------------ */
+
+/** Read-ahead window: frames are read through it, big ones directly. */
+#define READ_WINDOW (1u << 20)
+
+struct ompi_evt_nodefile_rstate_t {
+    int fd;
+    int idx_fd;          /**< -1: none (or not usable) */
+    bool idx_checked;
+    uint64_t size;       /**< file size at open */
+    uint64_t pos;        /**< offset of the next frame */
+    uint8_t *win;        /**< read-ahead window */
+    size_t win_cap;      /**< its size: READ_WINDOW, or the file's if smaller */
+    uint64_t win_off;    /**< file offset of win[0] */
+    size_t win_len;
+    uint8_t *big;        /**< a frame larger than the window */
+    size_t big_cap;
+};
+
+/* pread until @p len bytes or the end of the file; returns bytes read or -1. */
+static ssize_t read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+    size_t got = 0;
+
+    while (got < len) {
+        ssize_t r = pread(fd, (char *) buf + got, len - got, (off_t) (off + got));
+        if (r < 0) {
+            if (EINTR == errno) {
+                continue;
+            }
+            return -1;
+        }
+        if (0 == r) {
+            break;
+        }
+        got += (size_t) r;
+    }
+    return (ssize_t) got;
+}
+
+/* Bytes [off, off + len) of the file; NULL when beyond its end (or on an
+ * I/O error, *io set). */
+static const uint8_t *fetch(struct ompi_evt_nodefile_rstate_t *s, uint64_t off, size_t len,
+                            bool *io)
+{
+    ssize_t r;
+
+    if (off > s->size || len > s->size - off) {
+        return NULL;
+    }
+    if (off >= s->win_off && off + len <= s->win_off + s->win_len) {
+        return s->win + (off - s->win_off);
+    }
+    if (len <= s->win_cap) {
+        r = read_at(s->fd, s->win, s->win_cap, off);
+        if (r < 0) {
+            *io = true;
+            return NULL;
+        }
+        s->win_off = off;
+        s->win_len = (size_t) r;
+        return (size_t) r >= len ? s->win : NULL;
+    }
+    if (len > s->big_cap) {
+        uint8_t *n = realloc(s->big, len);
+        if (NULL == n) {
+            *io = true;
+            return NULL;
+        }
+        s->big = n;
+        s->big_cap = len;
+    }
+    r = read_at(s->fd, s->big, len, off);
+    if (r < 0) {
+        *io = true;
+        return NULL;
+    }
+    return (size_t) r == len ? s->big : NULL;
+}
+
+typedef enum { FRAME_OK, FRAME_END, FRAME_TRUNCATED, FRAME_BAD, FRAME_IO } frame_t;
+
+/* Check the frame at @p off. */
+static frame_t check_frame(struct ompi_evt_nodefile_rstate_t *s, uint64_t off,
+                           const uint8_t **batch, uint32_t *len)
+{
+    const uint8_t *h, *b;
+    bool io = false;
+    uint32_t n;
+
+    if (off == s->size) {
+        return FRAME_END;
+    }
+    h = fetch(s, off, OMPI_EVT_NODEFILE_FRAME_BYTES, &io);
+    if (NULL == h) {
+        return io ? FRAME_IO : FRAME_TRUNCATED;
+    }
+    if (0 != memcmp(h, OMPI_EVT_NODEFILE_FRAME, 4)
+        || wire_get32(h + 12) != ompi_evt_wire_crc32c(0, h, 12)) {
+        return FRAME_BAD;
+    }
+    n = wire_get32(h + 4);
+    if (n < OMPI_EVT_WIRE_HEADER_BYTES || n > OMPI_EVT_WIRE_MAX_BATCH) {
+        return FRAME_BAD;
+    }
+    {
+        uint32_t crc = wire_get32(h + 8);
+        b = fetch(s, off + OMPI_EVT_NODEFILE_FRAME_BYTES, n, &io);
+        if (NULL == b) {
+            return io ? FRAME_IO : FRAME_TRUNCATED;
+        }
+        if (crc != ompi_evt_wire_crc32c(0, b, n)) {
+            return FRAME_BAD;
+        }
+    }
+    *batch = b;
+    *len = n;
+    return FRAME_OK;
+}
+
+/* Open the index at first need; -1 when there is none or it is foreign. */
+static void open_index(ompi_evt_nodefile_reader_t *r, const char *path)
+{
+    struct ompi_evt_nodefile_rstate_t *s = r->state;
+    char ipath[4200];
+    uint8_t h[IDX_HEAD_BYTES];
+
+    s->idx_fd = -1;
+    (void) snprintf(ipath, sizeof(ipath), "%s.idx", path);
+    s->idx_fd = open(ipath, O_RDONLY | O_CLOEXEC);
+    if (s->idx_fd < 0) {
+        return;
+    }
+    if (IDX_HEAD_BYTES != read_at(s->idx_fd, h, sizeof(h), 0)
+        || 0 != memcmp(h, OMPI_EVT_NODEFILE_IDX_MAGIC, 4)
+        || OMPI_EVT_NODEFILE_VERSION != wire_get16(h + 4)
+        || wire_get32(h + 12) != ompi_evt_wire_crc32c(0, h, 12)) {
+        (void) close(s->idx_fd);
+        s->idx_fd = -1;
+    }
+}
+
+/* The first intact frame after @p bad. The index names a candidate (the
+ * first entry after the damage whose frame is intact); the bytes between
+ * the damage and it (or the end) are scanned on 8-byte boundaries for an
+ * intact frame the index does not name (an entry lost or damaged too). */
+static uint64_t resync(ompi_evt_nodefile_reader_t *r, uint64_t bad, bool *io)
+{
+    struct ompi_evt_nodefile_rstate_t *s = r->state;
+    uint64_t limit = s->size;
+    bool from_index = false;
+    const uint8_t *b;
+    uint32_t len;
+
+    if (s->idx_fd >= 0) {
+        uint8_t e[OMPI_EVT_NODEFILE_ENTRY_BYTES * 256];
+        uint64_t at = IDX_HEAD_BYTES;
+        while (!from_index) {
+            ssize_t got = read_at(s->idx_fd, e, sizeof(e), at);
+            if (got <= 0) {
+                break;
+            }
+            for (ssize_t k = 0; k + OMPI_EVT_NODEFILE_ENTRY_BYTES <= got;
+                 k += OMPI_EVT_NODEFILE_ENTRY_BYTES) {
+                const uint8_t *x = e + k;
+                uint64_t off = wire_get64(x);
+                if (wire_get32(x + 28) != ompi_evt_wire_crc32c(0, x, 28) || off <= bad
+                    || off >= limit) {
+                    continue;
+                }
+                if (FRAME_OK == check_frame(s, off, &b, &len)) {
+                    limit = off;
+                    from_index = true;
+                    break;
+                }
+            }
+            at += (uint64_t) got;
+        }
+    }
+    for (uint64_t off = bad + 8; off + OMPI_EVT_NODEFILE_FRAME_BYTES <= limit; off += 8) {
+        const uint8_t *h = fetch(s, off, 4, io);
+        if (NULL == h) {
+            if (*io) {
+                return s->size;
+            }
+            break;
+        }
+        if (0 == memcmp(h, OMPI_EVT_NODEFILE_FRAME, 4)
+            && FRAME_OK == check_frame(s, off, &b, &len)) {
+            return off;
+        }
+    }
+    if (from_index) {
+        r->stats.index_used = true;
+    }
+    return limit;
+}
+
+bool ompi_evt_nodefile_is_nodefile(const char *path)
+{
+    uint8_t m[4];
+    int fd;
+    bool yes;
+
+    if (NULL == path) {
+        return false;
+    }
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    yes = 4 == read_at(fd, m, 4, 0) && 0 == memcmp(m, OMPI_EVT_NODEFILE_MAGIC, 4);
+    (void) close(fd);
+    return yes;
+}
+
+int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, const char *path)
+{
+    struct ompi_evt_nodefile_rstate_t *s;
+    uint8_t head[FILE_HEAD_FIXED + OMPI_EVT_WIRE_HOST_MAX + 8];
+    struct stat st;
+    ssize_t got;
+    size_t hlen, hl;
+    int ret = OPAL_SUCCESS;
+
+    if (NULL == r) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    memset(r, 0, sizeof(*r));
+    if (NULL == path) {
+        seterr(r->error, sizeof(r->error), "no path");
+        return OPAL_ERR_BAD_PARAM;
+    }
+    s = calloc(1, sizeof(*s));
+    if (NULL == s) {
+        seterr(r->error, sizeof(r->error), "%s: out of memory", path);
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    s->fd = -1;
+    s->idx_fd = -1;
+    r->state = s;
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->fd < 0) {
+        seterr(r->error, sizeof(r->error), "%s: %s", path, strerror(errno));
+        ret = ENOENT == errno ? OPAL_ERR_NOT_FOUND : OPAL_ERR_FILE_OPEN_FAILURE;
+        goto cleanup;
+    }
+    if (0 != fstat(s->fd, &st) || !S_ISREG(st.st_mode)) {
+        seterr(r->error, sizeof(r->error), "%s: not a regular file", path);
+        ret = OPAL_ERR_FILE_OPEN_FAILURE;
+        goto cleanup;
+    }
+    s->size = (uint64_t) st.st_size;
+    got = read_at(s->fd, head, FILE_HEAD_FIXED, 0);
+    if (got < 0) {
+        seterr(r->error, sizeof(r->error), "%s: %s", path, strerror(errno));
+        ret = OPAL_ERR_FILE_OPEN_FAILURE;
+        goto cleanup;
+    }
+    if (got < 4 || 0 != memcmp(head, OMPI_EVT_NODEFILE_MAGIC, 4)) {
+        seterr(r->error, sizeof(r->error), "%s: not an ompi-evt node file", path);
+        ret = OPAL_ERR_UNPACK_FAILURE;
+        goto cleanup;
+    }
+    if (got < FILE_HEAD_FIXED) {
+        seterr(r->error, sizeof(r->error), "%s: node file header truncated", path);
+        ret = OPAL_ERR_UNPACK_FAILURE;
+        goto cleanup;
+    }
+    if (OMPI_EVT_NODEFILE_VERSION != wire_get16(head + 4)) {
+        seterr(r->error, sizeof(r->error), "%s: node file version %u, this reader knows %d",
+                        path, wire_get16(head + 4), OMPI_EVT_NODEFILE_VERSION);
+        ret = OPAL_ERR_UNPACK_FAILURE;
+        goto cleanup;
+    }
+    hlen = wire_get16(head + 6);
+    hl = wire_get16(head + 12);
+    if (hl > OMPI_EVT_WIRE_HOST_MAX || hlen != PAD8(FILE_HEAD_FIXED + hl)
+        || read_at(s->fd, head, hlen, 0) != (ssize_t) hlen) {
+        seterr(r->error, sizeof(r->error), "%s: node file header damaged", path);
+        ret = OPAL_ERR_UNPACK_FAILURE;
+        goto cleanup;
+    }
+    {
+        uint32_t crc = wire_get32(head + 8);
+        wire_put32(head + 8, 0);
+        if (crc != ompi_evt_wire_crc32c(0, head, hlen)
+            || !wire_text_ok(head + FILE_HEAD_FIXED, hl)) {
+            seterr(r->error, sizeof(r->error), "%s: node file header damaged", path);
+            ret = OPAL_ERR_UNPACK_FAILURE;
+            goto cleanup;
+        }
+    }
+    memcpy(r->host, head + FILE_HEAD_FIXED, hl);
+    r->host[hl] = '\0';
+    r->created_ns = (int64_t) wire_get64(head + 16);
+    s->pos = hlen;
+    s->win_cap = s->size < READ_WINDOW ? (size_t) s->size : READ_WINDOW;
+    s->win = malloc(s->win_cap + 1);
+    if (NULL == s->win) {
+        seterr(r->error, sizeof(r->error), "%s: out of memory", path);
+        ret = OPAL_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    open_index(r, path);
+cleanup:
+    if (OPAL_SUCCESS != ret) {
+        char keep[sizeof(r->error)];
+        memcpy(keep, r->error, sizeof(keep));
+        ompi_evt_nodefile_reader_close(r);
+        memcpy(r->error, keep, sizeof(keep));
+    }
+    return ret;
+}
+
+int ompi_evt_nodefile_reader_next(ompi_evt_nodefile_reader_t *r, const void **batch, size_t *len,
+                                  uint64_t *offset)
+{
+    struct ompi_evt_nodefile_rstate_t *s;
+
+    if (NULL == r || NULL == r->state || NULL == batch || NULL == len) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    s = r->state;
+    for (;;) {
+        const uint8_t *b = NULL;
+        uint32_t n = 0;
+        bool io = false;
+        uint64_t next;
+
+        switch (check_frame(s, s->pos, &b, &n)) {
+        case FRAME_OK:
+            *batch = b;
+            *len = n;
+            if (NULL != offset) {
+                *offset = s->pos;
+            }
+            s->pos += OMPI_EVT_NODEFILE_FRAME_BYTES + PAD8((size_t) n);
+            if (s->pos > s->size) { /* padding cut off at the very end */
+                s->pos = s->size;
+            }
+            r->stats.frames++;
+            return OPAL_SUCCESS;
+        case FRAME_END:
+            return OPAL_ERR_NOT_FOUND;
+        case FRAME_IO:
+            seterr(r->error, sizeof(r->error), "read error at offset %llu: %s",
+                            (unsigned long long) s->pos, strerror(errno));
+            return OPAL_ERR_FILE_READ_FAILURE;
+        case FRAME_TRUNCATED:
+        case FRAME_BAD:
+        default:
+            break;
+        }
+        /* damage at s->pos */
+        next = resync(r, s->pos, &io);
+        if (io) {
+            seterr(r->error, sizeof(r->error), "read error after offset %llu: %s",
+                            (unsigned long long) s->pos, strerror(errno));
+            return OPAL_ERR_FILE_READ_FAILURE;
+        }
+        if (0 == r->stats.damaged) {
+            (void) snprintf(r->error, sizeof(r->error),
+                            "damaged frame at offset %llu (%llu bytes skipped%s)",
+                            (unsigned long long) s->pos, (unsigned long long) (next - s->pos),
+                            next == s->size ? ", to the end of the file" : "");
+        }
+        r->stats.damaged++;
+        r->stats.skipped_bytes += next - s->pos;
+        if (next == s->size) {
+            r->stats.truncated = true;
+        }
+        s->pos = next;
+    }
+}
+
+void ompi_evt_nodefile_reader_close(ompi_evt_nodefile_reader_t *r)
+{
+    struct ompi_evt_nodefile_rstate_t *s;
+
+    if (NULL == r || NULL == r->state) {
+        return;
+    }
+    s = r->state;
+    if (s->fd >= 0) {
+        (void) close(s->fd);
+    }
+    if (s->idx_fd >= 0) {
+        (void) close(s->idx_fd);
+    }
+    free(s->win);
+    free(s->big);
+    free(s);
+    r->state = NULL;
+}

@@ -1,0 +1,684 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The wire encoder (layout: evt_base_wire.h). A batch is built in three
+ * scratch areas allocated at construct (the type dictionary, the records,
+ * the finished batch) plus fixed tables (clocks, drops, the event -> type
+ * id map), so adding a record never allocates. The byte count of the
+ * batch-to-be is kept exact at every step: a record that would not fit is
+ * refused before anything is written (OPAL_ERR_TEMP_OUT_OF_RESOURCE), and
+ * finish only assembles the sections.
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+
+/** Slots of the event -> type id map (open addressing, twice the types). */
+#define TMAP_SLOTS (2 * OMPI_EVT_WIRE_MAX_TYPES)
+_Static_assert(0 == (TMAP_SLOTS & (TMAP_SLOTS - 1)), "power of two");
+_Static_assert(OMPI_EVT_WIRE_MAX_TYPES <= UINT16_MAX, "type ids are u16");
+
+/** Bytes of a record before its payload: u16 type, u8 depth, u8 0, i64 ts. */
+#define RECORD_HEAD 12
+
+typedef struct {
+    const mca_base_event_t *event; /**< NULL: free */
+    uint32_t gen;                  /**< batch generation that filled it */
+    uint16_t id;
+} tmap_slot_t;
+
+typedef struct {
+    const mca_base_event_t *event;
+    uint16_t payload;   /**< packed bytes */
+    bool contiguous;    /**< native layout == packed layout (one memcpy) */
+    uint8_t wire_types[OMPI_EVT_WIRE_MAX_ELEMENTS];
+} type_info_t;
+
+typedef struct {
+    const mca_base_event_source_t *source;
+    int64_t ticks;
+    int64_t realtime_ns;
+} clock_entry_t;
+
+typedef struct {
+    uint16_t type;
+    uint64_t count;
+} drop_entry_t;
+
+struct ompi_evt_wire_enc_state_t {
+    ompi_evt_wire_sender_t sender;
+    size_t sender_body;   /**< bytes of the SENDER body */
+    uint8_t *out;         /**< the finished batch (max_bytes) */
+    uint8_t *types;       /**< TYPES entries (max_bytes) */
+    size_t types_len;
+    uint32_t num_types;
+    uint8_t *records;     /**< RECORDS entries (max_bytes) */
+    size_t records_len;
+    uint32_t flags;
+    uint32_t gen;         /**< batch generation: tmap slots of older ones are free */
+    size_t clocks_len;    /**< bytes of the CLOCKS entries */
+    uint32_t num_clocks;
+    uint32_t num_drops;
+    uint32_t num_offsets;
+    clock_entry_t clocks[OMPI_EVT_WIRE_MAX_SOURCES];
+    drop_entry_t drops[OMPI_EVT_WIRE_MAX_TYPES];
+    ompi_evt_wire_offset_t offsets[OMPI_EVT_WIRE_MAX_OFFSETS];
+    tmap_slot_t tmap[TMAP_SLOTS];
+    type_info_t tinfo[OMPI_EVT_WIRE_MAX_TYPES];
+};
+
+/* ------------------------------------------------------------------------
+ * Element types
+ * ------------------------------------------------------------------------ */
+
+/* OPAL's exact-width types -> wire types; 0 for what the wire cannot carry. */
+static uint8_t wire_type_of(mca_base_var_type_t t)
+{
+    switch (t) {
+    case MCA_BASE_VAR_TYPE_INT32_T:
+        return OMPI_EVT_WIRE_ELEM_INT32;
+    case MCA_BASE_VAR_TYPE_UINT32_T:
+        return OMPI_EVT_WIRE_ELEM_UINT32;
+    case MCA_BASE_VAR_TYPE_INT64_T:
+        return OMPI_EVT_WIRE_ELEM_INT64;
+    case MCA_BASE_VAR_TYPE_UINT64_T:
+        return OMPI_EVT_WIRE_ELEM_UINT64;
+    case MCA_BASE_VAR_TYPE_DOUBLE:
+        return OMPI_EVT_WIRE_ELEM_DOUBLE;
+    case MCA_BASE_VAR_TYPE_BOOL:
+        return sizeof(bool) == 1 ? OMPI_EVT_WIRE_ELEM_BOOL : 0;
+    default:
+        return 0;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Sizes
+ * ------------------------------------------------------------------------ */
+
+/* Exact size of the batch as it stands, plus @p extra_* of what is about to
+ * be added. Sections: SENDER, CLOCKS, TYPES, RECORDS always; OFFSETS and
+ * DROPS when not empty. */
+static size_t batch_size(const struct ompi_evt_wire_enc_state_t *st, size_t extra_clocks,
+                         size_t extra_types, size_t extra_records, uint32_t drops)
+{
+    size_t n = OMPI_EVT_WIRE_HEADER_BYTES;
+
+    n += OMPI_EVT_WIRE_SECTION_BYTES + st->sender_body;
+    n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + st->clocks_len + extra_clocks;
+    if (0 < st->num_offsets) {
+        n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + 24 * (size_t) st->num_offsets;
+    }
+    n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + st->types_len + extra_types;
+    if (0 < drops) {
+        n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + 10 * (size_t) drops;
+    }
+    n += OMPI_EVT_WIRE_SECTION_BYTES + 4 + st->records_len + extra_records;
+    return n;
+}
+
+static size_t clock_entry_size(const mca_base_event_source_t *src)
+{
+    return 2 + strlen(src->name) + 1 + 8 + 8 + 8;
+}
+
+/* ------------------------------------------------------------------------
+ * Construct / destruct / begin
+ * ------------------------------------------------------------------------ */
+
+int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
+                                    const ompi_evt_wire_sender_t *sender, size_t max_bytes)
+{
+    struct ompi_evt_wire_enc_state_t *st;
+    size_t ns, hl;
+
+    if (NULL == enc || NULL == sender) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    memset(enc, 0, sizeof(*enc));
+    ns = strnlen(sender->nspace, sizeof(sender->nspace));
+    hl = strnlen(sender->host, sizeof(sender->host));
+    if (!wire_text_ok((const uint8_t *) sender->nspace, ns)
+        || !wire_text_ok((const uint8_t *) sender->host, hl)
+        || max_bytes < OMPI_EVT_WIRE_MIN_BATCH || max_bytes > OMPI_EVT_WIRE_MAX_BATCH) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    st = calloc(1, sizeof(*st));
+    if (NULL == st) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    st->out = malloc(max_bytes);
+    st->types = malloc(max_bytes);
+    st->records = malloc(max_bytes);
+    if (NULL == st->out || NULL == st->types || NULL == st->records) {
+        free(st->out);
+        free(st->types);
+        free(st->records);
+        free(st);
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    st->sender = *sender;
+    st->sender.nspace[ns] = '\0';
+    st->sender.host[hl] = '\0';
+    st->sender_body = 2 + ns + 4 + 2 + hl + 4;
+    st->gen = 1;
+    enc->state = st;
+    enc->max_bytes = max_bytes;
+    return OPAL_SUCCESS;
+}
+
+void ompi_evt_wire_encoder_destruct(ompi_evt_wire_encoder_t *enc)
+{
+    if (NULL == enc || NULL == enc->state) {
+        return;
+    }
+    free(enc->state->out);
+    free(enc->state->types);
+    free(enc->state->records);
+    free(enc->state);
+    memset(enc, 0, sizeof(*enc));
+}
+
+int ompi_evt_wire_encoder_begin(ompi_evt_wire_encoder_t *enc, uint64_t seq, uint32_t flags)
+{
+    struct ompi_evt_wire_enc_state_t *st;
+
+    if (NULL == enc || NULL == enc->state) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    st = enc->state;
+    st->types_len = 0;
+    st->num_types = 0;
+    st->records_len = 0;
+    st->clocks_len = 0;
+    st->num_clocks = 0;
+    st->num_drops = 0;
+    st->flags = flags;
+    /* a new generation frees every tmap slot at once; at the wrap (after
+     * 4 billion batches) clear them for real */
+    if (0 == ++st->gen) {
+        memset(st->tmap, 0, sizeof(st->tmap));
+        st->gen = 1;
+    }
+    enc->seq = seq;
+    enc->num_records = 0;
+    enc->open = true;
+    return OPAL_SUCCESS;
+}
+
+int ompi_evt_wire_encoder_set_flags(ompi_evt_wire_encoder_t *enc, uint32_t flags)
+{
+    if (NULL == enc || NULL == enc->state || !enc->open) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    enc->state->flags = flags;
+    return OPAL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------
+ * Dictionary: sources (clocks) and event types
+ * ------------------------------------------------------------------------ */
+
+static int find_clock(const struct ompi_evt_wire_enc_state_t *st,
+                      const mca_base_event_source_t *src)
+{
+    for (uint32_t i = 0; i < st->num_clocks; ++i) {
+        if (st->clocks[i].source == src) {
+            return (int) i;
+        }
+    }
+    return -1;
+}
+
+static int64_t realtime_now(void)
+{
+    struct timespec ts;
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Append a clock entry (space already checked). */
+static int push_clock(struct ompi_evt_wire_enc_state_t *st, const mca_base_event_source_t *src,
+                      int64_t ticks, int64_t realtime_ns)
+{
+    clock_entry_t *c = &st->clocks[st->num_clocks];
+
+    c->source = src;
+    c->ticks = ticks;
+    c->realtime_ns = realtime_ns;
+    st->clocks_len += clock_entry_size(src);
+    return (int) st->num_clocks++;
+}
+
+/* Sample the pair: CLOCK_REALTIME on both sides of the source's clock, the
+ * midpoint taken. */
+static void sample_clock(const mca_base_event_source_t *src, int64_t *ticks, int64_t *realtime)
+{
+    int64_t r1 = realtime_now();
+    int64_t t = (int64_t) src->get_timestamp(src->ctx);
+    int64_t r2 = realtime_now();
+
+    *ticks = t;
+    *realtime = r1 + (r2 - r1) / 2;
+}
+
+static bool source_ok(const mca_base_event_source_t *src)
+{
+    return NULL != src && NULL != src->name && 0 < src->ticks_per_second
+           && NULL != src->get_timestamp
+           && wire_name_ok((const uint8_t *) src->name, strlen(src->name));
+}
+
+/* Bytes of the TYPES entry of @p ev; 0 when the wire cannot carry it.
+ * Fills @p ti's packed layout. */
+static size_t type_entry_size(const mca_base_event_t *ev, type_info_t *ti)
+{
+    size_t n, payload = 0, nlen;
+    bool contiguous = true;
+
+    if (NULL == ev->name || 0 > ev->num_elements || OMPI_EVT_WIRE_MAX_ELEMENTS < ev->num_elements
+        || (0 < ev->num_elements && (NULL == ev->types || NULL == ev->offsets))) {
+        return 0;
+    }
+    nlen = strlen(ev->name);
+    if (!wire_name_ok((const uint8_t *) ev->name, nlen)) {
+        return 0;
+    }
+    n = 2 + 2 + nlen + 2;
+    for (int i = 0; i < ev->num_elements; ++i) {
+        uint8_t wt = wire_type_of(ev->types[i]);
+        const char *en = mca_base_event_element_name(ev, i);
+        size_t enl = NULL == en ? 0 : strlen(en);
+
+        if (0 == wt || (0 < enl && !wire_elem_name_ok((const uint8_t *) en, enl))) {
+            return 0;
+        }
+        if ((size_t) ev->offsets[i] != payload || OMPI_EVT_WIRE_ELEM_BOOL == wt) {
+            contiguous = false;
+        }
+        ti->wire_types[i] = wt;
+        payload += ompi_evt_wire_elem_size(wt);
+        n += 1 + 2 + enl;
+    }
+    if (OMPI_EVT_WIRE_MAX_PAYLOAD < payload) {
+        return 0;
+    }
+    ti->event = ev;
+    ti->payload = (uint16_t) payload;
+    ti->contiguous = contiguous && WIRE_NATIVE_IS_LE;
+    return n;
+}
+
+/* Write the TYPES entry of @p ev (space already checked). */
+static void write_type_entry(struct ompi_evt_wire_enc_state_t *st, const mca_base_event_t *ev,
+                             const type_info_t *ti, uint16_t source_id)
+{
+    uint8_t *p = st->types + st->types_len;
+    size_t nlen = strlen(ev->name);
+
+    wire_put16(p, source_id);
+    p += 2;
+    wire_put16(p, (uint16_t) nlen);
+    memcpy(p + 2, ev->name, nlen);
+    p += 2 + nlen;
+    wire_put16(p, (uint16_t) ev->num_elements);
+    p += 2;
+    for (int i = 0; i < ev->num_elements; ++i) {
+        const char *en = mca_base_event_element_name(ev, i);
+        size_t enl = NULL == en ? 0 : strlen(en);
+
+        *p++ = ti->wire_types[i];
+        wire_put16(p, (uint16_t) enl);
+        if (0 < enl) {
+            memcpy(p + 2, en, enl);
+        }
+        p += 2 + enl;
+    }
+    st->types_len = (size_t) (p - st->types);
+}
+
+static tmap_slot_t *tmap_lookup(struct ompi_evt_wire_enc_state_t *st, const mca_base_event_t *ev)
+{
+    uint64_t h = (uint64_t) (uintptr_t) ev * 0x9e3779b97f4a7c15ULL;
+    size_t i = (size_t) (h >> 40) & (TMAP_SLOTS - 1);
+
+    /* at most MAX_TYPES of TMAP_SLOTS slots are ever in use: a free slot
+     * (older generation) is always found */
+    for (;;) {
+        tmap_slot_t *s = &st->tmap[i];
+        if (s->gen != st->gen || s->event == ev) {
+            return s;
+        }
+        i = (i + 1) & (TMAP_SLOTS - 1);
+    }
+}
+
+/**
+ * The batch-local id of @p ev's type, adding the type (and its source's
+ * clock) when new.
+ * @param[in] extra         bytes that must fit besides (a record head, ...)
+ * @param[in] with_payload  one payload of the type must fit besides too
+ * @param[in] drops         drop entries the batch will have
+ */
+static int type_id(ompi_evt_wire_encoder_t *enc, const mca_base_event_t *ev, size_t extra,
+                   bool with_payload, uint32_t drops, uint16_t *id)
+{
+    struct ompi_evt_wire_enc_state_t *st = enc->state;
+    tmap_slot_t *slot = tmap_lookup(st, ev);
+    const mca_base_event_source_t *src;
+    type_info_t probe;
+    size_t tsize, csize = 0;
+    int ci;
+
+    if (slot->gen == st->gen) {
+        *id = slot->id;
+        if (with_payload) {
+            extra += st->tinfo[slot->id].payload;
+        }
+        if (batch_size(st, 0, 0, extra, drops) > enc->max_bytes) {
+            return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+        }
+        return OPAL_SUCCESS;
+    }
+    src = ev->source;
+    if (!source_ok(src)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    tsize = type_entry_size(ev, &probe);
+    if (0 == tsize) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (with_payload) {
+        extra += probe.payload;
+    }
+    ci = find_clock(st, src);
+    if (0 > ci) {
+        csize = clock_entry_size(src);
+    }
+    if (batch_size(st, csize, tsize, extra, drops) > enc->max_bytes
+        || st->num_types >= OMPI_EVT_WIRE_MAX_TYPES
+        || (0 > ci && st->num_clocks >= OMPI_EVT_WIRE_MAX_SOURCES)) {
+        /* does it fit into an empty batch at all? Otherwise a retry could
+         * never succeed: say so instead of "full" */
+        size_t alone = OMPI_EVT_WIRE_HEADER_BYTES + 4 * OMPI_EVT_WIRE_SECTION_BYTES
+                       + st->sender_body + 2 + clock_entry_size(src) + 2 + tsize + 4 + extra
+                       + (0 < st->num_offsets ? OMPI_EVT_WIRE_SECTION_BYTES + 2
+                                                    + 24 * (size_t) st->num_offsets
+                                              : 0)
+                       + (0 < drops ? OMPI_EVT_WIRE_SECTION_BYTES + 2 + 10 : 0);
+        return alone > enc->max_bytes ? OPAL_ERR_VALUE_OUT_OF_BOUNDS
+                                      : OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    if (0 > ci) {
+        int64_t ticks, realtime;
+        sample_clock(src, &ticks, &realtime);
+        ci = push_clock(st, src, ticks, realtime);
+    }
+    st->tinfo[st->num_types] = probe;
+    write_type_entry(st, ev, &probe, (uint16_t) ci);
+    slot->event = ev;
+    slot->gen = st->gen;
+    slot->id = (uint16_t) st->num_types;
+    *id = slot->id;
+    st->num_types++;
+    return OPAL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------
+ * Adding
+ * ------------------------------------------------------------------------ */
+
+int ompi_evt_wire_encoder_add_record(ompi_evt_wire_encoder_t *enc,
+                                     const mca_base_event_record_t *rec)
+{
+    struct ompi_evt_wire_enc_state_t *st;
+    const mca_base_event_t *ev;
+    const type_info_t *ti;
+    const uint8_t *data;
+    uint8_t *p;
+    uint16_t id;
+    int rc;
+
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == rec || NULL == rec->event
+        || NULL == rec->data) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    st = enc->state;
+    ev = rec->event;
+    rc = type_id(enc, ev, RECORD_HEAD, true, st->num_drops, &id);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    ti = &st->tinfo[id];
+    p = st->records + st->records_len;
+    wire_put16(p, id);
+    p[2] = rec->depth > UINT8_MAX ? UINT8_MAX : (uint8_t) rec->depth;
+    p[3] = 0;
+    wire_put64(p + 4, (uint64_t) rec->timestamp);
+    p += RECORD_HEAD;
+    data = rec->data;
+    if (ti->contiguous) {
+        memcpy(p, data, ti->payload);
+        p += ti->payload;
+    } else {
+        for (int i = 0; i < ev->num_elements; ++i) {
+            const uint8_t *src = data + ev->offsets[i];
+            switch (ti->wire_types[i]) {
+            case OMPI_EVT_WIRE_ELEM_INT32:
+            case OMPI_EVT_WIRE_ELEM_UINT32: {
+                uint32_t v;
+                memcpy(&v, src, 4);
+                wire_put32(p, v);
+                p += 4;
+                break;
+            }
+            case OMPI_EVT_WIRE_ELEM_BOOL:
+                *p++ = 0 != *src ? 1 : 0;
+                break;
+            default: {
+                uint64_t v;
+                memcpy(&v, src, 8);
+                wire_put64(p, v);
+                p += 8;
+                break;
+            }
+            }
+        }
+    }
+    st->records_len = (size_t) (p - st->records);
+    enc->num_records++;
+    return OPAL_SUCCESS;
+}
+
+int ompi_evt_wire_encoder_add_drops(ompi_evt_wire_encoder_t *enc, mca_base_event_t *event,
+                                    uint64_t count)
+{
+    struct ompi_evt_wire_enc_state_t *st;
+    uint16_t id;
+    int rc;
+
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == event) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (0 == count) {
+        return OPAL_SUCCESS;
+    }
+    st = enc->state;
+    {
+        tmap_slot_t *slot = tmap_lookup(st, event);
+        if (slot->gen == st->gen) {
+            for (uint32_t i = 0; i < st->num_drops; ++i) {
+                if (st->drops[i].type == slot->id) {
+                    uint64_t c = st->drops[i].count;
+                    st->drops[i].count = UINT64_MAX - c < count ? UINT64_MAX : c + count;
+                    return OPAL_SUCCESS;
+                }
+            }
+        }
+    }
+    rc = type_id(enc, event, 0, false, st->num_drops + 1, &id);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    st->drops[st->num_drops].type = id;
+    st->drops[st->num_drops].count = count;
+    st->num_drops++;
+    return OPAL_SUCCESS;
+}
+
+int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
+                                    const mca_base_event_source_t *source, int64_t source_ticks,
+                                    int64_t realtime_ns)
+{
+    struct ompi_evt_wire_enc_state_t *st;
+
+    if (NULL == enc || NULL == enc->state || !enc->open || !source_ok(source)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    st = enc->state;
+    if (0 <= find_clock(st, source)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (st->num_clocks >= OMPI_EVT_WIRE_MAX_SOURCES
+        || batch_size(st, clock_entry_size(source), 0, 0, st->num_drops) > enc->max_bytes) {
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    (void) push_clock(st, source, source_ticks, realtime_ns);
+    return OPAL_SUCCESS;
+}
+
+int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
+                                     const ompi_evt_wire_offset_t *sample)
+{
+    struct ompi_evt_wire_enc_state_t *st;
+
+    if (NULL == enc || NULL == enc->state || NULL == sample) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    st = enc->state;
+    if (st->num_offsets >= OMPI_EVT_WIRE_MAX_OFFSETS) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    st->offsets[st->num_offsets++] = *sample;
+    return OPAL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------
+ * Finish
+ * ------------------------------------------------------------------------ */
+
+static uint8_t *section(uint8_t *p, uint16_t kind, uint16_t flags, size_t body)
+{
+    wire_put16(p, kind);
+    wire_put16(p + 2, flags);
+    wire_put32(p + 4, (uint32_t) body);
+    return p + OMPI_EVT_WIRE_SECTION_BYTES;
+}
+
+static uint8_t *put_str(uint8_t *p, const char *s)
+{
+    size_t n = strlen(s);
+    wire_put16(p, (uint16_t) n);
+    memcpy(p + 2, s, n);
+    return p + 2 + n;
+}
+
+int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf, size_t *len)
+{
+    struct ompi_evt_wire_enc_state_t *st;
+    uint32_t nsections = 4;
+    size_t total;
+    uint8_t *p;
+
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == buf || NULL == len) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    st = enc->state;
+    total = batch_size(st, 0, 0, 0, st->num_drops);
+    nsections += (0 < st->num_offsets) + (0 < st->num_drops);
+
+    p = st->out;
+    memcpy(p, OMPI_EVT_WIRE_MAGIC, 4);
+    wire_put16(p + 4, OMPI_EVT_WIRE_VERSION);
+    wire_put16(p + 6, OMPI_EVT_WIRE_HEADER_BYTES);
+    wire_put32(p + 8, st->flags);
+    wire_put32(p + 12, nsections);
+    wire_put64(p + 16, enc->seq);
+    wire_put32(p + 24, (uint32_t) total);
+    wire_put32(p + 28, 0);
+    p += OMPI_EVT_WIRE_HEADER_BYTES;
+
+    p = section(p, OMPI_EVT_WIRE_SECTION_SENDER, OMPI_EVT_WIRE_SECTION_REQUIRED, st->sender_body);
+    p = put_str(p, st->sender.nspace);
+    wire_put32(p, st->sender.rank);
+    p = put_str(p + 4, st->sender.host);
+    wire_put32(p, st->sender.pid);
+    p += 4;
+
+    p = section(p, OMPI_EVT_WIRE_SECTION_CLOCKS, OMPI_EVT_WIRE_SECTION_REQUIRED,
+                2 + st->clocks_len);
+    wire_put16(p, (uint16_t) st->num_clocks);
+    p += 2;
+    for (uint32_t i = 0; i < st->num_clocks; ++i) {
+        const clock_entry_t *c = &st->clocks[i];
+        p = put_str(p, c->source->name);
+        *p++ = MCA_BASE_EVENT_SOURCE_UNORDERED == c->source->ordering ? 1 : 0;
+        wire_put64(p, (uint64_t) c->source->ticks_per_second);
+        wire_put64(p + 8, (uint64_t) c->ticks);
+        wire_put64(p + 16, (uint64_t) c->realtime_ns);
+        p += 24;
+    }
+
+    if (0 < st->num_offsets) {
+        p = section(p, OMPI_EVT_WIRE_SECTION_OFFSETS, 0, 2 + 24 * (size_t) st->num_offsets);
+        wire_put16(p, (uint16_t) st->num_offsets);
+        p += 2;
+        for (uint32_t i = 0; i < st->num_offsets; ++i) {
+            wire_put64(p, (uint64_t) st->offsets[i].local_realtime_ns);
+            wire_put64(p + 8, (uint64_t) st->offsets[i].offset_ns);
+            wire_put64(p + 16, st->offsets[i].uncertainty_ns);
+            p += 24;
+        }
+    }
+
+    p = section(p, OMPI_EVT_WIRE_SECTION_TYPES, OMPI_EVT_WIRE_SECTION_REQUIRED, 2 + st->types_len);
+    wire_put16(p, (uint16_t) st->num_types);
+    memcpy(p + 2, st->types, st->types_len);
+    p += 2 + st->types_len;
+
+    if (0 < st->num_drops) {
+        p = section(p, OMPI_EVT_WIRE_SECTION_DROPS, OMPI_EVT_WIRE_SECTION_REQUIRED,
+                    2 + 10 * (size_t) st->num_drops);
+        wire_put16(p, (uint16_t) st->num_drops);
+        p += 2;
+        for (uint32_t i = 0; i < st->num_drops; ++i) {
+            wire_put16(p, st->drops[i].type);
+            wire_put64(p + 2, st->drops[i].count);
+            p += 10;
+        }
+    }
+
+    p = section(p, OMPI_EVT_WIRE_SECTION_RECORDS, OMPI_EVT_WIRE_SECTION_REQUIRED,
+                4 + st->records_len);
+    wire_put32(p, enc->num_records);
+    memcpy(p + 4, st->records, st->records_len);
+    p += 4 + st->records_len;
+
+    *buf = st->out;
+    *len = (size_t) (p - st->out);
+    enc->open = false;
+    return *len == total ? OPAL_SUCCESS : OPAL_ERROR; /* never: the sizes are exact */
+}

@@ -1,0 +1,820 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * evt/file module: the file, its mapping, the ring storage the kit places
+ * in it, the dictionary, the export drop counters and the optional msync.
+ *
+ * What runs where:
+ *   file_module_init()   INIT: create the file (O_EXCL, O_NOFOLLOW, 0600,
+ *                        in a folder the user owns), reserve its blocks
+ *                        (posix_fallocate: a raise never meets a full disk
+ *                        as SIGBUS), map it MAP_SHARED|MAP_POPULATE (a raise
+ *                        never takes a page fault that reads the disk),
+ *                        write the header.
+ *   file_storage_alloc() INIT (kit open): ring i's control block and data.
+ *   file_exports()       ANY, under the engine mutex: append the event's
+ *                        dictionary entry (and its source's) once. Plain
+ *                        stores into the mapping, no engine call.
+ *   file_progress()      DRAIN: every 256th call, the export drop counts.
+ *   file_flush()         DRAIN (drain points): the export drop counts.
+ *   file_module_finalize() INIT: drop counts, state CLOSED, msync if asked;
+ *                        the mapping goes when the kit releases its last
+ *                        ring (a drain on another thread may still read).
+ * The raise is the kit's (evt_base_store.c): nothing here is on it.
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "opal/constants.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/base.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/file/evt_file.h"
+#include "ompi/mca/evt/file/evt_file_format.h"
+
+/* The format describes the kit's layout: keep them in step. */
+_Static_assert(OMPI_EVT_FILE_CTL_SIZE == sizeof(ompi_evt_ring_ctl_t), "ctl size");
+_Static_assert(OMPI_EVT_FILE_CTL_TAIL == offsetof(ompi_evt_ring_ctl_t, p.tail), "tail");
+_Static_assert(OMPI_EVT_FILE_CTL_OLDEST == offsetof(ompi_evt_ring_ctl_t, p.oldest), "oldest");
+_Static_assert(OMPI_EVT_FILE_CTL_EVICTED == offsetof(ompi_evt_ring_ctl_t, p.evicted), "evicted");
+_Static_assert(OMPI_EVT_FILE_CTL_EVICT_MARK == offsetof(ompi_evt_ring_ctl_t, p.evict_mark),
+               "evict_mark");
+_Static_assert(OMPI_EVT_FILE_CTL_HEAD == offsetof(ompi_evt_ring_ctl_t, c.head), "head");
+_Static_assert(OMPI_EVT_FILE_RING_HDR_SIZE == sizeof(ompi_evt_ring_hdr_t), "ring header");
+_Static_assert(OMPI_EVT_FILE_REC_SIZE == sizeof(ompi_evt_kit_rec_t), "kit record");
+_Static_assert(OMPI_EVT_FILE_KIND_RECORD == OMPI_EVT_KIT_KIND_RECORD, "record kind");
+_Static_assert(OMPI_EVT_FILE_KIND_SKIP == OMPI_EVT_RING_KIND_SKIP, "skip kind");
+_Static_assert(OMPI_EVT_FILE_MAX_PAYLOAD == MCA_BASE_EVENT_MAX_PAYLOAD, "payload cap");
+_Static_assert(OMPI_EVT_FILE_CTL_SIZE <= OMPI_EVT_FILE_RING_CTL_SPACE, "ctl fits");
+_Static_assert(sizeof(ompi_evt_file_header_t) <= OMPI_EVT_FILE_HEADER_SIZE, "header fits");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "counters in the mapping need lock-free atomics");
+
+/* Event and source indexes the dictionary tracks (beyond: dict_refused). */
+#define FILE_TRACKED_EVENTS 65536
+#define FILE_TRACKED_SOURCES 1024
+/* file_progress() takes the drop counts once per this many calls. */
+#define FILE_DROPS_EVERY 256
+
+static int file_module_init(void);
+static int file_module_finalize(void);
+static bool file_exports(const mca_base_event_t *event);
+static int file_progress(void);
+static int file_flush(void);
+static int file_storage_alloc(void *ctx, int index, size_t capacity, ompi_evt_ring_ctl_t **ctl,
+                              void **data);
+static void file_storage_release(void *ctx, int index, ompi_evt_ring_ctl_t *ctl, void *data,
+                                 size_t capacity);
+static void file_storage_atfork_child(void *ctx);
+
+static const ompi_evt_base_storage_t file_storage = {
+    .alloc = file_storage_alloc,
+    .release = file_storage_release,
+    .atfork_child = file_storage_atfork_child,
+    .ctx = NULL,
+};
+
+/* evtm_kit's sizes are filled by file_init() (evt_file_component.c). */
+ompi_evt_base_module_t ompi_evt_file_module = {
+    .evtm_flags = MCA_BASE_EVENT_DELIVERY_DEFERRED | MCA_BASE_EVENT_DELIVERY_EXPORTS,
+    .evtm_kit = {.storage = &file_storage},
+    .evtm_init = file_module_init,
+    .evtm_finalize = file_module_finalize,
+    .evtm_exports = file_exports,
+    .evtm_progress = file_progress,
+    .evtm_flush = file_flush,
+};
+
+/* The open file. Written in INIT context, and by file_exports() under the
+ * engine mutex (the dictionary), read by drains. */
+static struct {
+    unsigned char *base;   /* the mapping; NULL when none */
+    size_t size;           /* bytes mapped */
+    ompi_evt_file_header_t *hdr;
+    char path[PATH_MAX + NAME_MAX + 2];
+    int rings_held;        /* rings the kit holds (alloc minus release) */
+    bool finalized;        /* evtm_finalize ran: unmap at the last release */
+    unsigned char events_done[FILE_TRACKED_EVENTS / 8];
+    unsigned char sources_done[FILE_TRACKED_SOURCES / 8];
+    atomic_uint progress_calls;
+    bool signals_installed;
+    struct sigaction old_actions[NSIG];
+} file_state;
+
+/* Signals after which the file is synced when evt_file_sync is set. */
+static const int file_fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+
+/* ------------------------------------------------------------------------
+ * Layout
+ * ------------------------------------------------------------------------ */
+
+static size_t file_round_up(size_t v, size_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+/* Context: INIT. */
+const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity, size_t *file_size)
+{
+    size_t fixed, per_ring, cap;
+
+    if (1 > rings || 4096 < rings) {
+        return "evt_file_rings must be in [1, 4096]";
+    }
+    fixed = OMPI_EVT_FILE_HEADER_SIZE + OMPI_EVT_FILE_DICT_MIN
+            + file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
+    if (size <= fixed) {
+        return "evt_file_size is too small for the header and the dictionary";
+    }
+    per_ring = (size - fixed) / (size_t) rings;
+    if (per_ring <= OMPI_EVT_FILE_RING_CTL_SPACE) {
+        return "evt_file_size is too small for evt_file_rings rings";
+    }
+    per_ring -= OMPI_EVT_FILE_RING_CTL_SPACE;
+    if (per_ring > OMPI_EVT_RING_MAX_CAPACITY) {
+        per_ring = OMPI_EVT_RING_MAX_CAPACITY;
+    }
+    for (cap = 1; cap * 2 <= per_ring; cap *= 2) {
+    }
+    if (cap < OMPI_EVT_KIT_MIN_RING_SIZE) {
+        return "evt_file_size leaves less than 4096 bytes per ring";
+    }
+    *ring_capacity = cap;
+    *file_size = fixed + (size_t) rings * (OMPI_EVT_FILE_RING_CTL_SPACE + cap);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Creating the file
+ * ------------------------------------------------------------------------ */
+
+/* Is the folder open at @p dfd safe to create files in? It must be ours,
+ * or sticky when others may write to it (a shared /tmp). Context: INIT. */
+static bool file_dir_safe(int dfd, const char *dir)
+{
+    struct stat st;
+
+    if (0 != fstat(dfd, &st) || !S_ISDIR(st.st_mode)) {
+        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                            "evt:file: %s is not a folder", dir);
+        return false;
+    }
+    if (st.st_uid != geteuid() && 0 == (st.st_mode & S_ISVTX)) {
+        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                            "evt:file: %s is not owned by this user: refused", dir);
+        return false;
+    }
+    if (0 != (st.st_mode & (S_IWGRP | S_IWOTH)) && 0 == (st.st_mode & S_ISVTX)) {
+        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                            "evt:file: %s is writable by others and not sticky: refused", dir);
+        return false;
+    }
+    return true;
+}
+
+/* Open the folder of the files, creating the default one (mode 0700) when
+ * missing. Never follows a symlink for the last component. @return an
+ * O_DIRECTORY descriptor, or -1. Context: INIT. */
+static int file_open_dir(char *dir, size_t len)
+{
+    const char *param = mca_evt_file_component.dir;
+    int dfd;
+
+    if (NULL != param && '\0' != param[0]) {
+        (void) snprintf(dir, len, "%s", param);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        int parent;
+
+        if (NULL == tmp || '\0' == tmp[0]) {
+            tmp = "/tmp";
+        }
+        /* the parent (a shared /tmp) must itself be safe to create in */
+        parent = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (0 > parent || !file_dir_safe(parent, tmp)) {
+            if (0 <= parent) {
+                (void) close(parent);
+            }
+            return -1;
+        }
+        (void) snprintf(dir, len, "%s/ompi-evt.%lu", tmp, (unsigned long) geteuid());
+        if (0 != mkdirat(parent, strrchr(dir, '/') + 1, 0700) && EEXIST != errno) {
+            opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                                "evt:file: cannot create %s: %s", dir, strerror(errno));
+            (void) close(parent);
+            return -1;
+        }
+        (void) close(parent);
+    }
+    dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (0 > dfd) {
+        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                            "evt:file: cannot open the folder %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (!file_dir_safe(dfd, dir)) {
+        (void) close(dfd);
+        return -1;
+    }
+    return dfd;
+}
+
+/* The job's name for file names: Open MPI's jobid, else the PMIx
+ * namespace, else "singleton". Only characters safe in a file name. */
+static void file_job_name(char *job, size_t len)
+{
+    const char *j = getenv("OMPI_MCA_ess_base_jobid");
+
+    if (NULL == j || '\0' == j[0]) {
+        j = getenv("PMIX_NAMESPACE");
+    }
+    if (NULL == j || '\0' == j[0]) {
+        j = "singleton";
+    }
+    (void) snprintf(job, len, "%s", j);
+    for (char *p = job; '\0' != *p; ++p) {
+        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9')
+              || '-' == *p || '_' == *p || '.' == *p)) {
+            *p = '_';
+        }
+    }
+}
+
+static int file_env_int(const char *name)
+{
+    const char *v = getenv(name);
+    char *end;
+    long l;
+
+    if (NULL == v || '\0' == v[0]) {
+        return -1;
+    }
+    l = strtol(v, &end, 10);
+    return ('\0' != *end || l < 0 || l > INT_MAX) ? -1 : (int) l;
+}
+
+static int64_t file_realtime_ns(void)
+{
+    struct timespec ts;
+
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Fill the fixed part of the header. Context: INIT. */
+static void file_write_header(ompi_evt_file_header_t *h, size_t file_size, const char *job,
+                              size_t capacity, int rings)
+{
+    size_t drops_bytes = file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
+    size_t rings_bytes = (size_t) rings * (OMPI_EVT_FILE_RING_CTL_SPACE + capacity);
+
+    memcpy(h->magic, OMPI_EVT_FILE_MAGIC, sizeof(h->magic));
+    h->version = OMPI_EVT_FILE_VERSION;
+    h->endian = OMPI_EVT_FILE_ENDIAN;
+    h->header_size = OMPI_EVT_FILE_HEADER_SIZE;
+    h->file_size = file_size;
+    h->rank = file_env_int("OMPI_COMM_WORLD_RANK");
+    h->world_size = file_env_int("OMPI_COMM_WORLD_SIZE");
+    h->pid = (uint32_t) getpid();
+    if (0 != gethostname(h->host, sizeof(h->host) - 1)) {
+        (void) snprintf(h->host, sizeof(h->host), "unknown");
+    }
+    h->host[sizeof(h->host) - 1] = '\0';
+    (void) snprintf(h->job, sizeof(h->job), "%s", job);
+    h->created_ns = file_realtime_ns();
+    h->ring_count = (uint32_t) rings;
+    h->ring_capacity = (uint32_t) capacity;
+    h->dict_offset = OMPI_EVT_FILE_HEADER_SIZE;
+    /* the dictionary takes what the power-of-two rings leave (at least
+     * OMPI_EVT_FILE_DICT_MIN, ompi_evt_file_layout()) */
+    h->dict_size = file_size - OMPI_EVT_FILE_HEADER_SIZE - drops_bytes - rings_bytes;
+    h->drops_offset = h->dict_offset + h->dict_size;
+    h->drops_count = OMPI_EVT_FILE_DROPS_COUNT;
+    h->rings_offset = h->drops_offset + drops_bytes;
+    h->ring_stride = OMPI_EVT_FILE_RING_CTL_SPACE + capacity;
+    h->ctl_size = OMPI_EVT_FILE_CTL_SIZE;
+    h->ring_hdr_size = OMPI_EVT_FILE_RING_HDR_SIZE;
+    h->rec_size = OMPI_EVT_FILE_REC_SIZE;
+    h->header_sum = ompi_evt_file_sum(h, offsetof(ompi_evt_file_header_t, header_sum));
+    h->state = OMPI_EVT_FILE_STATE_OPEN;
+}
+
+/* Async-signal handler (evt_file_sync): push the mapping to disk, then let
+ * the signal do what it did before us (the previous handler, e.g. Open
+ * MPI's backtrace, or the default action). msync is a plain system call.
+ * A fault raised by the kernel (si_code > 0) happens again when we return,
+ * now with the previous action and its true siginfo; a signal sent by a
+ * process (kill, abort()) is sent again, and arrives with the previous
+ * action when we return (it is blocked while we run). */
+static void file_fatal_signal(int sig, siginfo_t *info, void *uctx)
+{
+    if (NULL != file_state.base) {
+        (void) msync(file_state.base, file_state.size, MS_SYNC);
+    }
+    (void) sigaction(sig, &file_state.old_actions[sig], NULL);
+    if (NULL == info || 0 >= info->si_code) {
+        (void) raise(sig);
+    }
+}
+
+static void file_signals_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = file_fatal_signal;
+    sa.sa_flags = SA_SIGINFO;
+    (void) sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(file_fatal_signals) / sizeof(file_fatal_signals[0]); ++i) {
+        int sig = file_fatal_signals[i];
+        (void) sigaction(sig, &sa, &file_state.old_actions[sig]);
+    }
+    file_state.signals_installed = true;
+}
+
+static void file_signals_remove(void)
+{
+    if (!file_state.signals_installed) {
+        return;
+    }
+    for (size_t i = 0; i < sizeof(file_fatal_signals) / sizeof(file_fatal_signals[0]); ++i) {
+        int sig = file_fatal_signals[i];
+        (void) sigaction(sig, &file_state.old_actions[sig], NULL);
+    }
+    file_state.signals_installed = false;
+}
+
+/* Create, size and map the file; write the header. Context: INIT. */
+static int file_module_init(void)
+{
+    const int output = ompi_evt_base_framework.framework_output;
+    ompi_evt_file_component_t *c = &mca_evt_file_component;
+    size_t capacity = 0, file_size = 0;
+    char dir[PATH_MAX], job[64], host[64], name[NAME_MAX + 1];
+    void *map = MAP_FAILED;
+    int dfd = -1, fd = -1, rc = OPAL_ERROR;
+    const char *reason = ompi_evt_file_layout(c->size, c->rings, &capacity, &file_size);
+
+    if (NULL != reason || NULL != file_state.base) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    memset(&file_state, 0, sizeof(file_state));
+    dfd = file_open_dir(dir, sizeof(dir));
+    if (0 > dfd) {
+        return OPAL_ERR_NOT_AVAILABLE;
+    }
+    file_job_name(job, sizeof(job));
+    if (0 != gethostname(host, sizeof(host) - 1)) {
+        (void) snprintf(host, sizeof(host), "unknown");
+    }
+    host[sizeof(host) - 1] = '\0';
+    for (char *p = host; '\0' != *p; ++p) {
+        *p = '/' == *p ? '_' : *p;
+    }
+    (void) snprintf(name, sizeof(name), "evt.%s.%d.%s.%lu" OMPI_EVT_FILE_SUFFIX, job,
+                    file_env_int("OMPI_COMM_WORLD_RANK"), host, (unsigned long) getpid());
+    (void) snprintf(file_state.path, sizeof(file_state.path), "%s/%s", dir, name);
+    fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (0 > fd) {
+        opal_output_verbose(1, output, "evt:file: cannot create %s: %s", file_state.path,
+                            strerror(errno));
+        goto cleanup;
+    }
+    if (0 != ftruncate(fd, (off_t) file_size)) {
+        opal_output_verbose(1, output, "evt:file: cannot size %s: %s", file_state.path,
+                            strerror(errno));
+        goto cleanup;
+    }
+    /* Reserve the blocks now: a store into a mapped page without a block
+     * behind it would be a SIGBUS on the raise path when the disk fills. */
+    rc = posix_fallocate(fd, 0, (off_t) file_size);
+    if (0 != rc && EOPNOTSUPP != rc && EINVAL != rc) {
+        opal_output_verbose(1, output, "evt:file: cannot reserve %zu bytes for %s: %s",
+                            file_size, file_state.path, strerror(rc));
+        rc = OPAL_ERROR;
+        goto cleanup;
+    }
+    map = mmap(NULL, file_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (MAP_FAILED == map) {
+        opal_output_verbose(1, output, "evt:file: cannot map %s: %s", file_state.path,
+                            strerror(errno));
+        rc = OPAL_ERROR;
+        goto cleanup;
+    }
+    file_state.base = map;
+    file_state.size = file_size;
+    file_state.hdr = map;
+    /* MAP_POPULATE maps the pages of a shared file read-only (it does not
+     * dirty them): write every page once now, so that a raise does not
+     * take the first-write fault. (After the kernel writes dirty pages back
+     * to a disk file it write-protects them again, and the next store to
+     * such a page faults once; a file on tmpfs, e.g. evt_file_dir=/dev/shm,
+     * never does.) The file reads as zeros: storing zeros changes nothing. */
+    for (size_t off = 0; off < file_size; off += 4096) {
+        ((volatile unsigned char *) map)[off] = 0;
+    }
+    file_write_header(file_state.hdr, file_size, job, capacity, c->rings);
+    if (c->sync) {
+        file_signals_install();
+    }
+    opal_output_verbose(10, output,
+                        "evt:file: recording into %s (%zu bytes: %d rings of %zu bytes, "
+                        "dictionary %lu bytes)",
+                        file_state.path, file_size, c->rings, capacity,
+                        (unsigned long) file_state.hdr->dict_size);
+    rc = OMPI_SUCCESS;
+
+cleanup:
+    if (OMPI_SUCCESS != rc && 0 <= fd) {
+        (void) unlinkat(dfd, name, 0);
+    }
+    if (0 <= fd) {
+        (void) close(fd); /* the mapping keeps the file */
+    }
+    (void) close(dfd);
+    if (OMPI_SUCCESS != rc) {
+        file_state.base = NULL;
+        file_state.hdr = NULL;
+        file_state.path[0] = '\0';
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Ring storage (the kit's pool open and release)
+ * ------------------------------------------------------------------------ */
+
+/* Context: INIT (kit open). */
+static int file_storage_alloc(void *ctx, int index, size_t capacity, ompi_evt_ring_ctl_t **ctl,
+                              void **data)
+{
+    ompi_evt_file_header_t *h = file_state.hdr;
+    unsigned char *slot;
+
+    if (NULL == h || 0 > index || (uint32_t) index >= h->ring_count
+        || capacity != h->ring_capacity) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    slot = file_state.base + h->rings_offset + (size_t) index * h->ring_stride;
+    *ctl = (ompi_evt_ring_ctl_t *) slot;
+    *data = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
+    ++file_state.rings_held;
+    return OMPI_SUCCESS;
+}
+
+static void file_unmap(void)
+{
+    if (NULL != file_state.base) {
+        (void) munmap(file_state.base, file_state.size);
+        file_state.base = NULL;
+        file_state.hdr = NULL;
+    }
+}
+
+/* Context: INIT, or the end of the drain that held the token at close. */
+static void file_storage_release(void *ctx, int index, ompi_evt_ring_ctl_t *ctl, void *data,
+                                 size_t capacity)
+{
+    if (0 == --file_state.rings_held && file_state.finalized) {
+        file_unmap();
+    }
+}
+
+/* In the child of a fork: the mapping is the parent's file. Replace it, at
+ * the same address, by a private anonymous copy, so that the kit's reset
+ * of the child's rings and whatever the child raises stay the child's (a
+ * child is not recorded). Context: the atfork child handler (mmap, memcpy
+ * and munmap only). */
+static void file_storage_atfork_child(void *ctx)
+{
+    void *copy, *again;
+
+    if (NULL == file_state.base) {
+        return;
+    }
+    copy = mmap(NULL, file_state.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                0);
+    if (MAP_FAILED == copy) {
+        /* cannot copy: leave the parent's file rather than write into it */
+        again = mmap(file_state.base, file_state.size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        (void) again;
+        return;
+    }
+    memcpy(copy, file_state.base, file_state.size);
+    again = mmap(file_state.base, file_state.size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (MAP_FAILED != again) {
+        memcpy(file_state.base, copy, file_state.size);
+    }
+    (void) munmap(copy, file_state.size);
+}
+
+/* ------------------------------------------------------------------------
+ * Dictionary
+ * ------------------------------------------------------------------------ */
+
+static uint32_t file_type_code(mca_base_var_type_t type)
+{
+    switch (type) {
+    case MCA_BASE_VAR_TYPE_INT32_T:
+        return OMPI_EVT_FILE_TYPE_INT32;
+    case MCA_BASE_VAR_TYPE_UINT32_T:
+        return OMPI_EVT_FILE_TYPE_UINT32;
+    case MCA_BASE_VAR_TYPE_INT64_T:
+        return OMPI_EVT_FILE_TYPE_INT64;
+    case MCA_BASE_VAR_TYPE_UINT64_T:
+        return OMPI_EVT_FILE_TYPE_UINT64;
+    case MCA_BASE_VAR_TYPE_DOUBLE:
+        return OMPI_EVT_FILE_TYPE_DOUBLE;
+    case MCA_BASE_VAR_TYPE_BOOL:
+        return OMPI_EVT_FILE_TYPE_BOOL;
+    default:
+        return 0;
+    }
+}
+
+static bool bit_test(const unsigned char *bits, int i)
+{
+    return 0 != (bits[i / 8] & (1u << (i % 8)));
+}
+
+static void bit_set(unsigned char *bits, int i)
+{
+    bits[i / 8] |= (unsigned char) (1u << (i % 8));
+}
+
+/* Room for an entry of @p size bytes at the end of the dictionary, or NULL.
+ * Context: under the engine mutex (the only dictionary writer). */
+static unsigned char *dict_reserve(size_t size)
+{
+    ompi_evt_file_header_t *h = file_state.hdr;
+    /* relaxed: this thread (under the engine mutex) is the only writer */
+    uint64_t used = __atomic_load_n(&h->dict_used, __ATOMIC_RELAXED);
+
+    if (size > h->dict_size || used > h->dict_size - size) {
+        return NULL;
+    }
+    return file_state.base + h->dict_offset + used;
+}
+
+/* Seal and publish the entry written at @p e. Context: as dict_reserve().
+ * Ordering: release store of dict_used: the entry's bytes are in the file
+ * before a reader (after a crash) counts them. */
+static void dict_commit(ompi_evt_file_entry_t *e)
+{
+    ompi_evt_file_header_t *h = file_state.hdr;
+
+    e->sum = 0;
+    e->sum = ompi_evt_file_sum(e, e->size);
+    __atomic_store_n(&h->dict_used, __atomic_load_n(&h->dict_used, __ATOMIC_RELAXED) + e->size,
+                     __ATOMIC_RELEASE);
+}
+
+static void dict_refuse(void)
+{
+    __atomic_fetch_add(&file_state.hdr->dict_refused, 1, __ATOMIC_RELAXED);
+}
+
+/* The source's entry, once. Context: as dict_reserve(). */
+static bool dict_add_source(const mca_base_event_source_t *s)
+{
+    size_t name_len = strlen(s->name);
+    size_t size = file_round_up(sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_source_t)
+                                    + name_len,
+                                OMPI_EVT_FILE_ALIGN);
+    ompi_evt_file_entry_t *e;
+    ompi_evt_file_source_t *b;
+    int64_t before, after;
+
+    if (0 > s->index || FILE_TRACKED_SOURCES <= s->index) {
+        return false;
+    }
+    if (bit_test(file_state.sources_done, s->index)) {
+        return true;
+    }
+    e = (ompi_evt_file_entry_t *) dict_reserve(size);
+    if (NULL == e || UINT16_MAX < name_len) {
+        return false;
+    }
+    memset(e, 0, size);
+    e->size = (uint32_t) size;
+    e->kind = OMPI_EVT_FILE_ENTRY_SOURCE;
+    b = (ompi_evt_file_source_t *) (e + 1);
+    b->index = s->index;
+    b->ordering = (uint32_t) s->ordering;
+    b->ticks_per_second = s->ticks_per_second;
+    b->max_ticks = s->max_ticks;
+    /* the clock pair: the source's clock between two CLOCK_REALTIME reads */
+    before = file_realtime_ns();
+    b->sample_ticks = s->get_timestamp(s->ctx);
+    after = file_realtime_ns();
+    b->sample_realtime_ns = before + (after - before) / 2;
+    b->name_len = (uint32_t) name_len;
+    memcpy(b + 1, s->name, name_len);
+    dict_commit(e);
+    bit_set(file_state.sources_done, s->index);
+    return true;
+}
+
+/* The event's entry, once (its source's first). Context: as dict_reserve(). */
+static void dict_add_event(const mca_base_event_t *ev)
+{
+    size_t size = sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_event_t);
+    size_t name_len = strlen(ev->name);
+    ompi_evt_file_entry_t *e;
+    ompi_evt_file_event_t *b;
+    ompi_evt_file_element_t *el;
+
+    if (0 > ev->index || FILE_TRACKED_EVENTS <= ev->index) {
+        dict_refuse();
+        return;
+    }
+    if (bit_test(file_state.events_done, ev->index)) {
+        return;
+    }
+    /* once, recorded or refused: a refusal is counted once */
+    bit_set(file_state.events_done, ev->index);
+    if (NULL == ev->source || !dict_add_source(ev->source) || UINT16_MAX < name_len) {
+        dict_refuse();
+        return;
+    }
+    size += (size_t) ev->num_elements * sizeof(ompi_evt_file_element_t) + name_len;
+    size = file_round_up(size, OMPI_EVT_FILE_ALIGN);
+    e = (ompi_evt_file_entry_t *) dict_reserve(size);
+    if (NULL == e) {
+        dict_refuse();
+        return;
+    }
+    memset(e, 0, size);
+    e->size = (uint32_t) size;
+    e->kind = OMPI_EVT_FILE_ENTRY_EVENT;
+    b = (ompi_evt_file_event_t *) (e + 1);
+    b->index = ev->index;
+    b->source = ev->source->index;
+    b->extent = (uint32_t) ev->extent;
+    b->num_elements = (uint32_t) ev->num_elements;
+    b->flags = ev->flags;
+    b->bind = ev->bind;
+    b->name_len = (uint32_t) name_len;
+    el = (ompi_evt_file_element_t *) (b + 1);
+    for (int i = 0; i < ev->num_elements; ++i) {
+        el[i].type = file_type_code(ev->types[i]);
+        el[i].offset = (uint32_t) ev->offsets[i];
+        el[i].name_len = 0; /* the engine has no element names */
+    }
+    memcpy(el + ev->num_elements, ev->name, name_len);
+    dict_commit(e);
+}
+
+/* Every event is recorded; its dictionary entry is written here, before
+ * any record of it can be raised (the engine asks under its mutex when the
+ * module is installed and when an event is registered). Context: ANY,
+ * under the engine mutex: no engine call. */
+static bool file_exports(const mca_base_event_t *event)
+{
+    if (NULL != file_state.hdr && !file_state.finalized) {
+        dict_add_event(event);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------
+ * Drop counters, drains, finalize
+ * ------------------------------------------------------------------------ */
+
+/* Move the engine's export drop counts into the file. Context: DRAIN, INIT. */
+static void file_take_drops(void)
+{
+    ompi_evt_file_header_t *h = file_state.hdr;
+    uint64_t *drops;
+    int n;
+
+    if (NULL == h) {
+        return;
+    }
+    drops = (uint64_t *) (file_state.base + h->drops_offset);
+    n = mca_base_event_get_count();
+    for (int i = 0; i < n; ++i) {
+        mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
+        uint64_t d = NULL == ev ? 0 : mca_base_event_take_export_dropped(ev);
+
+        if (0 == d) {
+            continue;
+        }
+        /* relaxed: counters for a reader after the fact */
+        __atomic_fetch_add((uint32_t) i < h->drops_count ? &drops[i] : &h->drops_other, d,
+                           __ATOMIC_RELAXED);
+    }
+}
+
+/* Context: DRAIN. */
+static int file_progress(void)
+{
+    if (0 == atomic_fetch_add_explicit(&file_state.progress_calls, 1, memory_order_relaxed)
+                 % FILE_DROPS_EVERY) {
+        file_take_drops();
+    }
+    return 0;
+}
+
+/* Context: DRAIN. */
+static int file_flush(void)
+{
+    file_take_drops();
+    return 0;
+}
+
+/* Context: INIT (after the kit detached the module; for a module that lost
+ * selection, with no file). */
+static int file_module_finalize(void)
+{
+    ompi_evt_file_header_t *h = file_state.hdr;
+
+    if (NULL == h || file_state.finalized) {
+        return OMPI_SUCCESS;
+    }
+    file_take_drops();
+    h->closed_ns = file_realtime_ns();
+    /* release: what was recorded before is in the file when a reader sees
+     * CLOSED */
+    __atomic_store_n(&h->state, OMPI_EVT_FILE_STATE_CLOSED, __ATOMIC_RELEASE);
+    file_signals_remove();
+    if (mca_evt_file_component.sync) {
+        int rc = msync(file_state.base, file_state.size, MS_SYNC);
+        opal_output_verbose(10, ompi_evt_base_framework.framework_output,
+                            "evt:file: msync of %s: %s", file_state.path,
+                            0 == rc ? "done" : strerror(errno));
+    }
+    file_state.finalized = true;
+    if (0 == file_state.rings_held) {
+        /* the kit never opened (or already released): nothing reads it */
+        file_unmap();
+    }
+    return OMPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------------
+ * Test seams
+ * ------------------------------------------------------------------------ */
+
+const char *ompi_evt_file_test_path(void)
+{
+    return '\0' == file_state.path[0] ? NULL : file_state.path;
+}
+
+int ompi_evt_file_test_torn_raise(int index, const mca_base_event_t *event, const void *payload,
+                                  size_t bytes)
+{
+    ompi_evt_kit_ring_t *ring;
+    ompi_evt_kit_rec_t *rec;
+    size_t len;
+
+    if (NULL == file_state.hdr || NULL == event || index < 0
+        || index >= ompi_evt_base_kit_ring_count() || bytes > event->extent) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    ring = ompi_evt_base_kit_ring(index);
+    len = sizeof(*rec) + event->extent;
+    if (NULL == ring || !ompi_evt_ring_spsc_enter(&ring->buf)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    rec = ompi_evt_ring_spsc_reserve(&ring->buf, len, OMPI_EVT_KIT_KIND_RECORD);
+    if (NULL == rec && ompi_evt_ring_spsc_evict(&ring->buf, len, NULL, NULL)) {
+        rec = ompi_evt_ring_spsc_reserve(&ring->buf, len, OMPI_EVT_KIT_KIND_RECORD);
+    }
+    if (NULL == rec) {
+        ompi_evt_ring_spsc_exit(&ring->buf);
+        return OPAL_ERR_BAD_PARAM;
+    }
+    rec->event = (uint32_t) event->index;
+    rec->depth = 0;
+    rec->flags = 0;
+    rec->obj = 0;
+    rec->timestamp = event->source->get_timestamp(event->source->ctx);
+    rec->epoch = 0;
+    memcpy(rec + 1, payload, bytes);
+    /* no commit: the writer "dies" here */
+    ompi_evt_ring_spsc_exit(&ring->buf);
+    return OMPI_SUCCESS;
+}

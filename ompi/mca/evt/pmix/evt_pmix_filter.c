@@ -1,0 +1,152 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * evt_pmix_events: parsing and matching (evt_pmix_filter.h).
+ */
+
+#include "ompi_config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompi/mca/evt/pmix/evt_pmix_filter.h"
+#include "opal/constants.h"
+
+/* Context: ANY. Iterative, with one backtrack point (the last `*`): linear
+ * in practice, at worst |pattern| x |name|. */
+bool ompi_evt_pmix_glob(const char *pattern, const char *name)
+{
+    const char *star = NULL, *resume = NULL;
+
+    while ('\0' != *name) {
+        if ('*' == *pattern) {
+            star = pattern++;
+            resume = name;
+        } else if (*pattern == *name) {
+            ++pattern;
+            ++name;
+        } else if (NULL != star) {
+            /* let the last `*` take one more character */
+            pattern = star + 1;
+            name = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while ('*' == *pattern) {
+        ++pattern;
+    }
+    return '\0' == *pattern;
+}
+
+static bool pattern_char_ok(char c)
+{
+    return isalnum((unsigned char) c) || '.' == c || '_' == c || '-' == c || '*' == c;
+}
+
+/* Context: INIT. */
+int ompi_evt_pmix_filter_parse(ompi_evt_pmix_filter_t *filter, const char *spec, const char **error)
+{
+    const char *why = NULL, *p;
+    int n = 1, rc = OPAL_ERR_BAD_PARAM;
+
+    memset(filter, 0, sizeof(*filter));
+    if (NULL == spec || '\0' == spec[strspn(spec, " \t")]) {
+        return OPAL_SUCCESS; /* every event */
+    }
+    for (p = spec; '\0' != *p; ++p) {
+        n += ',' == *p;
+    }
+    filter->patterns = calloc((size_t) n, sizeof(*filter->patterns));
+    filter->exclude = calloc((size_t) n, sizeof(*filter->exclude));
+    if (NULL == filter->patterns || NULL == filter->exclude) {
+        rc = OPAL_ERR_OUT_OF_RESOURCE;
+        goto fail;
+    }
+    for (p = spec;;) {
+        const char *end = strchr(p, ',');
+        size_t len = NULL == end ? strlen(p) : (size_t) (end - p);
+        bool exclude = false;
+
+        /* trim blanks */
+        while (0 < len && (' ' == *p || '\t' == *p)) {
+            ++p;
+            --len;
+        }
+        while (0 < len && (' ' == p[len - 1] || '\t' == p[len - 1])) {
+            --len;
+        }
+        if (0 < len && '^' == *p) {
+            exclude = true;
+            ++p;
+            --len;
+        }
+        if (0 == len) {
+            why = "an empty pattern (two commas in a row, a trailing comma, or a lone ^)";
+            goto fail;
+        }
+        for (size_t i = 0; i < len; ++i) {
+            if (!pattern_char_ok(p[i])) {
+                why = "a pattern may hold only letters, digits, '.', '_', '-' and '*' (and "
+                      "start with '^' to exclude)";
+                goto fail;
+            }
+        }
+        filter->patterns[filter->num] = strndup(p, len);
+        if (NULL == filter->patterns[filter->num]) {
+            rc = OPAL_ERR_OUT_OF_RESOURCE;
+            goto fail;
+        }
+        filter->exclude[filter->num] = exclude;
+        filter->num_include += !exclude;
+        ++filter->num;
+        if (NULL == end) {
+            break;
+        }
+        p = end + 1;
+    }
+    return OPAL_SUCCESS;
+
+fail:
+    if (NULL != error) {
+        *error = NULL == why ? "out of memory" : why;
+    }
+    ompi_evt_pmix_filter_free(filter);
+    return rc;
+}
+
+/* Context: INIT. */
+void ompi_evt_pmix_filter_free(ompi_evt_pmix_filter_t *filter)
+{
+    for (int i = 0; NULL != filter->patterns && i < filter->num; ++i) {
+        free(filter->patterns[i]);
+    }
+    free(filter->patterns);
+    free(filter->exclude);
+    memset(filter, 0, sizeof(*filter));
+}
+
+/* Context: ANY. */
+bool ompi_evt_pmix_filter_match(const ompi_evt_pmix_filter_t *filter, const char *name)
+{
+    bool included = 0 == filter->num_include;
+
+    for (int i = 0; i < filter->num; ++i) {
+        if (filter->exclude[i]) {
+            if (ompi_evt_pmix_glob(filter->patterns[i], name)) {
+                return false;
+            }
+        } else if (!included && ompi_evt_pmix_glob(filter->patterns[i], name)) {
+            included = true;
+        }
+    }
+    return included;
+}

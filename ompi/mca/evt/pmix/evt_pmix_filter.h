@@ -1,0 +1,69 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Which events evt/pmix exports (evt_pmix_events): a comma-separated list
+ * of name patterns. In a pattern, `*` matches any run of characters (also
+ * none) and every other character only itself. A pattern starting with `^`
+ * excludes; the others include. An event is exported when it matches no
+ * exclude pattern and, if the list has include patterns, at least one of
+ * them. So "ompi.mpi.*,^ompi.mpi.p2p_*" exports the MPI events but the
+ * point-to-point ones, "^ompi.mca.*" everything but the component events,
+ * and an empty list (or "*") everything. Blanks around patterns are
+ * ignored.
+ *
+ * Why not fnmatch(): names are matched literally except for `*`, so a
+ * name never needs escaping, and the matcher is async-signal-free and
+ * allocation-free (it runs under the engine mutex).
+ */
+
+#ifndef MCA_EVT_PMIX_FILTER_H
+#define MCA_EVT_PMIX_FILTER_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+
+BEGIN_C_DECLS
+
+/** A parsed list. */
+typedef struct ompi_evt_pmix_filter_t {
+    int num;         /**< patterns */
+    int num_include; /**< of which include patterns */
+    char **patterns; /**< without the `^` */
+    bool *exclude;   /**< per pattern */
+} ompi_evt_pmix_filter_t;
+
+/**
+ * Parse @p spec (NULL or "" means every event).
+ * @param[out] filter  set up on success; holds nothing to free on error
+ * @param[out] error   on OPAL_ERR_BAD_PARAM, a static string saying what
+ *                     is wrong (may be NULL)
+ * @retval OPAL_SUCCESS
+ * @retval OPAL_ERR_BAD_PARAM  an empty pattern (",,", a trailing comma, a
+ *         lone `^`), or a character outside [A-Za-z0-9._*-]
+ * @retval OPAL_ERR_OUT_OF_RESOURCE
+ * Context: INIT.
+ */
+int ompi_evt_pmix_filter_parse(ompi_evt_pmix_filter_t *filter, const char *spec,
+                               const char **error);
+
+/** Free what parse allocated; safe on a zeroed filter. Context: INIT. */
+void ompi_evt_pmix_filter_free(ompi_evt_pmix_filter_t *filter);
+
+/** Is the event named @p name exported? No allocation, no lock.
+ *  Context: ANY. */
+bool ompi_evt_pmix_filter_match(const ompi_evt_pmix_filter_t *filter, const char *name);
+
+/** Does @p pattern (only `*` special) match all of @p name? Context: ANY. */
+bool ompi_evt_pmix_glob(const char *pattern, const char *name);
+
+END_C_DECLS
+
+#endif /* MCA_EVT_PMIX_FILTER_H */

@@ -1,0 +1,133 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * A one-shot latch for waiting, in INIT context and with a timeout, for a
+ * PMIx callback (registration, deregistration) that runs on PMIx's
+ * progress thread. Internal to evt/pmix.
+ *
+ * The latch is heap-allocated and reference-counted by the two sides: a
+ * waiter that times out leaves, and the callback, if it ever comes, still
+ * finds valid memory (and frees it).
+ */
+
+#ifndef MCA_EVT_PMIX_LATCH_H
+#define MCA_EVT_PMIX_LATCH_H
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <pmix.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "opal/constants.h"
+
+typedef struct ompi_evt_pmix_latch_t {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+    size_t ref;        /**< a registration's handler id */
+    atomic_int owners; /**< 2: waiter and callback; the last one frees */
+} ompi_evt_pmix_latch_t;
+
+static inline ompi_evt_pmix_latch_t *ompi_evt_pmix_latch_new(void)
+{
+    ompi_evt_pmix_latch_t *l = calloc(1, sizeof(*l));
+
+    if (NULL != l) {
+        (void) pthread_mutex_init(&l->lock, NULL);
+        (void) pthread_cond_init(&l->cond, NULL);
+        atomic_init(&l->owners, 2);
+    }
+    return l;
+}
+
+static inline void ompi_evt_pmix_latch_put(ompi_evt_pmix_latch_t *l)
+{
+    /* acq_rel: the other side's last accesses happen before the free */
+    if (1 == atomic_fetch_sub_explicit(&l->owners, 1, memory_order_acq_rel)) {
+        (void) pthread_cond_destroy(&l->cond);
+        (void) pthread_mutex_destroy(&l->lock);
+        free(l);
+    }
+}
+
+/* The callback side (PMIx's thread). */
+static inline void ompi_evt_pmix_latch_release(ompi_evt_pmix_latch_t *l, pmix_status_t status,
+                                               size_t ref)
+{
+    (void) pthread_mutex_lock(&l->lock);
+    l->status = status;
+    l->ref = ref;
+    l->done = true;
+    (void) pthread_cond_broadcast(&l->cond);
+    (void) pthread_mutex_unlock(&l->lock);
+    ompi_evt_pmix_latch_put(l);
+}
+
+static inline void ompi_evt_pmix_latch_op_cb(pmix_status_t status, void *cbdata)
+{
+    ompi_evt_pmix_latch_release(cbdata, status, 0);
+}
+
+static inline void ompi_evt_pmix_latch_reg_cb(pmix_status_t status, size_t ref, void *cbdata)
+{
+    ompi_evt_pmix_latch_release(cbdata, status, ref);
+}
+
+/** The callback will never come (the call failed): drop its share. */
+static inline void ompi_evt_pmix_latch_cancel(ompi_evt_pmix_latch_t *l)
+{
+    ompi_evt_pmix_latch_put(l);
+}
+
+/**
+ * Wait at most @p timeout_ms, then let go of the latch.
+ * @retval OPAL_SUCCESS (*status, *ref set), OPAL_ERR_TIMEOUT
+ */
+static inline int ompi_evt_pmix_latch_wait(ompi_evt_pmix_latch_t *l, int timeout_ms,
+                                           pmix_status_t *status, size_t *ref)
+{
+    struct timespec until;
+    int rc = OPAL_SUCCESS;
+
+    (void) clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long) (timeout_ms % 1000) * 1000000;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_nsec -= 1000000000;
+        ++until.tv_sec;
+    }
+    (void) pthread_mutex_lock(&l->lock);
+    while (!l->done) {
+        if (ETIMEDOUT == pthread_cond_timedwait(&l->cond, &l->lock, &until)) {
+            break;
+        }
+    }
+    if (l->done) {
+        if (NULL != status) {
+            *status = l->status;
+        }
+        if (NULL != ref) {
+            *ref = l->ref;
+        }
+    } else {
+        rc = OPAL_ERR_TIMEOUT;
+    }
+    (void) pthread_mutex_unlock(&l->lock);
+    ompi_evt_pmix_latch_put(l);
+    return rc;
+}
+
+#endif /* MCA_EVT_PMIX_LATCH_H */

@@ -1,0 +1,525 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * evt/pmix module: the exporter's slots of the module table (evt.h) and its
+ * life cycle: built at selection, connected at the end of MPI_Init (PMIx
+ * is up then), finished at the start of MPI_Finalize (the FINAL batch, the
+ * node sink's wait). evt_pmix.h gives the overview.
+ */
+
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/pmix/evt_pmix.h"
+#include "ompi/mca/evt/pmix/evt_pmix_latch.h"
+#include "ompi/mca/evt/pmix/evt_pmix_send.h"
+#include "ompi/mca/evt/pmix/evt_pmix_sink.h"
+#include "opal/util/output.h"
+#include "opal/util/show_help.h"
+
+static int pmix_module_init(void);
+static int pmix_module_finalize(void);
+static bool pmix_exports(const mca_base_event_t *event);
+static int pmix_consume(const mca_base_event_record_t *record);
+static int pmix_progress(void);
+static int pmix_flush(void);
+static void pmix_notice(ompi_evt_base_notice_t notice);
+
+/* evtm_kit is filled by pmix_init() (evt_pmix_component.c). */
+ompi_evt_base_module_t ompi_evt_pmix_module = {
+    .evtm_flags = MCA_BASE_EVENT_DELIVERY_DEFERRED | MCA_BASE_EVENT_DELIVERY_EXPORTS,
+    .evtm_init = pmix_module_init,
+    .evtm_finalize = pmix_module_finalize,
+    .evtm_exports = pmix_exports,
+    .evtm_consume = pmix_consume,
+    .evtm_progress = pmix_progress,
+    .evtm_flush = pmix_flush,
+    .evtm_notice = pmix_notice,
+};
+
+/* The module's state. Written in INIT context; the sender has its own
+ * lock for what drains touch. */
+static struct {
+    bool built;     /**< the sender exists (evtm_init ran) */
+    bool connected; /**< we hold a PMIx_Init reference */
+    bool finished;  /**< the FINAL batch went (or was given up) */
+    bool sink_open;
+    bool lost_registered; /**< lost_handler is registered */
+    size_t lost_handler;
+    pmix_proc_t me;
+    ompi_evt_pmix_sender_t sender;
+    ompi_evt_pmix_sink_t sink;
+} pm;
+
+static const char *const range_names[] = {"local", "namespace", "session", "global", "custom"};
+
+static pmix_data_range_t pmix_range(int range)
+{
+    switch (range) {
+    case OMPI_EVT_PMIX_RANGE_NAMESPACE:
+        return PMIX_RANGE_NAMESPACE;
+    case OMPI_EVT_PMIX_RANGE_SESSION:
+        return PMIX_RANGE_SESSION;
+    case OMPI_EVT_PMIX_RANGE_GLOBAL:
+        return PMIX_RANGE_GLOBAL;
+    case OMPI_EVT_PMIX_RANGE_CUSTOM:
+        return PMIX_RANGE_CUSTOM;
+    default:
+        return PMIX_RANGE_LOCAL;
+    }
+}
+
+/* Who we are before PMIx is up: what the server put in our environment
+ * (PMIX_NAMESPACE, PMIX_RANK) and the host name. Context: INIT. */
+static void identity_from_env(ompi_evt_wire_sender_t *who)
+{
+    const char *ns = getenv("PMIX_NAMESPACE"), *rank = getenv("PMIX_RANK");
+
+    memset(who, 0, sizeof(*who));
+    (void) snprintf(who->nspace, sizeof(who->nspace), "%s",
+                    NULL == ns || '\0' == ns[0] ? "unknown" : ns);
+    who->rank = NULL == rank ? 0 : (uint32_t) strtoul(rank, NULL, 10);
+    if (0 != gethostname(who->host, sizeof(who->host) - 1) || '\0' == who->host[0]) {
+        (void) snprintf(who->host, sizeof(who->host), "localhost");
+    }
+    who->pid = (uint32_t) getpid();
+}
+
+/* Who we are once PMIx is up: its namespace and rank, and the node name it
+ * gives (PMIX_HOSTNAME: what names the node for the whole job, e.g. under
+ * an rsh agent that runs two "nodes" on one machine). Context: INIT. */
+static void identity_from_pmix(ompi_evt_wire_sender_t *who)
+{
+    pmix_value_t *val = NULL;
+
+    identity_from_env(who);
+    (void) snprintf(who->nspace, sizeof(who->nspace), "%s", pm.me.nspace);
+    who->rank = pm.me.rank;
+    if (PMIX_SUCCESS == PMIx_Get(&pm.me, PMIX_HOSTNAME, NULL, 0, &val) && NULL != val
+        && PMIX_STRING == val->type && NULL != val->data.string) {
+        (void) snprintf(who->host, sizeof(who->host), "%s", val->data.string);
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+    }
+}
+
+/* The ranks of our job on this node (PMIX_LOCAL_PEERS, "0,1,2"), allocated.
+ * Context: INIT. */
+static uint32_t *local_peers(int *n)
+{
+    pmix_value_t *val = NULL;
+    pmix_proc_t wild;
+    uint32_t *peers = NULL;
+
+    *n = 0;
+    PMIX_LOAD_PROCID(&wild, pm.me.nspace, PMIX_RANK_WILDCARD);
+    if (PMIX_SUCCESS == PMIx_Get(&wild, PMIX_LOCAL_PEERS, NULL, 0, &val) && NULL != val
+        && PMIX_STRING == val->type && NULL != val->data.string) {
+        const char *p = val->data.string;
+        int cap = 1;
+
+        for (const char *q = p; '\0' != *q; ++q) {
+            cap += ',' == *q;
+        }
+        peers = calloc((size_t) cap, sizeof(*peers));
+        while (NULL != peers && '\0' != *p && *n < cap) {
+            char *end;
+            unsigned long r = strtoul(p, &end, 10);
+            if (end == p) {
+                break;
+            }
+            peers[(*n)++] = (uint32_t) r;
+            p = ',' == *end ? end + 1 : end;
+        }
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+    }
+    return peers;
+}
+
+/* With evt_pmix_sink: become the node's sink if we are its lowest rank.
+ * Context: INIT, connected. */
+static void sink_start(const char *host)
+{
+    ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
+    uint32_t *peers, lowest;
+    int npeers, rc;
+
+    peers = local_peers(&npeers);
+    if (NULL == peers || 0 == npeers) {
+        opal_show_help("help-mca-evt-pmix.txt", "sink-no-peers", true, c->sink, host);
+        free(peers);
+        return;
+    }
+    lowest = peers[0];
+    for (int i = 1; i < npeers; ++i) {
+        lowest = peers[i] < lowest ? peers[i] : lowest;
+    }
+    if (lowest == pm.me.rank) {
+        rc = ompi_evt_pmix_sink_open(&pm.sink, c->sink, host, pm.me.nspace, peers, npeers,
+                                     c->output, 10000);
+        if (OPAL_SUCCESS == rc) {
+            pm.sink_open = true;
+        } else {
+            opal_show_help("help-mca-evt-pmix.txt", "sink-open-failed", true, c->sink, host,
+                           '\0' != pm.sink.file.error[0] ? pm.sink.file.error : "see above", rc);
+        }
+    }
+    free(peers);
+}
+
+/* The PMIx server is gone. Runs first among the handlers of the code:
+ * Open MPI 4.1.4 ends the process (exit status 195) in one of the later
+ * ones, so this is the last word of the exporter. Context: a PMIx thread. */
+static void lost_handler(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                         pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                         pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    ompi_evt_pmix_send_stats_t *st = &pm.sender.stats;
+
+    if (pm.built) {
+        ompi_evt_pmix_sender_lost(&pm.sender);
+        opal_output(0,
+                    "evt:pmix: %s:%u: the PMIx server is gone (%s): exporting stopped; %lu "
+                    "records exported in %lu batches, %lu records not exported (counted), %d "
+                    "notifications unconfirmed",
+                    pm.sender.who.nspace, pm.sender.who.rank, PMIx_Error_string(status),
+                    atomic_load(&st->records_sent), atomic_load(&st->batches_sent),
+                    atomic_load(&st->records_dropped), atomic_load(&pm.sender.inflight));
+    }
+    if (NULL != cbfunc) {
+        /* the other handlers (Open MPI's) decide what happens to the process */
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* Context: INIT. */
+static void lost_register(void)
+{
+    pmix_status_t codes[2] = {PMIX_ERR_LOST_CONNECTION, PMIX_ERR_UNREACH};
+    ompi_evt_pmix_latch_t *latch = ompi_evt_pmix_latch_new();
+    pmix_status_t status = PMIX_ERROR;
+    pmix_info_t info[2];
+    bool yes = true;
+
+    if (NULL == latch) {
+        return;
+    }
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_HDLR_NAME, "ompi.evt.pmix.lost", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_HDLR_FIRST, &yes, PMIX_BOOL);
+    status = PMIx_Register_event_handler(codes, 2, info, 2, lost_handler,
+                                         ompi_evt_pmix_latch_reg_cb, latch);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (PMIX_SUCCESS != status) {
+        ompi_evt_pmix_latch_cancel(latch);
+        ompi_evt_pmix_latch_cancel(latch);
+    } else if (OPAL_SUCCESS == ompi_evt_pmix_latch_wait(latch, 10000, &status, &pm.lost_handler)
+               && PMIX_SUCCESS == status) {
+        pm.lost_registered = true;
+    }
+    if (!pm.lost_registered) {
+        opal_output_verbose(1, mca_evt_pmix_component.output,
+                            "evt:pmix: no handler for a lost PMIx server (%s): its loss is "
+                            "seen only when a batch is refused",
+                            PMIx_Error_string(status));
+    }
+}
+
+/* Context: INIT. */
+static void lost_deregister(void)
+{
+    ompi_evt_pmix_latch_t *latch;
+
+    if (!pm.lost_registered || NULL == (latch = ompi_evt_pmix_latch_new())) {
+        return;
+    }
+    pm.lost_registered = false;
+    if (PMIX_SUCCESS
+        == PMIx_Deregister_event_handler(pm.lost_handler, ompi_evt_pmix_latch_op_cb, latch)) {
+        (void) ompi_evt_pmix_latch_wait(latch, mca_evt_pmix_component.finalize_timeout, NULL, NULL);
+    } else {
+        ompi_evt_pmix_latch_cancel(latch);
+        ompi_evt_pmix_latch_cancel(latch);
+    }
+}
+
+/* PMIx is up (end of MPI_Init, or evtm_init in a process where it already
+ * was): take a reference, learn who we are, start the node sink, and let
+ * the batches go. Context: INIT. */
+static void pmix_connect(void)
+{
+    ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
+    ompi_evt_wire_sender_t who;
+    pmix_status_t rc;
+
+    if (pm.connected || pm.finished || !pm.built) {
+        return;
+    }
+    rc = PMIx_Init(&pm.me, NULL, 0);
+    if (PMIX_SUCCESS != rc) {
+        opal_output_verbose(1, c->output,
+                            "evt:pmix: PMIx_Init failed (%s): nothing is exported; every "
+                            "record of an exported event is counted as dropped",
+                            PMIx_Error_string(rc));
+        ompi_evt_pmix_sender_disconnect(&pm.sender);
+        return;
+    }
+    pm.connected = true;
+    lost_register();
+    identity_from_pmix(&who);
+    if (OPAL_SUCCESS != ompi_evt_pmix_sender_set_identity(&pm.sender, &who)) {
+        opal_output_verbose(1, c->output,
+                            "evt:pmix: the node name \"%s\" or namespace \"%s\" cannot be "
+                            "written in a batch: batches keep the names of the environment",
+                            who.host, who.nspace);
+    }
+    if (NULL != c->sink) {
+        sink_start(pm.sender.who.host);
+        /* Every rank waits until every node's sink listens: a LOCAL
+         * notification is delivered only to handlers registered when it
+         * arrives, and the first batches are on their way right after
+         * this. */
+        rc = PMIx_Fence(NULL, 0, NULL, 0);
+        if (PMIX_SUCCESS != rc) {
+            opal_output_verbose(1, c->output,
+                                "evt:pmix: PMIx_Fence failed (%s): a node's first batches "
+                                "may reach its sink before it listens",
+                                PMIx_Error_string(rc));
+        }
+    }
+    ompi_evt_pmix_sender_connect(&pm.sender);
+    opal_output_verbose(10, c->output,
+                        "evt:pmix: exporting as %s:%u on %s: range %s, batches up to %d bytes "
+                        "every %d ms, at most %d in flight%s%s",
+                        pm.sender.who.nspace, pm.sender.who.rank, pm.sender.who.host,
+                        range_names[c->range], c->batch_bytes, c->flush_interval, c->max_inflight,
+                        pm.sink_open ? ", node sink " : "", pm.sink_open ? pm.sink.file.path : "");
+}
+
+/* Do the kit's rings hold records not drained yet? A look at the shared
+ * positions (as the kit's own hint): a record committed right after is
+ * not seen. *heads: the sum of the consumer positions (it moves while a
+ * drain makes progress). Context: INIT. */
+static bool rings_pending(unsigned long *heads)
+{
+    int n = ompi_evt_base_kit_ring_count();
+    bool pending = false;
+
+    *heads = 0;
+    for (int i = 0; i < n; ++i) {
+        ompi_evt_kit_ring_t *r = ompi_evt_base_kit_ring(i);
+        unsigned int head;
+
+        if (NULL == r || NULL == r->buf.g.ctl) {
+            continue;
+        }
+        /* relaxed: a hint; the drains order what they take */
+        head = atomic_load_explicit(&r->buf.g.ctl->c.head, memory_order_relaxed);
+        *heads += head;
+        pending = pending
+                  || atomic_load_explicit(&r->buf.g.ctl->p.tail, memory_order_relaxed) != head;
+    }
+    return pending;
+}
+
+/* The FINAL batch, the sink's wait, the reference on PMIx. @p attached:
+ * the kit still hands records to the module (the MPI_Finalize notice; not
+ * the module's finalize, which comes after the kit let it go).
+ * Context: INIT. */
+static void pmix_finish(bool attached)
+{
+    ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
+    ompi_evt_pmix_send_stats_t *st = &pm.sender.stats;
+    int64_t start = ompi_evt_pmix_now_ns(), timeout = (int64_t) c->finalize_timeout * 1000000;
+    int rc;
+
+    if (pm.finished || !pm.built) {
+        return;
+    }
+    pm.finished = true;
+    if (attached) {
+        /* The drain point before this notice returns at once when another
+         * thread (the kit's timer) holds the drain token: records raised
+         * before MPI_Finalize may still be in the rings. The FINAL batch
+         * must come after them: wait while drains make progress (the
+         * timer's), giving up after a second (or four flush intervals, if
+         * longer) without any, and at the finalize timeout. Records only a context-NONE drain may
+         * take (a local callback registered only at MPI_T_CB_REQUIRE_NONE)
+         * are not taken by the timer: they are counted as not exported
+         * (after the FINAL batch: the local count, not the receivers'). */
+        const int64_t idle = 4 * c->flush_interval > 1000
+                                 ? 4 * (int64_t) c->flush_interval * 1000000
+                                 : 1000000000;
+        unsigned long heads, last = 0;
+        int64_t now = start, progress = start;
+
+        while (rings_pending(&heads) && now - progress < idle && now - start < timeout) {
+            struct timespec ts = {.tv_sec = 0, .tv_nsec = 500000};
+
+            /* progress: the drains take records, or notifications complete
+             * (a drain waiting for a free slot goes on after them) */
+            heads += atomic_load(&pm.sender.stats.batches_sent)
+                     + atomic_load(&pm.sender.stats.batches_failed);
+            if (heads != last) {
+                last = heads;
+                progress = now;
+            }
+            (void) nanosleep(&ts, NULL);
+            now = ompi_evt_pmix_now_ns();
+        }
+    }
+    rc = ompi_evt_pmix_sender_finish(&pm.sender, start + timeout);
+    if (pm.sink_open) {
+        (void) ompi_evt_pmix_sink_wait(&pm.sink, ompi_evt_pmix_now_ns() + timeout);
+        ompi_evt_pmix_sink_close(&pm.sink, c->finalize_timeout);
+        pm.sink_open = pm.sink.open;
+    }
+    opal_output_verbose(10, c->output,
+                        "evt:pmix: %s:%u done: %lu records exported in %lu batches (%lu "
+                        "bytes); %lu records not exported (counted, reported in later "
+                        "batches); %lu batches refused by PMIx; %lu waits for a free slot",
+                        pm.sender.who.nspace, pm.sender.who.rank, atomic_load(&st->records_sent),
+                        atomic_load(&st->batches_sent), atomic_load(&st->bytes_sent),
+                        atomic_load(&st->records_dropped), atomic_load(&st->batches_failed),
+                        atomic_load(&st->would_block));
+    if (OPAL_ERR_TIMEOUT == rc) {
+        opal_show_help("help-mca-evt-pmix.txt", "finalize-timeout", true, pm.sender.who.nspace,
+                       pm.sender.who.rank, atomic_load(&pm.sender.inflight), c->finalize_timeout);
+    } else if (OPAL_SUCCESS != rc) {
+        opal_output_verbose(1, c->output,
+                            "evt:pmix: %s:%u: the FINAL batch could not be sent (%s); %lu "
+                            "records were not exported",
+                            pm.sender.who.nspace, pm.sender.who.rank,
+                            PMIx_Error_string(atomic_load(&pm.sender.last_error)),
+                            atomic_load(&st->records_dropped));
+    }
+    if (pm.connected) {
+        lost_deregister();
+        (void) PMIx_Finalize(NULL, 0);
+        pm.connected = false;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Module slots
+ * ------------------------------------------------------------------------ */
+
+/* Context: INIT. */
+static int pmix_module_init(void)
+{
+    ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
+    ompi_evt_pmix_send_params_t params = {
+        .batch_bytes = (size_t) c->batch_bytes,
+        .max_inflight = c->max_inflight,
+        .flush_interval_ns = (int64_t) c->flush_interval * 1000000,
+        .range = pmix_range(c->range),
+    };
+    ompi_evt_wire_sender_t who;
+    void *custom = NULL;
+    int rc;
+
+    memset(&pm, 0, sizeof(pm));
+    if (OMPI_EVT_PMIX_RANGE_CUSTOM == c->range) {
+        rc = ompi_evt_pmix_parse_custom_range(c->custom_range, &custom, &params.ncustom, NULL);
+        if (OPAL_SUCCESS != rc) {
+            return rc; /* checked by pmix_init() already */
+        }
+        params.custom = custom;
+    }
+    identity_from_env(&who);
+    rc = ompi_evt_pmix_sender_construct(&pm.sender, &who, &params);
+    free(custom);
+    if (OPAL_SUCCESS != rc) {
+        opal_output_verbose(1, c->output, "evt:pmix: the sender could not be built (%d)", rc);
+        return rc;
+    }
+    pm.built = true;
+    if (PMIx_Initialized()) {
+        /* selected after MPI_Init (the hook): PMIx is up already */
+        pmix_connect();
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Context: INIT (framework close: the kit no longer calls the module). */
+static int pmix_module_finalize(void)
+{
+    if (pm.built) {
+        /* no MPI_Finalize notice came (MPI_T only, or MPI_Init never
+         * completed): end here, still bounded */
+        pmix_finish(false);
+        if (pm.sink_open) {
+            ompi_evt_pmix_sink_close(&pm.sink, mca_evt_pmix_component.finalize_timeout);
+        }
+        ompi_evt_pmix_sender_destruct(&pm.sender);
+        pm.built = false;
+    }
+    ompi_evt_pmix_filter_free(&mca_evt_pmix_component.filter);
+    return OMPI_SUCCESS;
+}
+
+/* Under the engine mutex: no engine call. Context: ANY. */
+static bool pmix_exports(const mca_base_event_t *event)
+{
+    return ompi_evt_pmix_filter_match(&mca_evt_pmix_component.filter, event->name);
+}
+
+/* Context: DRAIN. */
+static int pmix_consume(const mca_base_event_record_t *record)
+{
+    return ompi_evt_pmix_sender_consume(&pm.sender, record);
+}
+
+/* Context: DRAIN. */
+static int pmix_progress(void)
+{
+    return ompi_evt_pmix_sender_progress(&pm.sender);
+}
+
+/* Context: DRAIN. */
+static int pmix_flush(void)
+{
+    return ompi_evt_pmix_sender_flush(&pm.sender);
+}
+
+/* Test-only. */
+struct ompi_evt_pmix_sender_t *ompi_evt_pmix_test_sender(void)
+{
+    return pm.built ? &pm.sender : NULL;
+}
+
+/* Test-only. */
+struct ompi_evt_pmix_sink_t *ompi_evt_pmix_test_sink(void)
+{
+    return pm.sink_open ? &pm.sink : NULL;
+}
+
+/* Context: INIT. */
+static void pmix_notice(ompi_evt_base_notice_t notice)
+{
+    switch (notice) {
+    case OMPI_EVT_NOTICE_MPI_INIT_COMPLETE:
+        pmix_connect();
+        break;
+    case OMPI_EVT_NOTICE_MPI_FINALIZE_START:
+        pmix_finish(true);
+        break;
+    }
+}

@@ -1,0 +1,355 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The node sink (evt_pmix_sink.h).
+ */
+
+#include "ompi_config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ompi/mca/evt/pmix/evt_pmix_latch.h"
+#include "ompi/mca/evt/pmix/evt_pmix_send.h"
+#include "ompi/mca/evt/pmix/evt_pmix_sink.h"
+#include "opal/constants.h"
+#include "opal/util/output.h"
+#include "opal/util/show_help.h"
+
+/* The process's sink: PMIx event handlers take no user data. Set before
+ * the handler is registered, cleared after it is deregistered. */
+static ompi_evt_pmix_sink_t *the_sink;
+
+static inline void count(atomic_ulong *c, unsigned long n)
+{
+    /* relaxed: statistics, read after the handler is deregistered */
+    atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+/* Context: the handler thread. */
+static ompi_evt_pmix_sink_peer_t *peer_find(ompi_evt_pmix_sink_t *sink, const char *nspace,
+                                            uint32_t rank)
+{
+    ompi_evt_pmix_sink_peer_t *p;
+
+    for (int i = 0; i < sink->npeers; ++i) {
+        if (sink->peers[i].rank == rank && 0 == strcmp(sink->peers[i].nspace, nspace)) {
+            return &sink->peers[i];
+        }
+    }
+    if (sink->npeers == sink->cap_peers) {
+        int cap = 0 == sink->cap_peers ? 16 : 2 * sink->cap_peers;
+        p = realloc(sink->peers, (size_t) cap * sizeof(*p));
+        if (NULL == p) {
+            return NULL;
+        }
+        sink->peers = p;
+        sink->cap_peers = cap;
+    }
+    p = &sink->peers[sink->npeers++];
+    memset(p, 0, sizeof(*p));
+    (void) snprintf(p->nspace, sizeof(p->nspace), "%s", nspace);
+    p->rank = rank;
+    return p;
+}
+
+static void log_once(ompi_evt_pmix_sink_t *sink, const char *what, const char *detail)
+{
+    if (!atomic_exchange_explicit(&sink->error_logged, true, memory_order_relaxed)) {
+        opal_output_verbose(1, sink->output, "evt:pmix:sink: %s: %s (said once)", what,
+                            NULL == detail ? "" : detail);
+    }
+}
+
+/* Context: a PMIx thread, or the sink rank's drainer inside its own
+ * PMIx_Notify_event: PMIx 4.2 runs event handlers on more than one thread,
+ * sometimes at once, so the sink serialises them (the node file has one
+ * writer at a time). */
+void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const void *buf, size_t len)
+{
+    ompi_evt_wire_batch_t b;
+    ompi_evt_pmix_sink_peer_t *peer;
+    int rc;
+
+    (void) pthread_mutex_lock(&sink->lock);
+    memset(&b, 0, sizeof(b));
+    rc = ompi_evt_wire_decode(buf, len, &b);
+    if (OPAL_SUCCESS != rc) {
+        count(&sink->rejected, 1);
+        log_once(sink, "a notification that is not a valid batch was ignored", b.error);
+        (void) pthread_mutex_unlock(&sink->lock);
+        return;
+    }
+    if (0 != strcmp(b.sender.host, sink->host)) {
+        count(&sink->foreign, 1); /* another node's batch: its sink has it */
+        goto out;
+    }
+    peer = peer_find(sink, b.sender.nspace, b.sender.rank);
+    if (NULL == peer) {
+        count(&sink->rejected, 1);
+        log_once(sink, "out of memory", "a batch was not written");
+        goto out;
+    }
+    if (peer->seen && b.seq < peer->next_seq) {
+        count(&sink->duplicates, 1);
+        goto out;
+    }
+    if (b.seq > peer->next_seq) {
+        peer->missing += b.seq - peer->next_seq;
+        count(&sink->missing, b.seq - peer->next_seq);
+    }
+    peer->seen = true;
+    peer->next_seq = b.seq + 1;
+    rc = ompi_evt_nodefile_append(&sink->file, buf, len);
+    if (OPAL_SUCCESS != rc) {
+        count(&sink->write_errors, 1);
+        log_once(sink, "a batch could not be written", sink->file.error);
+    } else {
+        ++peer->batches;
+        count(&sink->batches, 1);
+        count(&sink->records, b.num_records);
+        count(&sink->bytes, len);
+        atomic_store_explicit(&sink->last_append_ns, ompi_evt_pmix_now_ns(), memory_order_relaxed);
+    }
+    if (0 != (b.flags & OMPI_EVT_WIRE_FLAG_FINAL) && !peer->final) {
+        peer->final = true;
+        if (peer->expected) {
+            /* release: pairs with the acquire in ompi_evt_pmix_sink_wait() */
+            atomic_fetch_add_explicit(&sink->finals, 1, memory_order_release);
+        }
+    }
+out:
+    ompi_evt_wire_batch_destruct(&b);
+    (void) pthread_mutex_unlock(&sink->lock);
+}
+
+/* PMIx's event handler. Context: PMIx's progress thread. */
+static void sink_handler(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                         pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                         pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    ompi_evt_pmix_sink_t *sink = the_sink;
+
+    for (size_t i = 0; NULL != sink && i < ninfo; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], OMPI_EVT_WIRE_PMIX_KEY)) {
+            if (PMIX_BYTE_OBJECT == info[i].value.type) {
+                ompi_evt_pmix_sink_take(sink, info[i].value.data.bo.bytes,
+                                        info[i].value.data.bo.size);
+            } else {
+                count(&sink->rejected, 1);
+            }
+            break;
+        }
+    }
+    if (NULL != cbfunc) {
+        /* PMIX_SUCCESS: other handlers of the code (a tool's) still run */
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* The node file and the expected peers. Context: INIT. */
+static int sink_prepare(ompi_evt_pmix_sink_t *sink, const char *dir, const char *host,
+                        const char *nspace, const uint32_t *peers, int npeers, int output)
+{
+    int rc;
+
+    memset(sink, 0, sizeof(*sink));
+    (void) pthread_mutex_init(&sink->lock, NULL);
+    sink->output = output;
+    (void) snprintf(sink->host, sizeof(sink->host), "%s", host);
+    (void) snprintf(sink->nspace, sizeof(sink->nspace), "%s", nspace);
+    for (int i = 0; i < npeers; ++i) {
+        ompi_evt_pmix_sink_peer_t *p = peer_find(sink, nspace, peers[i]);
+        if (NULL == p) {
+            free(sink->peers);
+            sink->peers = NULL;
+            return OPAL_ERR_OUT_OF_RESOURCE;
+        }
+        if (!p->expected) {
+            p->expected = true;
+            ++sink->nexpected;
+        }
+    }
+    rc = ompi_evt_nodefile_open(&sink->file, dir, host);
+    if (OPAL_SUCCESS != rc) {
+        free(sink->peers);
+        sink->peers = NULL;
+        return rc;
+    }
+    sink->open = true;
+    return OPAL_SUCCESS;
+}
+
+/* Test-only. */
+int ompi_evt_pmix_sink_test_open(ompi_evt_pmix_sink_t *sink, const char *dir, const char *host,
+                                 const char *nspace, const uint32_t *peers, int npeers)
+{
+    return sink_prepare(sink, dir, host, nspace, peers, npeers, -1);
+}
+
+/* Context: INIT. */
+int ompi_evt_pmix_sink_open(ompi_evt_pmix_sink_t *sink, const char *dir, const char *host,
+                            const char *nspace, const uint32_t *peers, int npeers, int output,
+                            int timeout_ms)
+{
+    pmix_status_t code = OMPI_EVT_WIRE_PMIX_STATUS, status = PMIX_ERROR;
+    ompi_evt_pmix_latch_t *latch;
+    pmix_info_t name;
+    int rc;
+
+    rc = sink_prepare(sink, dir, host, nspace, peers, npeers, output);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    the_sink = sink;
+
+    latch = ompi_evt_pmix_latch_new();
+    if (NULL == latch) {
+        rc = OPAL_ERR_OUT_OF_RESOURCE;
+        goto fail;
+    }
+    PMIX_INFO_LOAD(&name, PMIX_EVENT_HDLR_NAME, "ompi.evt.sink", PMIX_STRING);
+    status = PMIx_Register_event_handler(&code, 1, &name, 1, sink_handler,
+                                         ompi_evt_pmix_latch_reg_cb, latch);
+    PMIX_INFO_DESTRUCT(&name);
+    if (PMIX_SUCCESS != status) {
+        /* no callback will come: both shares of the latch go */
+        ompi_evt_pmix_latch_cancel(latch);
+        ompi_evt_pmix_latch_cancel(latch);
+        rc = OPAL_ERROR;
+        goto fail;
+    } else {
+        size_t ref = 0;
+        rc = ompi_evt_pmix_latch_wait(latch, timeout_ms, &status, &ref);
+        if (OPAL_SUCCESS != rc || PMIX_SUCCESS != status) {
+            rc = OPAL_SUCCESS == rc ? OPAL_ERROR : rc;
+            goto fail;
+        }
+        sink->handler = ref;
+    }
+    sink->registered = true;
+    opal_output_verbose(10, output,
+                        "evt:pmix:sink: node sink of %s: %s, awaiting %d local rank(s) of %s", host,
+                        sink->file.path, sink->nexpected, nspace);
+    return OPAL_SUCCESS;
+
+fail:
+    opal_output_verbose(1, output,
+                        "evt:pmix:sink: the PMIx event handler could not be "
+                        "registered (%s)",
+                        PMIx_Error_string(status));
+    the_sink = NULL;
+    ompi_evt_nodefile_close(&sink->file);
+    sink->open = false;
+    free(sink->peers);
+    sink->peers = NULL;
+    return rc;
+}
+
+/* Context: INIT. */
+int ompi_evt_pmix_sink_wait(ompi_evt_pmix_sink_t *sink, int64_t deadline_ns)
+{
+    if (!sink->open) {
+        return 0;
+    }
+    /* acquire: pairs with the handler's release; the peers it marked are
+     * read only after the deregistration anyway */
+    while (atomic_load_explicit(&sink->finals, memory_order_acquire) < sink->nexpected) {
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000};
+
+        if (ompi_evt_pmix_now_ns() >= deadline_ns) {
+            break;
+        }
+        (void) nanosleep(&ts, NULL);
+    }
+    return sink->nexpected - atomic_load_explicit(&sink->finals, memory_order_acquire);
+}
+
+/* Context: INIT. */
+void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms)
+{
+    char missing[512] = "";
+    size_t used = 0;
+    int nmissing = 0;
+
+    if (!sink->open) {
+        return;
+    }
+    if (sink->registered) {
+        ompi_evt_pmix_latch_t *latch = ompi_evt_pmix_latch_new();
+        pmix_status_t status;
+
+        sink->registered = false;
+        if (NULL != latch) {
+            status = PMIx_Deregister_event_handler(sink->handler, ompi_evt_pmix_latch_op_cb, latch);
+            if (PMIX_SUCCESS == status) {
+                if (OPAL_SUCCESS != ompi_evt_pmix_latch_wait(latch, timeout_ms, NULL, NULL)) {
+                    /* the handler may still run: keep the sink's memory
+                     * (the_sink stays) and the file open */
+                    opal_output_verbose(1, sink->output,
+                                        "evt:pmix:sink: PMIx did not confirm the handler's "
+                                        "removal in %d ms: the node file stays open",
+                                        timeout_ms);
+                    return;
+                }
+            } else {
+                ompi_evt_pmix_latch_cancel(latch);
+                ompi_evt_pmix_latch_cancel(latch);
+            }
+        }
+    }
+    the_sink = NULL;
+    for (int i = 0; i < sink->npeers; ++i) {
+        const ompi_evt_pmix_sink_peer_t *p = &sink->peers[i];
+        if (p->expected && !p->final && used < sizeof(missing) - 64) {
+            if (p->seen) {
+                used += (size_t) snprintf(missing + used, sizeof(missing) - used,
+                                          "%srank %u (last batch %llu)", 0 == nmissing ? "" : ", ",
+                                          p->rank, (unsigned long long) (p->next_seq - 1));
+            } else {
+                used += (size_t) snprintf(missing + used, sizeof(missing) - used,
+                                          "%srank %u (no batch)", 0 == nmissing ? "" : ", ",
+                                          p->rank);
+            }
+            ++nmissing;
+        }
+    }
+    opal_output_verbose(
+        10, sink->output,
+        "evt:pmix:sink: %s: %lu batches (%lu records), %lu bytes from %d sender(s); %lu "
+        "batches never arrived, %lu duplicates, %lu invalid, %lu of other "
+        "nodes, %lu write errors",
+        sink->file.path, atomic_load(&sink->batches), atomic_load(&sink->records),
+        atomic_load(&sink->bytes), sink->npeers, atomic_load(&sink->missing),
+        atomic_load(&sink->duplicates), atomic_load(&sink->rejected), atomic_load(&sink->foreign),
+        atomic_load(&sink->write_errors));
+    if (0 < nmissing) {
+        /* Straight to the rank's stderr, not through opal_show_help: at
+         * this point of a job that lost a rank, Open MPI 4.1.4's mpirun
+         * fails to unpack forwarded help messages ("Data unpack would read
+         * past end of buffer" in orte/util/show_help.c) and the warning
+         * would be lost. */
+        opal_output(0,
+                    "evt:pmix:sink: WARNING: %s: the last batch of %d local rank(s) did not "
+                    "arrive: %s. Their records after the batch named here are not in the "
+                    "file (a rank that died, or that reached MPI_Finalize more than "
+                    "evt_pmix_finalize_timeout ms after this one)",
+                    sink->file.path, nmissing, missing);
+    }
+    ompi_evt_nodefile_close(&sink->file);
+    sink->open = false;
+    free(sink->peers);
+    sink->peers = NULL;
+    sink->npeers = sink->cap_peers = 0;
+    (void) pthread_mutex_destroy(&sink->lock);
+}

@@ -1,0 +1,120 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The node sink (evt_pmix_sink=DIR): in the lowest local rank of each node,
+ * a PMIx event handler for OMPI_EVT_WIRE_PMIX_STATUS that appends every
+ * valid batch sent from its node to DIR/<host>.evt (the node file,
+ * evt_base_nodefile.h). Nothing is decoded to text during the run.
+ *
+ * The handler runs on PMIx's threads: its progress thread, and, in PMIx
+ * 4.2, also the thread that calls PMIx_Notify_event when the process
+ * itself is a receiver (the sink's rank delivers its own batches to itself
+ * from inside its drain). The sink's lock serialises them. It
+ * validates each batch (ompi_evt_wire_decode), keeps only those whose
+ * sender is on this node (with the LOCAL range that is every batch; wider
+ * ranges would bring other nodes' batches too), drops duplicates (a batch
+ * sequence number already seen from that sender), counts the batches that
+ * never arrived (gaps in a sender's sequence), and appends.
+ *
+ * Finalize: every sender ends with a batch flagged FINAL. The sink waits
+ * (evt_pmix_finalize_timeout) until each local peer's FINAL batch arrived,
+ * then stops; peers whose FINAL did not come are named in a warning, with
+ * the last batch sequence number seen from each, so a reader knows where
+ * their records stop.
+ */
+
+#ifndef MCA_EVT_PMIX_SINK_H
+#define MCA_EVT_PMIX_SINK_H
+
+#include "ompi_config.h"
+
+#include <pmix.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/evt/base/evt_base_wire.h"
+
+BEGIN_C_DECLS
+
+/** What the sink knows of one sender (handler thread only, then read at
+ *  close). */
+typedef struct ompi_evt_pmix_sink_peer_t {
+    char nspace[PMIX_MAX_NSLEN + 1];
+    uint32_t rank;
+    bool expected;     /**< a local peer of the sink's job (its FINAL is awaited) */
+    bool seen;         /**< a batch arrived */
+    bool final;        /**< its FINAL batch arrived */
+    uint64_t next_seq; /**< expected next batch sequence number */
+    uint64_t batches;  /**< appended */
+    uint64_t missing;  /**< batch numbers skipped (never arrived) */
+} ompi_evt_pmix_sink_peer_t;
+
+typedef struct ompi_evt_pmix_sink_t {
+    ompi_evt_nodefile_t file;
+    char host[OMPI_EVT_WIRE_HOST_MAX + 1];
+    char nspace[PMIX_MAX_NSLEN + 1];
+    int output;     /**< opal_output stream for verbose lines */
+    size_t handler; /**< PMIx event handler id */
+    bool registered;
+    bool open;
+    /** Serialises the handler's invocations (PMIx may run several at once). */
+    pthread_mutex_t lock;
+    ompi_evt_pmix_sink_peer_t *peers;
+    int npeers, cap_peers;
+    int nexpected;
+    /** Expected peers whose FINAL arrived (release by the handler, acquire
+     *  by the waiter in ompi_evt_pmix_sink_wait()). */
+    atomic_int finals;
+    atomic_ulong batches, records, bytes, rejected, foreign, duplicates, write_errors, missing;
+    /** CLOCK_MONOTONIC ns of the last append (statistics). */
+    _Atomic int64_t last_append_ns;
+    atomic_bool error_logged;
+} ompi_evt_pmix_sink_t;
+
+/**
+ * Become the node sink: create DIR/<host>.evt (and its index), then
+ * register the PMIx handler (waiting for PMIx to confirm it, at most
+ * @p timeout_ms).
+ * @param[in] peers, npeers  ranks of @p nspace on this node (their FINAL
+ *                           batches are awaited at the end)
+ * @retval OPAL_SUCCESS
+ * @retval the node file's error (ompi_evt_nodefile_open()), or
+ *         OPAL_ERROR / OPAL_ERR_TIMEOUT for the registration
+ * Context: INIT, after PMIx is up. One sink per process.
+ */
+int ompi_evt_pmix_sink_open(ompi_evt_pmix_sink_t *sink, const char *dir, const char *host,
+                            const char *nspace, const uint32_t *peers, int npeers, int output,
+                            int timeout_ms);
+
+/** Wait until every expected peer's FINAL batch arrived, at most until
+ *  @p deadline_ns (CLOCK_MONOTONIC). @return peers still missing.
+ *  Context: INIT. */
+int ompi_evt_pmix_sink_wait(ompi_evt_pmix_sink_t *sink, int64_t deadline_ns);
+
+/** Deregister the handler (no batch is handled after this returns), close
+ *  the node file, say what was written (verbose) and which peers ended
+ *  without a FINAL batch (a warning). Safe when not open. Context: INIT. */
+void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms);
+
+/** Handle one notification's batch bytes as the PMIx handler does (tests
+ *  feed batches without PMIx). Context: one thread at a time. */
+void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const void *buf, size_t len);
+
+/** Test-only: ompi_evt_pmix_sink_open() without PMIx (no handler is
+ *  registered; batches are fed with ompi_evt_pmix_sink_take()). */
+int ompi_evt_pmix_sink_test_open(ompi_evt_pmix_sink_t *sink, const char *dir, const char *host,
+                                 const char *nspace, const uint32_t *peers, int npeers);
+
+END_C_DECLS
+
+#endif /* MCA_EVT_PMIX_SINK_H */

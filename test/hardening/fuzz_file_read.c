@@ -1,0 +1,236 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* libFuzzer target for the flight-recorder decoder (tools/evt_file_read.c):
+ * any bytes in, never a crash, a leak or undefined behaviour, and every
+ * record returned lies inside the input. Built with -DEVT_FUZZING, which
+ * makes the decoder accept wrong checksums (else nearly every mutation
+ * stops at the header sum and the fuzzer never reaches the dictionary and
+ * the rings; the sums are tested in test/unit/test_file_recorder.c).
+ *
+ *   make fuzz-file-read [FUZZ_FILE_SECONDS=60]      (clang; not in make check)
+ *
+ * The seed corpus is one valid file made here (FUZZ_FILE_WRITE_SEED=path):
+ * a header, two sources, two event types, two rings of which one wrapped
+ * (a skip record, evictions), written as evt/file would. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evt_file_read.h"
+#include "ompi/mca/evt/file/evt_file_format.h"
+
+#define SEED_CAP 4096u
+
+static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const void *body,
+                        size_t body_len, const char *names)
+{
+    ompi_evt_file_entry_t e;
+    size_t nl = strlen(names), size = (sizeof(e) + body_len + nl + 7) & ~(size_t) 7;
+
+    memset(dict + used, 0, size);
+    e.size = (uint32_t) size;
+    e.kind = kind;
+    e.sum = 0;
+    memcpy(dict + used, &e, sizeof(e));
+    memcpy(dict + used + sizeof(e), body, body_len);
+    memcpy(dict + used + sizeof(e) + body_len, names, nl);
+    e.sum = ompi_evt_file_sum(dict + used, size);
+    memcpy(dict + used, &e, sizeof(e));
+    return used + size;
+}
+
+static void put_record(unsigned char *data, uint32_t *tail, uint32_t ev, uint32_t extent,
+                       uint64_t seq)
+{
+    uint32_t size = ompi_evt_file_record_size(extent), off = *tail % SEED_CAP, kind;
+    int64_t ts = (int64_t) (1000 + seq);
+
+    if (SEED_CAP - off < size) { /* skip record to the end */
+        uint32_t skip = SEED_CAP - off;
+        kind = OMPI_EVT_FILE_KIND_SKIP;
+        memcpy(data + off, &skip, 4);
+        memcpy(data + off + 4, &kind, 4);
+        *tail += skip;
+        off = 0;
+    }
+    kind = OMPI_EVT_FILE_KIND_RECORD;
+    memset(data + off, 0, size);
+    memcpy(data + off, &size, 4);
+    memcpy(data + off + 4, &kind, 4);
+    memcpy(data + off + 8, &ev, 4);
+    memcpy(data + off + 24, &ts, 8);
+    memcpy(data + off + 40, &seq, 8);
+    *tail += size;
+}
+
+static unsigned char *make_seed(size_t *len)
+{
+    const size_t rings = 2, dict_size = 4096, drops = 4096;
+    size_t file_size = OMPI_EVT_FILE_HEADER_SIZE + dict_size + drops
+                       + rings * (OMPI_EVT_FILE_RING_CTL_SPACE + SEED_CAP);
+    unsigned char *b = calloc(1, file_size);
+    ompi_evt_file_header_t h;
+    ompi_evt_file_source_t s;
+    ompi_evt_file_event_t e;
+    ompi_evt_file_element_t el[2];
+    size_t used = 0;
+    unsigned char body[256];
+
+    if (NULL == b) {
+        return NULL;
+    }
+    memset(&h, 0, sizeof(h));
+    memcpy(h.magic, OMPI_EVT_FILE_MAGIC, 8);
+    h.version = OMPI_EVT_FILE_VERSION;
+    h.endian = OMPI_EVT_FILE_ENDIAN;
+    h.header_size = OMPI_EVT_FILE_HEADER_SIZE;
+    h.file_size = file_size;
+    h.rank = 3;
+    h.world_size = 4;
+    h.pid = 42;
+    strcpy(h.host, "fuzzhost");
+    strcpy(h.job, "fuzzjob");
+    h.ring_count = (uint32_t) rings;
+    h.ring_capacity = SEED_CAP;
+    h.dict_offset = OMPI_EVT_FILE_HEADER_SIZE;
+    h.dict_size = dict_size;
+    h.drops_offset = h.dict_offset + dict_size;
+    h.drops_count = (uint32_t) (drops / 8);
+    h.rings_offset = h.drops_offset + drops;
+    h.ring_stride = OMPI_EVT_FILE_RING_CTL_SPACE + SEED_CAP;
+    h.ctl_size = OMPI_EVT_FILE_CTL_SIZE;
+    h.ring_hdr_size = OMPI_EVT_FILE_RING_HDR_SIZE;
+    h.rec_size = OMPI_EVT_FILE_REC_SIZE;
+
+    for (int i = 0; i < 2; ++i) {
+        memset(&s, 0, sizeof(s));
+        s.index = i;
+        s.ordering = (uint32_t) i;
+        s.ticks_per_second = 1000000000;
+        s.max_ticks = INT64_MAX;
+        s.sample_ticks = 1000;
+        s.sample_realtime_ns = 1700000000000000000;
+        s.name_len = 4;
+        used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_SOURCE, &s, sizeof(s),
+                         i ? "srcB" : "srcA");
+    }
+    memset(&e, 0, sizeof(e));
+    e.index = 0;
+    e.source = 0;
+    e.extent = 16;
+    e.num_elements = 2;
+    e.name_len = 9;
+    memset(el, 0, sizeof(el));
+    el[0].type = OMPI_EVT_FILE_TYPE_UINT64;
+    el[1].type = OMPI_EVT_FILE_TYPE_INT32;
+    el[1].offset = 8;
+    el[1].name_len = 4;
+    memcpy(body, &e, sizeof(e));
+    memcpy(body + sizeof(e), el, sizeof(el));
+    used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_EVENT, body,
+                     sizeof(e) + sizeof(el), "ompi.fuzzrank");
+    e.index = 1;
+    e.source = 1;
+    e.extent = 8;
+    e.num_elements = 1;
+    e.name_len = 10;
+    el[0].type = OMPI_EVT_FILE_TYPE_DOUBLE;
+    el[0].name_len = 0;
+    memcpy(body, &e, sizeof(e));
+    memcpy(body + sizeof(e), el, sizeof(el[0]));
+    used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_EVENT, body,
+                     sizeof(e) + sizeof(el[0]), "ompi.fuzz2");
+    h.dict_used = used;
+    h.state = OMPI_EVT_FILE_STATE_OPEN;
+    h.header_sum = ompi_evt_file_sum(&h, offsetof(ompi_evt_file_header_t, header_sum));
+    memcpy(b, &h, sizeof(h));
+    {
+        uint64_t d = 5;
+        memcpy(b + h.drops_offset + 8, &d, 8);
+    }
+    for (size_t r = 0; r < rings; ++r) {
+        unsigned char *slot = b + h.rings_offset + r * h.ring_stride;
+        unsigned char *data = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
+        uint32_t tail = 0, oldest = 0;
+        uint64_t evicted = 0, mark;
+        int n = 0 == r ? 20 : 150; /* ring 1 wraps */
+
+        for (int i = 0; i < n; ++i) {
+            uint32_t ev = (uint32_t) (i % 2), size = ompi_evt_file_record_size(ev ? 8 : 16);
+            uint32_t off = tail % SEED_CAP, need = size + (SEED_CAP - off < size ? SEED_CAP - off : 0);
+            while (need > SEED_CAP - (tail - oldest)) {
+                uint32_t osz, okind;
+                memcpy(&osz, data + oldest % SEED_CAP, 4);
+                memcpy(&okind, data + oldest % SEED_CAP + 4, 4);
+                evicted += OMPI_EVT_FILE_KIND_SKIP != okind;
+                oldest += osz;
+            }
+            put_record(data, &tail, ev, ev ? 8 : 16, (uint64_t) i);
+        }
+        mark = ((uint64_t) (uint32_t) evicted << 32) | oldest;
+        memcpy(slot + OMPI_EVT_FILE_CTL_TAIL, &tail, 4);
+        memcpy(slot + OMPI_EVT_FILE_CTL_OLDEST, &oldest, 4);
+        memcpy(slot + OMPI_EVT_FILE_CTL_EVICTED, &evicted, 8);
+        memcpy(slot + OMPI_EVT_FILE_CTL_EVICT_MARK, &mark, 8);
+    }
+    *len = file_size;
+    return b;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    const char *path = getenv("FUZZ_FILE_WRITE_SEED");
+    ompi_evt_fr_file_t *f;
+    unsigned char *b;
+    size_t len;
+    FILE *fp;
+
+    if (NULL == path) {
+        return 0;
+    }
+    b = make_seed(&len);
+    /* the seed itself must be valid */
+    if (NULL == b || 0 != ompi_evt_fr_decode(b, len, &f) || 0 != f->nproblems
+        || 0 == f->nrecords || 0 == f->overwritten) {
+        fprintf(stderr, "fuzz_file_read: the seed is not a valid file\n");
+        exit(1);
+    }
+    ompi_evt_fr_free(f);
+    fp = fopen(path, "wb");
+    if (NULL == fp || len != fwrite(b, 1, len, fp)) {
+        exit(1);
+    }
+    fclose(fp);
+    free(b);
+    exit(0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ompi_evt_fr_file_t *f;
+
+    if (0 != ompi_evt_fr_decode(data, size, &f)) {
+        return 0;
+    }
+    for (size_t i = 0; i < f->nrecords; ++i) {
+        const ompi_evt_fr_record_t *r = &f->records[i];
+        ompi_evt_fr_value_t v;
+        /* payloads lie inside the decoder's copy */
+        if (r->payload < f->buf || r->payload + r->payload_len > f->buf + f->len) {
+            __builtin_trap();
+        }
+        for (uint32_t j = 0; NULL != r->event && j < r->event->num_elements; ++j) {
+            (void) ompi_evt_fr_element(r, j, &v);
+        }
+    }
+    ompi_evt_fr_free(f);
+    return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* Writes node files as a job exporting through evt/pmix would leave them,
+ * with the real encoder and the real node file writer, and the counts the
+ * listener must find (EXPECTED file). A simulated job of N ranks on H nodes:
+ * each rank raises ompi.mpi.initialization, a communicator_created, then per
+ * iteration a ring exchange (rank r sends to r+1, receives from r-1, tag =
+ * iteration, bytes = 8 * (iteration + 1)) as p2p_send_complete and
+ * p2p_recv_complete records, then ompi.mpi.finalization and a FINAL batch.
+ * Timestamps are source ticks of a per-node monotonic clock (each node
+ * booted at another time), so only the batches' clock pairs put them on one
+ * timeline.
+ *
+ * Usage: gen_nodefiles DIR EXPECTED [options]
+ *   --ranks N (4) --nodes H (2) --iters K (50) --batch-bytes B (8192)
+ *   --drops RANK:N       RANK reports N dropped p2p_send_complete records
+ *   --lose RANK:SEQ      RANK's batch SEQ never reaches the node file
+ *   --kill RANK          RANK stops halfway: no finalization, no FINAL batch
+ *   --skew NODE:NS       NODE's CLOCK_REALTIME is off by NS; its ranks carry
+ *                        offset samples (-NS) that put them right again
+ *   --no-offsets         with --skew: the offset samples are left out
+ *   --duplicate RANK:SEQ RANK's batch SEQ reaches the node file twice
+ *   --bench              minimal events (p2p only, no lifecycle), for speed
+ *
+ * EXPECTED lines (sorted):
+ *   count <event> <rank> <n>      events per type and rank
+ *   drops <event> <rank> <n>
+ *   lost <rank> <n>
+ *   early <rank>
+ *   flows <n>                     send/recv pairs both present
+ *   total <n>
+ */
+
+#include "opal_config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_producers.h"
+#include "opal/mca/base/mca_base_event.h"
+#include "opal/runtime/opal.h"
+
+#define MAXR 256
+#define T0   1700000000000000000LL /* job start, CLOCK_REALTIME ns */
+
+enum { E_INIT, E_FINI, E_COMM, E_SEND, E_RECV, E_N };
+static const char *const enames[E_N] = {"ompi.mpi.initialization", "ompi.mpi.finalization",
+                                        "ompi.mpi.communicator_created",
+                                        "ompi.mpi.p2p_send_complete",
+                                        "ompi.mpi.p2p_recv_complete"};
+static mca_base_event_t *ev[E_N];
+
+typedef struct {
+    ompi_evt_wire_encoder_t enc;
+    uint64_t seq;
+    int node;
+    bool dead;
+    uint64_t pending[E_N]; /* records in the open batch, per type */
+    uint64_t counted[E_N]; /* records in appended batches */
+    uint64_t drops_to_report, drops_reported;
+    unsigned char *sent_ok;   /* per iteration: the send record reached a file */
+    unsigned char *recv_ok;
+    unsigned char *send_in;   /* per iteration: in the open batch */
+    unsigned char *recv_in;
+} rank_t;
+
+static rank_t R[MAXR];
+static ompi_evt_nodefile_t files[26];
+static int nranks = 4, nnodes = 2, iters = 50;
+static size_t batch_bytes = 8192;
+static int lose_rank = -1, dup_rank = -1, kill_rank = -1, drops_rank = -1, skew_node = -1;
+static uint64_t lose_seq, dup_seq, drops_n;
+static int64_t skew_ns;
+static bool bench, no_offsets;
+static mca_base_event_source_t *src;
+
+/* per-node monotonic clock: booted at a node-dependent instant */
+static int64_t boot_of(int node)
+{
+    return T0 - 3600LL * 1000000000LL * (node + 1) - 12345 * node;
+}
+static int64_t ticks_at(int node, int64_t real)
+{
+    return real - boot_of(node);
+}
+/* what the node's CLOCK_REALTIME says at true time @p real */
+static int64_t realtime_at(int node, int64_t real)
+{
+    return real + (node == skew_node ? skew_ns : 0);
+}
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, "gen_nodefiles: %s failed (%d)\n", what, rc);
+    exit(1);
+}
+
+static void begin(int r, int64_t now)
+{
+    rank_t *k = &R[r];
+    int rc = ompi_evt_wire_encoder_begin(&k->enc, k->seq, 0);
+    if (OPAL_SUCCESS != rc) {
+        die("begin", rc);
+    }
+    /* the clock pair, sampled "now" on the rank's node */
+    rc = ompi_evt_wire_encoder_add_clock(&k->enc, src, ticks_at(k->node, now),
+                                         realtime_at(k->node, now));
+    if (OPAL_SUCCESS != rc) {
+        die("add_clock", rc);
+    }
+    /* drops travel in the next batch (again after the batch was lost) */
+    if (drops_rank == r && k->drops_reported < k->drops_to_report) {
+        rc = ompi_evt_wire_encoder_add_drops(&k->enc, ev[E_SEND], k->drops_to_report);
+        if (OPAL_SUCCESS != rc) {
+            die("add_drops", rc);
+        }
+        k->drops_reported = k->drops_to_report;
+    }
+    memset(k->pending, 0, sizeof(k->pending));
+    memset(k->send_in, 0, (size_t) iters);
+    memset(k->recv_in, 0, (size_t) iters);
+}
+
+/* Finish the open batch and deliver it (or lose it, or twice). */
+static void flush(int r, bool final, int64_t now)
+{
+    rank_t *k = &R[r];
+    const void *buf;
+    size_t len;
+    int rc;
+
+    if (final) {
+        (void) ompi_evt_wire_encoder_set_flags(&k->enc, OMPI_EVT_WIRE_FLAG_FINAL);
+    }
+    rc = ompi_evt_wire_encoder_finish(&k->enc, &buf, &len);
+    if (OPAL_SUCCESS != rc) {
+        die("finish", rc);
+    }
+    if (!(lose_rank == r && lose_seq == k->seq)) {
+        rc = ompi_evt_nodefile_append(&files[k->node], buf, len);
+        if (OPAL_SUCCESS != rc) {
+            die(files[k->node].error, rc);
+        }
+        if (dup_rank == r && dup_seq == k->seq
+            && OPAL_SUCCESS != ompi_evt_nodefile_append(&files[k->node], buf, len)) {
+            die("append (duplicate)", rc);
+        }
+        for (int e = 0; e < E_N; ++e) {
+            k->counted[e] += k->pending[e];
+        }
+        for (int i = 0; i < iters; ++i) {
+            k->sent_ok[i] |= k->send_in[i];
+            k->recv_ok[i] |= k->recv_in[i];
+        }
+    } else if (drops_rank == r) {
+        k->drops_reported = 0; /* the report was in the lost batch */
+    }
+    k->seq++;
+    if (!final) {
+        begin(r, now);
+    }
+}
+
+static void add(int r, int e, int64_t real, const void *payload, int iter)
+{
+    rank_t *k = &R[r];
+    mca_base_event_record_t rec;
+    int rc;
+
+    memset(&rec, 0, sizeof(rec));
+    rec.event = ev[e];
+    rec.source = src;
+    rec.timestamp = ticks_at(k->node, real);
+    rec.data = payload;
+    rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+    if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+        flush(r, false, real);
+        rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+    }
+    if (OPAL_SUCCESS != rc) {
+        die("add_record", rc);
+    }
+    k->pending[e]++;
+    if (E_SEND == e) {
+        k->send_in[iter] = 1;
+    } else if (E_RECV == e) {
+        k->recv_in[iter] = 1;
+    }
+}
+
+static int parse_pair(const char *s, int *a, uint64_t *b)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (':' != *end) {
+        return -1;
+    }
+    *a = (int) x;
+    *b = strtoull(end + 1, &end, 10);
+    return '\0' == *end ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"ranks", 1, NULL, 'r'},     {"nodes", 1, NULL, 'n'},
+                                         {"iters", 1, NULL, 'i'},     {"batch-bytes", 1, NULL, 'b'},
+                                         {"drops", 1, NULL, 'd'},     {"lose", 1, NULL, 'l'},
+                                         {"kill", 1, NULL, 'k'},      {"skew", 1, NULL, 's'},
+                                         {"duplicate", 1, NULL, 'u'}, {"bench", 0, NULL, 'B'},
+                                         {"no-offsets", 0, NULL, 'O'},
+                                         {NULL, 0, NULL, 0}};
+    const char *dir, *expected;
+    uint64_t flows = 0, total = 0;
+    FILE *ex;
+    int c, si;
+
+    while (-1 != (c = getopt_long(argc, argv, "", opts, NULL))) {
+        uint64_t v;
+        switch (c) {
+        case 'r':
+            nranks = atoi(optarg);
+            break;
+        case 'n':
+            nnodes = atoi(optarg);
+            break;
+        case 'i':
+            iters = atoi(optarg);
+            break;
+        case 'b':
+            batch_bytes = (size_t) strtoull(optarg, NULL, 10);
+            break;
+        case 'd':
+            if (0 != parse_pair(optarg, &drops_rank, &drops_n)) {
+                return 2;
+            }
+            break;
+        case 'l':
+            if (0 != parse_pair(optarg, &lose_rank, &lose_seq)) {
+                return 2;
+            }
+            break;
+        case 'u':
+            if (0 != parse_pair(optarg, &dup_rank, &dup_seq)) {
+                return 2;
+            }
+            break;
+        case 'k':
+            kill_rank = atoi(optarg);
+            break;
+        case 's':
+            if (0 != parse_pair(optarg, &skew_node, &v)) {
+                return 2;
+            }
+            skew_ns = (int64_t) v;
+            break;
+        case 'B':
+            bench = true;
+            break;
+        case 'O':
+            no_offsets = true;
+            break;
+        default:
+            return 2;
+        }
+    }
+    if (argc - optind != 2 || nranks < 2 || nranks > MAXR || nnodes < 1 || nnodes > 26
+        || nnodes > nranks || iters < 1) {
+        fprintf(stderr, "usage: gen_nodefiles DIR EXPECTED [--ranks N] [--nodes H] ...\n");
+        return 2;
+    }
+    dir = argv[optind];
+    expected = argv[optind + 1];
+
+    if (OPAL_SUCCESS != opal_init_util(&argc, &argv) || OPAL_SUCCESS != mca_base_event_init()
+        || OPAL_SUCCESS != ompi_evt_producers_register()) {
+        die("engine init", 0);
+    }
+    for (int e = 0; e < E_N; ++e) {
+        if (OPAL_SUCCESS != mca_base_event_get_by_name(enames[e], &ev[e])) {
+            die(enames[e], 0);
+        }
+    }
+    src = ev[E_SEND]->source;
+    (void) si;
+
+    for (int n = 0; n < nnodes; ++n) {
+        char host[16];
+        snprintf(host, sizeof(host), "node%c", 'A' + n);
+        if (OPAL_SUCCESS != ompi_evt_nodefile_open(&files[n], dir, host)) {
+            die(files[n].error, 0);
+        }
+    }
+    for (int r = 0; r < nranks; ++r) {
+        ompi_evt_wire_sender_t snd;
+        memset(&snd, 0, sizeof(snd));
+        R[r].node = r * nnodes / nranks;
+        strcpy(snd.nspace, "prterun-gen-1@1");
+        snprintf(snd.host, sizeof(snd.host), "node%c", 'A' + R[r].node);
+        snd.rank = (uint32_t) r;
+        snd.pid = 1000 + (uint32_t) r;
+        if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&R[r].enc, &snd, batch_bytes)) {
+            die("construct", 0);
+        }
+        if (R[r].node == skew_node && !no_offsets) {
+            ompi_evt_wire_offset_t o = {realtime_at(R[r].node, T0), -skew_ns, 1000};
+            (void) ompi_evt_wire_encoder_add_offset(&R[r].enc, &o);
+        }
+        R[r].sent_ok = calloc((size_t) iters, 1);
+        R[r].recv_ok = calloc((size_t) iters, 1);
+        R[r].send_in = calloc((size_t) iters, 1);
+        R[r].recv_in = calloc((size_t) iters, 1);
+        R[r].drops_to_report = drops_rank == r ? drops_n : 0;
+        begin(r, T0);
+    }
+
+    /* the job, in true time order; ranks start 1 us apart */
+    for (int r = 0; r < nranks && !bench; ++r) {
+        int64_t t = T0 + 1000 * r;
+        ompi_evt_initialization_payload_t ip = {0, 3, r, nranks, 1};
+        ompi_evt_comm_created_payload_t cp = {nranks, 0, 0x7f0000001000ULL + (uint64_t) r};
+        add(r, E_INIT, t, &ip, 0);
+        add(r, E_COMM, t + 500, &cp, 0);
+    }
+    for (int i = 0; i < iters; ++i) {
+        /* iteration i: 10 us apart; the send starts at +1 us, the receive
+         * was posted at +0 and completes at +3 us, the send completes at +2 */
+        int64_t base = T0 + 100000 + (int64_t) i * 10000;
+        for (int r = 0; r < nranks; ++r) {
+            int to = (r + 1) % nranks, from = (r + nranks - 1) % nranks;
+            ompi_evt_p2p_payload_t sp, rp;
+            int64_t me = base + 37 * r;
+            int64_t peer_send_start = base + 37 * from + 1000;
+
+            if (r == kill_rank && i >= iters / 2) {
+                R[r].dead = true;
+                continue;
+            }
+            memset(&sp, 0, sizeof(sp));
+            sp.comm = 0x7f0000000100ULL;
+            sp.bytes = 8 * ((uint64_t) i + 1);
+            sp.start_time = ticks_at(R[r].node, me + 1000);
+            sp.complete_time = ticks_at(R[r].node, me + 2000);
+            sp.peer = to;
+            sp.tag = i;
+            sp.mode = 1;
+            sp.comm_peer = to;
+            add(r, E_SEND, me + 2000, &sp, i);
+            if (from == kill_rank && i >= iters / 2) {
+                continue; /* nothing to receive from a dead rank */
+            }
+            rp = sp;
+            rp.peer = from;
+            rp.comm_peer = from;
+            rp.bytes = 8 * ((uint64_t) i + 1);
+            rp.start_time = ticks_at(R[r].node, me);
+            /* completes after its send started (true time) */
+            rp.complete_time = ticks_at(R[r].node, (peer_send_start > me ? peer_send_start : me)
+                                                       + 3000);
+            add(r, E_RECV, (peer_send_start > me ? peer_send_start : me) + 3000, &rp, i);
+        }
+    }
+    for (int r = 0; r < nranks; ++r) {
+        int64_t t = T0 + 100000 + (int64_t) iters * 10000 + 1000 * r;
+        if (R[r].dead) {
+            /* killed: what was already sent stays; the open batch is lost */
+            continue;
+        }
+        if (!bench) {
+            ompi_evt_finalization_payload_t fp = {0, r, 1};
+            add(r, E_FINI, t, &fp, 0);
+        }
+        flush(r, true, t);
+    }
+    for (int n = 0; n < nnodes; ++n) {
+        ompi_evt_nodefile_close(&files[n]);
+    }
+
+    ex = fopen(expected, "w");
+    if (NULL == ex) {
+        die("open EXPECTED", 0);
+    }
+    for (int r = 0; r < nranks; ++r) {
+        for (int e = 0; e < E_N; ++e) {
+            if (0 < R[r].counted[e]) {
+                fprintf(ex, "count %s %d %llu\n", enames[e], r,
+                        (unsigned long long) R[r].counted[e]);
+                total += R[r].counted[e];
+            }
+        }
+        if (0 < R[r].drops_reported) {
+            fprintf(ex, "drops %s %d %llu\n", enames[E_SEND], r,
+                    (unsigned long long) R[r].drops_reported);
+        }
+        if (r == lose_rank && lose_seq < R[r].seq) {
+            fprintf(ex, "lost %d 1\n", r);
+        }
+        if (R[r].dead) {
+            fprintf(ex, "early %d\n", r);
+        }
+        for (int i = 0; i < iters; ++i) {
+            int to = (r + 1) % nranks;
+            flows += R[r].sent_ok[i] && R[to].recv_ok[i];
+        }
+    }
+    fprintf(ex, "flows %llu\ntotal %llu\n", (unsigned long long) flows, (unsigned long long) total);
+    fclose(ex);
+    for (int r = 0; r < nranks; ++r) {
+        ompi_evt_wire_encoder_destruct(&R[r].enc);
+        free(R[r].sent_ok);
+        free(R[r].recv_ok);
+        free(R[r].send_in);
+        free(R[r].recv_in);
+    }
+    (void) mca_base_event_finalize();
+    return 0;
+}

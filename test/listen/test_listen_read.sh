@@ -1,0 +1,121 @@
+#!/bin/sh
+# ompi-evt-listen --read: outputs, counts across formats, damage, errors,
+# options, and the time mapping (a node whose clock is off by 5 s).
+# Each case prints "ok" or "FAIL"; the last line is "N passed, M failed".
+set -u
+L=${LISTEN:?}
+P=${OTF2_PRINT:-}
+test -n "$P" || P=-
+W=$PWD/listen-work
+rm -rf "$W" && mkdir -p "$W" && chmod 700 "$W" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+gen() { # gen NAME ARGS...: node files in $W/NAME, expected counts in $W/NAME.exp
+    n=$1; shift
+    mkdir -m 700 "$W/$n" && ./gen_nodefiles "$W/$n" "$W/$n.exp" "$@" || { bad "gen $n"; return 1; }
+}
+listen() { # listen EXPECTED_STATUS ARGS...
+    want=$1; shift
+    "$L" "$@" >"$W/out.txt" 2>"$W/err.txt"
+    st=$?
+    if test "$st" != "$want"; then
+        bad "ompi-evt-listen $* exited $st, expected $want"; cat "$W/err.txt"; return 1
+    fi
+    return 0
+}
+checkout() { # checkout DIR EXPECTED [check_listen options]
+    d=$1; e=$2; shift 2
+    if ./check_listen "$d" "$e" "$P" "$@" >"$W/check.txt" 2>&1; then
+        ok "$d: $(tail -1 "$W/check.txt")"
+    else
+        bad "$d: outputs"; cat "$W/check.txt"
+    fi
+}
+
+# 1. a 6-rank job on 3 nodes, several batches per rank, with drops, a lost
+#    batch, a duplicated batch and a rank killed halfway
+gen job --ranks 6 --nodes 3 --iters 300 --batch-bytes 4096 --drops 1:7 --lose 2:1 \
+    --duplicate 0:2 --kill 4 &&
+    listen 0 --read "$W/job" -o "$W/job.out" && checkout "$W/job.out" "$W/job.exp" --causal
+grep -q "^  ompi.mpi.p2p_send_complete rank 1 .* 7$" "$W/job.out/summary.txt" &&
+    grep -q "ended early (no FINAL batch): 4$" "$W/job.out/summary.txt" &&
+    grep -q "1 duplicate batches read and ignored" "$W/job.out/summary.txt" &&
+    ok "summary: drops, early rank, duplicate" || bad "summary: drops, early rank, duplicate"
+grep -q "events per type and rank" "$W/out.txt" && ok "summary printed" || bad "summary printed"
+test "$(stat -c %a "$W/job.out/events.jsonl")" = 600 && ok "outputs are 0600" || bad "outputs are 0600"
+ls -a "$W/job.out" | grep -q tmp && bad "temporary files left" || ok "no temporary files left"
+
+# 2. the same read again into the same folder: outputs replaced, identical
+listen 0 --read "$W/job" -o "$W/job.out" --quiet && test ! -s "$W/out.txt" &&
+    ok "--quiet prints nothing" || bad "--quiet"
+cp "$W/job.out/events.jsonl" "$W/first.jsonl"
+listen 0 --read "$W/job/nodeA.evt" "$W/job/nodeB.evt" "$W/job/nodeC.evt" -o "$W/job.out" --quiet &&
+    cmp -s "$W/first.jsonl" "$W/job.out/events.jsonl" &&
+    ok "files named one by one = the folder" || bad "files named one by one"
+
+# 3. clocks: node B's CLOCK_REALTIME 5 s off, corrected by its offset
+#    samples: the merged outputs equal the unskewed job's, receives never
+#    complete before their sends start; without the samples they do (control)
+gen plain --ranks 4 --nodes 2 --iters 40 && listen 0 --read "$W/plain" --quiet &&
+    checkout "$W/plain" "$W/plain.exp" --causal
+gen skew --ranks 4 --nodes 2 --iters 40 --skew 1:5000000000 && listen 0 --read "$W/skew" --quiet &&
+    checkout "$W/skew" "$W/skew.exp" --causal
+cmp -s "$W/plain/events.jsonl" "$W/skew/events.jsonl" && cmp -s "$W/plain/trace.json" "$W/skew/trace.json" &&
+    ok "a 5 s clock skew corrected by offsets: identical outputs" || bad "skew corrected"
+gen noofs --ranks 4 --nodes 2 --iters 40 --skew 1:5000000000 --no-offsets &&
+    listen 0 --read "$W/noofs" --quiet && checkout "$W/noofs" "$W/noofs.exp" --acausal
+
+# 4. damage: a truncated file and a corrupted one still give every intact
+#    batch, and exit 1
+gen dmg --ranks 4 --nodes 2 --iters 300 --batch-bytes 4096 &&
+    listen 0 --read "$W/dmg" --quiet && total=$(grep -c '"time_ns"' "$W/dmg/events.jsonl")
+size=$(stat -c %s "$W/dmg/nodeA.evt")
+truncate -s $((size - 100)) "$W/dmg/nodeA.evt"
+listen 1 --read "$W/dmg" --quiet && grep -q TRUNCATED "$W/dmg/summary.txt" &&
+    grep -q nodeA.evt "$W/err.txt" && ok "truncated: exit 1, reported" || bad "truncated"
+n1=$(grep -c '"time_ns"' "$W/dmg/events.jsonl")
+test "$n1" -lt "$total" && test "$n1" -gt $((total / 2)) && ok "truncated: $n1 of $total events" ||
+    bad "truncated: $n1 of $total events"
+printf 'XXXX' | dd of="$W/dmg/nodeB.evt" bs=1 seek=3000 conv=notrunc 2>/dev/null
+listen 1 --read "$W/dmg" --quiet && grep -q DAMAGED "$W/dmg/summary.txt" &&
+    ok "corrupted: exit 1, reported" || bad "corrupted"
+n2=$(grep -c '"time_ns"' "$W/dmg/events.jsonl")
+test "$n2" -lt "$n1" && test "$n2" -gt $((n1 / 2)) && ok "corrupted: $n2 events" || bad "corrupted: $n2 events"
+./check_listen "$W/dmg" "$W/dmg.exp" "$P" >"$W/check.txt" 2>&1
+# (counts differ from the undamaged job's: only form and order are checked)
+! grep -q "FAIL: events.jsonl: .*valid JSON\|FAIL: events.jsonl: every line\|FAIL: events.jsonl: in time order\|FAIL: trace.json parses\|FAIL: trace.json: every event\|FAIL: otf2-print\|FAIL: otf2: time order" "$W/check.txt" &&
+    ok "damaged input: outputs still well formed" || { bad "damaged input: outputs"; cat "$W/check.txt"; }
+
+# 5. options
+gen opt --ranks 4 --nodes 2 --iters 20
+listen 0 --read "$W/opt" -o "$W/sel" --events 'ompi.mpi.p2p_*,^*recv*' --quiet &&
+    test "$(grep -c '"time_ns"' "$W/sel/events.jsonl")" = "$(awk '/^count ompi.mpi.p2p_send/ {s += $4} END {print s}' "$W/opt.exp")" &&
+    ! grep -q 'recv_complete\|initialization' "$W/sel/events.jsonl" &&
+    ok "--events selects" || bad "--events"
+listen 0 --read "$W/opt" -o "$W/so" --summary-only --quiet && test -f "$W/so/summary.txt" &&
+    test ! -e "$W/so/events.jsonl" && test ! -e "$W/so/trace.json" && test ! -e "$W/so/trace.otf2" &&
+    ok "--summary-only" || bad "--summary-only"
+listen 0 --read "$W/opt" -o "$W/fj" --format jsonl --quiet && test -f "$W/fj/events.jsonl" &&
+    test ! -e "$W/fj/trace.json" && test ! -e "$W/fj/trace.otf2" && ok "--format jsonl" || bad "--format jsonl"
+listen 0 --read "$W/opt" -o "$W/ns" --nspace other --quiet &&
+    grep -q "batches of other namespaces ignored" "$W/ns/summary.txt" &&
+    test "$(grep -c '"time_ns"' "$W/ns/events.jsonl")" = 0 && ok "--nspace" || bad "--nspace"
+
+# 6. clear errors (exit 2)
+listen 2 --read "$W/nosuch" && grep -q "No such file" "$W/err.txt" && ok "no such folder" || bad "no such folder"
+echo '{"not": "a node file"}' >"$W/foreign.evt"
+listen 2 --read "$W/foreign.evt" && grep -q "not an ompi-evt node file" "$W/err.txt" &&
+    ok "foreign file" || bad "foreign file"
+mkdir -p "$W/empty"
+listen 2 --read "$W/empty" && grep -q "no node files" "$W/err.txt" && ok "folder without node files" ||
+    bad "folder without node files"
+listen 2 --read "$W/opt" --format jsonl,svg && grep -q 'unknown format "svg"' "$W/err.txt" &&
+    ok "unknown format" || bad "unknown format"
+listen 2 && grep -q "nothing to read" "$W/err.txt" && ok "no input" || bad "no input"
+listen 2 --read "$W/opt" --events 'a,,b' && grep -q "empty pattern" "$W/err.txt" && ok "bad --events" ||
+    bad "bad --events"
+
+echo "$pass passed, $fail failed"
+test "$fail" = 0

@@ -1,0 +1,172 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* Checks the evt/file recordings of a test_file_crash job:
+ *   file_check DIR SEED NP MODE...   (MODE per rank as test_file_crash)
+ * For every rank, from its file (read with the decoder of
+ * tools/evt_file_read.c):
+ *   - the file is valid (no problem found), was not closed (the rank died),
+ *     and says its rank;
+ *   - the records of ompi.test_file_seq are numbered without a gap, in
+ *     order, each with the right rank and check word (nothing invented);
+ *   - kill/segv/abort ranks (N known): the last is N-1; nothing was lost:
+ *     records + overwritten >= N, and overwritten never exceeds what the
+ *     ring had to give up (N - records + the few events of MPI_Init);
+ *     when something was overwritten, the ring is full (up to capacity);
+ *   - spin ranks (killed from outside at an unknown point): if nothing
+ *     was overwritten the first is 0; else the ring is full.
+ * Prints one line per rank and "N passed, M failed". */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evt_file_read.h"
+#include "ompi/mca/evt/file/evt_file_format.h"
+#include "test_file_common.h"
+
+/* Events other than ours a rank may raise (MPI_Init, communicators...) */
+#define OTHER_EVENTS_MAX 64
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (cond) {                                                                        \
+            ++passed;                                                                      \
+        } else {                                                                           \
+            ++failed;                                                                      \
+            printf("FAIL rank %d: ", rank);                                                \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+        }                                                                                  \
+    } while (0)
+
+static void check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, const char *mode)
+{
+    const ompi_evt_fr_event_t *ev = NULL;
+    uint64_t first = 0, last = 0, count = 0, bytes = 0;
+    bool known = 0 != strcmp(mode, "spin");
+    uint64_t n = test_file_crash_n(seed, rank);
+    int bad = 0;
+
+    CHECK(0 == f->nproblems, "%zu problems, first: %s", f->nproblems,
+          f->nproblems ? f->problems[0] : "");
+    CHECK(!f->closed, "the file says the writer finalized");
+    CHECK(f->rank == rank, "the header says rank %d", f->rank);
+    for (size_t i = 0; i < f->nevents; ++i) {
+        if (0 == strcmp(f->events[i].name, TEST_FILE_SEQ_NAME)) {
+            ev = &f->events[i];
+        }
+    }
+    CHECK(NULL != ev && 3 == ev->num_elements && sizeof(test_file_seq_t) == ev->extent,
+          "%s not in the dictionary with its layout", TEST_FILE_SEQ_NAME);
+    if (NULL == ev) {
+        return;
+    }
+    for (size_t i = 0; i < f->nrecords; ++i) {
+        const ompi_evt_fr_record_t *r = &f->records[i];
+        test_file_seq_t p;
+
+        bytes += ompi_evt_file_record_size(r->payload_len);
+        if (r->event != ev) {
+            continue;
+        }
+        memcpy(&p, r->payload, sizeof(p));
+        if (p.rank != rank || p.check != test_file_check(p.seq, p.rank)
+            || (0 != count && p.seq != last + 1)) {
+            if (bad++ < 3) {
+                printf("rank %d: record %zu: seq %llu rank %d check %u after seq %llu\n", rank, i,
+                       (unsigned long long) p.seq, p.rank, p.check, (unsigned long long) last);
+            }
+        }
+        if (0 == count) {
+            first = p.seq;
+        }
+        last = p.seq;
+        ++count;
+    }
+    CHECK(0 == bad, "%d records out of order, invented or damaged", bad);
+    CHECK(0 < count, "no record of %s", TEST_FILE_SEQ_NAME);
+    if (known) {
+        CHECK(n - 1 == last, "last seq %llu, raised %llu", (unsigned long long) last,
+              (unsigned long long) n);
+        CHECK(count + f->overwritten >= n && f->overwritten <= n - count + OTHER_EVENTS_MAX,
+              "%llu records + %llu overwritten for %llu raised", (unsigned long long) count,
+              (unsigned long long) f->overwritten, (unsigned long long) n);
+    }
+    if (0 == f->overwritten) {
+        CHECK(0 == first, "nothing overwritten but the first seq is %llu",
+              (unsigned long long) first);
+    } else {
+        /* the newest records that fit: less than two of the largest
+         * records (a skip at the end and the next record) stay free */
+        uint64_t max_rec = ompi_evt_file_record_size(OMPI_EVT_FILE_MAX_PAYLOAD);
+        CHECK(bytes + 2 * max_rec > f->ring_capacity,
+              "%llu overwritten but only %llu of %u bytes hold records",
+              (unsigned long long) f->overwritten, (unsigned long long) bytes, f->ring_capacity);
+    }
+    printf("rank %d (%s): seq %llu..%llu, %llu records, %llu overwritten%s%llu raised\n", rank,
+           mode, (unsigned long long) first, (unsigned long long) last, (unsigned long long) count,
+           (unsigned long long) f->overwritten, known ? ", " : ", unknown of ",
+           (unsigned long long) (known ? n : 0));
+}
+
+int main(int argc, char **argv)
+{
+    ompi_evt_fr_file_t *files[64] = {NULL};
+    unsigned long seed;
+    struct dirent *de;
+    int np, nfiles = 0, rank = -1;
+    DIR *d;
+
+    if (argc < 5) {
+        fprintf(stderr, "usage: file_check DIR SEED NP MODE...\n");
+        return 2;
+    }
+    seed = strtoul(argv[2], NULL, 10);
+    np = atoi(argv[3]);
+    if (np < 1 || np > 64 || NULL == (d = opendir(argv[1]))) {
+        fprintf(stderr, "file_check: bad NP or folder %s\n", argv[1]);
+        return 2;
+    }
+    while (NULL != (de = readdir(d))) {
+        char path[4096];
+        ompi_evt_fr_file_t *f;
+        size_t l = strlen(de->d_name);
+
+        if (l < 5 || 0 != strcmp(de->d_name + l - 5, OMPI_EVT_FILE_SUFFIX)) {
+            continue;
+        }
+        (void) snprintf(path, sizeof(path), "%s/%s", argv[1], de->d_name);
+        ++nfiles;
+        if (0 != ompi_evt_fr_open(path, &f)) {
+            printf("FAIL: cannot read %s\n", path);
+            ++failed;
+            continue;
+        }
+        if (0 <= f->rank && f->rank < np && NULL == files[f->rank]) {
+            files[f->rank] = f;
+        } else {
+            printf("FAIL: %s: rank %d unexpected or twice\n", path, f->rank);
+            ++failed;
+            ompi_evt_fr_free(f);
+        }
+    }
+    (void) closedir(d);
+    CHECK(nfiles == np, "%d files for %d ranks", nfiles, np);
+    for (rank = 0; rank < np; ++rank) {
+        const char *mode = argv[4 + (rank < argc - 4 ? rank : argc - 5)];
+        CHECK(NULL != files[rank], "no file");
+        if (NULL != files[rank]) {
+            check_rank(files[rank], rank, seed, mode);
+            ompi_evt_fr_free(files[rank]);
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return 0 == failed ? 0 : 1;
+}

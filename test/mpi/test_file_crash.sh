@@ -1,0 +1,57 @@
+#!/bin/sh
+# evt/file survives the death of its process (issue 13): 4-rank jobs of
+# test_file_crash under --mca evt file, every rank dying at a random point,
+# then file_check reads the files back (everything raised before the
+# death, up to the capacity, in order, nothing invented):
+#   kill    every rank SIGKILLs itself after its own random count
+#   segv    rank 1 segfaults (evt_file_sync=1: the fatal-signal msync path
+#           runs and hands the signal on), mpirun kills the spinning others
+#   abort   rank 2 calls MPI_Abort, mpirun kills the others
+#   extkill every rank spins; this script kill -9s rank 3 at a random time
+# EVT_FILE_SEED=n repeats a run (the seed is printed).
+set -u
+seed=${EVT_FILE_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+echo "seed $seed"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+run() { # name, extra mpirun args, modes...
+    name=$1; margs=$2; shift 2
+    mkdir -m 0700 "$dir/$name"
+    # shellcheck disable=SC2086
+    timeout 120 ${MPIRUN:-mpirun} --oversubscribe -np 4 --mca evt file \
+        --mca evt_file_dir "$dir/$name" --mca evt_file_size 131072 $margs \
+        ./test_file_crash "$seed" "$@" >"$dir/$name.out" 2>&1 &
+    mpirun_pid=$!
+    started=$(date +%s)
+}
+check() { # name, modes...
+    name=$1; shift
+    wait "$mpirun_pid"
+    rc=$?
+    echo "=== $name (mpirun exit $rc, $(($(date +%s) - started)) s)"
+    grep -v '^\s*$' "$dir/$name.out" | head -20
+    [ "$rc" -ne 0 ] || { echo "FAIL [$name]: mpirun exited 0 although ranks died"; fail=1; }
+    [ "$rc" -ne 124 ] || { echo "FAIL [$name]: timeout"; fail=1; }
+    ./file_check "$dir/$name" "$seed" 4 "$@" || { echo "FAIL [$name]"; fail=1; }
+}
+
+run kill "" kill
+check kill kill
+run segv "--mca evt_file_sync 1" spin segv spin spin
+check segv spin segv spin spin
+run abort "" spin spin abort spin
+check abort spin spin abort spin
+
+run extkill "" spin
+# wait for the four ranks to spin, then kill rank 3 at a random moment
+i=0
+while [ "$(grep -c spinning "$dir/extkill.out" 2>/dev/null)" -lt 4 ] && [ $i -lt 600 ]; do
+    sleep 0.1; i=$((i + 1))
+done
+sleep "0.$(( (seed % 9) + 1 ))"
+victim=$(ls "$dir/extkill" | sed -n 's/^evt\..*\.3\..*\.\([0-9]*\)\.oevt$/\1/p')
+echo "kill -9 rank 3 (pid ${victim:-none})"
+[ -n "$victim" ] && kill -9 "$victim"
+check extkill spin
+exit $fail

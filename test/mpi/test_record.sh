@@ -1,0 +1,83 @@
+#!/bin/sh
+# ompi-evt-record (issue 12): one command records a job's events through
+# evt/pmix into node files and writes the outputs. The app is not linked
+# with libompi_evt: the recorder preloads it.
+#   ok     every rank's events arrive once: 4 ranks x N sends and N receives,
+#          one initialization and one finalization each, in events.jsonl,
+#          trace.json and the summary
+#   exit   the job's exit status is the recorder's
+#   abort  a rank calls MPI_Abort: the recorder's status is the job's
+#          (non-zero), what arrived is decoded, the summary names the ranks
+#          that ended early
+#   errors no job, not a launcher, a folder that holds a recording
+set -u
+fail=0
+B=${EVT_TOP_BUILDDIR:?run from make check}
+rec="$B/tools/ompi-evt-record"
+app=./test_record_app
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ko() { echo "FAIL: $*"; fail=1; }
+count() { grep -c -- "$1" "$2" 2>/dev/null || true; }
+
+if readelf -d "$app" | grep -q 'libompi_evt'; then ko "$app is linked with libompi_evt"; fi
+
+N=25
+timeout 180 "$rec" -o "$tmp/ok" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe "$app" ok $N \
+    >"$tmp/ok.out" 2>&1; rc=$?
+echo "=== ok (rc $rc)"; grep -v '^\[' "$tmp/ok.out" | head -60
+[ "$rc" -eq 0 ] || ko "ok: exit $rc"
+grep -q 'ompi-evt-record: running: .*--mca evt pmix --mca evt_pmix_sink' "$tmp/ok.out" \
+    || ko "ok: the added options are not said"
+for f in events.jsonl trace.json summary.txt trace.otf2/traces.otf2; do
+    [ -s "$tmp/ok/$f" ] || ko "ok: no $f"
+done
+for r in 0 1 2 3; do
+    for ev in p2p_send_complete p2p_recv_complete; do
+        n=$(grep "\"rank\":$r," "$tmp/ok/events.jsonl" | count "\"event\":\"ompi.mpi.$ev\"" -)
+        [ "$n" -eq $N ] || ko "ok: rank $r: $n $ev, want $N"
+    done
+    for ev in initialization finalization; do
+        n=$(grep "\"rank\":$r," "$tmp/ok/events.jsonl" | count "\"event\":\"ompi.mpi.$ev\"" -)
+        [ "$n" -eq 1 ] || ko "ok: rank $r: $n $ev, want 1"
+    done
+done
+grep -q 'ranks that ended early (no FINAL batch): none' "$tmp/ok/summary.txt" \
+    || ko "ok: summary does not say that no rank ended early"
+grep -q '"name":"ompi.mpi.p2p_send_complete"' "$tmp/ok/trace.json" \
+    || ko "ok: trace.json has no send slices"
+
+timeout 180 "$rec" -q -o "$tmp/exit" -- ${MPIRUN:-mpirun} -np 2 "$app" exit 3 5 \
+    >"$tmp/exit.out" 2>&1; rc=$?
+echo "=== exit (rc $rc)"; grep -v '^\[' "$tmp/exit.out" | head -20
+[ "$rc" -eq 5 ] || ko "exit: recorder status $rc, want the job's 5"
+[ -s "$tmp/exit/events.jsonl" ] || ko "exit: no events.jsonl"
+
+timeout 180 "$rec" -o "$tmp/abort" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe "$app" abort 5 2 \
+    >"$tmp/abort.out" 2>&1; rc=$?
+echo "=== abort (rc $rc)"; grep -v '^\[' "$tmp/abort.out" | head -60
+[ "$rc" -ne 0 ] || ko "abort: recorder status 0"
+[ -s "$tmp/abort/summary.txt" ] || ko "abort: no summary"
+# Every rank exported its messages (the app waits a second before the
+# abort) and none sent a FINAL batch: all four are named.
+early=$(grep 'ranks that ended early (no FINAL batch):' "$tmp/abort/summary.txt")
+for r in 0 1 2 3; do
+    echo "$early" | grep -Eq ": ([0-9 ]* )?$r( |\$)" || ko "abort: rank $r not named as ended early: $early"
+    n=$(grep "\"rank\":$r," "$tmp/abort/events.jsonl" | count '"event":"ompi.mpi.p2p_send_complete"' -)
+    [ "$n" -eq 5 ] || ko "abort: rank $r: $n sends arrived, want 5"
+done
+grep -q 'ranks that ended early (no FINAL batch): none' "$tmp/abort/summary.txt" \
+    && ko "abort: the summary says no rank ended early"
+
+# errors: each a clear message and a non-zero status, nothing run
+"$rec" >"$tmp/e1" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no job to run' "$tmp/e1" || ko "no job: rc $rc: $(cat "$tmp/e1")"
+"$rec" -- ls >"$tmp/e2" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q 'is not mpirun or mpiexec' "$tmp/e2" || ko "ls: rc $rc: $(cat "$tmp/e2")"
+"$rec" -o "$tmp/ok" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e3" 2>&1; rc=$?
+[ "$rc" -eq 1 ] && grep -q 'already holds a recording' "$tmp/e3" || ko "reuse: rc $rc: $(cat "$tmp/e3")"
+"$rec" --bogus -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e4" 2>&1; rc=$?
+[ "$rc" -eq 2 ] || ko "unknown option: rc $rc"
+
+[ "$fail" -eq 0 ] && echo "test_record: all checks passed"
+exit $fail

@@ -1,0 +1,56 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* A plain MPI program for ompi-evt-record's tests, not linked with
+ * libompi_evt (the recorder preloads it): a ring of N messages per rank,
+ * then, by its arguments,
+ *   ok N           MPI_Finalize, exit 0
+ *   exit N CODE    MPI_Finalize, rank 0 exits with CODE
+ *   abort N RANK   RANK calls MPI_Abort(7) a second after its messages (every
+ *                  rank's timer has exported by then); the others wait in a
+ *                  barrier and are killed by mpirun */
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, n, arg = 0;
+
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s ok|exit|abort N [CODE|RANK]\n", argv[0]);
+        return 2;
+    }
+    n = atoi(argv[2]);
+    if (argc > 3) {
+        arg = atoi(argv[3]);
+    }
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int i = 0; i < n; ++i) {
+        int out = i, in = -1;
+        MPI_Sendrecv(&out, 1, MPI_INT, (rank + 1) % size, i, &in, 1, MPI_INT,
+                     (rank + size - 1) % size, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (0 == strcmp(argv[1], "abort")) {
+        if (rank == arg) {
+            /* a second for every rank's timer to export what it raised */
+            sleep(1);
+            MPI_Abort(MPI_COMM_WORLD, 7);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    if (0 == strcmp(argv[1], "exit") && 0 == rank) {
+        return arg;
+    }
+    return 0;
+}

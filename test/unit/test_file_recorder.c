@@ -1,0 +1,717 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* Unit tests of evt/file and its reader (issue 13). A writer child process
+ * installs the file component as the evt base does (without loading the
+ * DSO, so that its test seams are reachable), raises numbered events and
+ * dies or finalizes; the test reads its file with the decoder of
+ * tools/evt_file_read.c:
+ *   - wrap-around, many times over: exactly the newest records that fit
+ *     (computed by a model of the ring), and the number overwritten;
+ *   - a writer stopped in the middle of a record (test seam, then kill -9):
+ *     everything before it, nothing of it;
+ *   - the file describes itself: identity, dictionary, clock pair, state;
+ *   - export drops (a raise with no ring left) are in the file;
+ *   - damaged files (truncated, bytes changed, random bytes): problems
+ *     reported, what is valid returned, never a crash;
+ *   - ompi-evt-file-read prints the same as JSON Lines and says damage by
+ *     its exit status. */
+#include "ompi_config.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "evt_file_read.h"
+#include "opal/mca/base/mca_base_event.h"
+#include "opal/runtime/opal.h"
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/base.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/file/evt_file.h"
+#include "ompi/mca/evt/file/evt_file_format.h"
+#include "test_file_common.h"
+
+#define FILE_SIZE (64 * 1024)
+/* 56 bytes per record of test_file_seq_t (8 + 32 + 16) */
+#define REC_SIZE 56u
+
+static char dir[256];
+
+static void make_dir(void)
+{
+    (void) snprintf(dir, sizeof(dir), "/tmp/evt_file_test.XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm_dir(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char path[512];
+
+    while (NULL != d && NULL != (de = readdir(d))) {
+        if ('.' != de->d_name[0]) {
+            (void) snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+            (void) unlink(path);
+        }
+    }
+    if (NULL != d) {
+        (void) closedir(d);
+    }
+    (void) rmdir(dir);
+}
+
+/* The only *.oevt file of dir (asserts there is exactly one). */
+static void the_file(char *path, size_t len)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int n = 0;
+
+    cr_assert_not_null(d);
+    while (NULL != (de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l > 5 && 0 == strcmp(de->d_name + l - 5, OMPI_EVT_FILE_SUFFIX)) {
+            (void) snprintf(path, len, "%s/%s", dir, de->d_name);
+            ++n;
+        }
+    }
+    (void) closedir(d);
+    cr_assert_eq(n, 1, "%d recorder files in %s", n, dir);
+}
+
+/* In the writer child: bring up the engine and the file component as the
+ * base does. @return 0 or a step number. */
+static int writer_start(size_t size, int rings)
+{
+    ompi_evt_base_module_t *m;
+    int prio = -1;
+
+    if (OPAL_SUCCESS != opal_init_util(NULL, NULL) || OPAL_SUCCESS != mca_base_event_init()) {
+        return 1;
+    }
+    if (OMPI_SUCCESS
+        != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
+        return 2;
+    }
+    mca_evt_file_component.dir = dir;
+    mca_evt_file_component.size = size;
+    mca_evt_file_component.rings = rings;
+    m = mca_evt_file_component.super.evtc_init(&prio);
+    if (NULL == m) {
+        return 3;
+    }
+    if (OMPI_SUCCESS != ompi_evt_base_install("file", m, prio)) {
+        return 4;
+    }
+    return 0;
+}
+
+static void writer_stop(void)
+{
+    (void) mca_base_event_flush();
+    ompi_evt_base_uninstall();
+    (void) mca_base_event_finalize();
+}
+
+/* How the writer child ends. */
+enum { END_FINALIZE, END_KILL, END_TORN_KILL };
+
+/* Fork a writer: raise @p n numbered events (rank 7), then end as told.
+ * @return the child's wait status */
+static int run_writer(size_t size, uint64_t n, int end, size_t torn_bytes)
+{
+    pid_t pid = fork();
+    int status = 0;
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        mca_base_event_t *ev = NULL;
+        int rc;
+
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+        rc = writer_start(size, 2);
+        if (0 != rc) {
+            _exit(10 + rc);
+        }
+        if (0 > test_file_seq_register(&ev)) {
+            _exit(20);
+        }
+        for (uint64_t s = 0; s < n; ++s) {
+            test_file_seq_raise(ev, s, 7);
+        }
+        if (END_TORN_KILL == end) {
+            test_file_seq_t p = {.seq = n, .rank = 7, .check = test_file_check(n, 7)};
+            if (OMPI_SUCCESS != ompi_evt_file_test_torn_raise(0, ev, &p, torn_bytes)) {
+                _exit(21);
+            }
+        }
+        if (END_FINALIZE != end) {
+            (void) raise(SIGKILL);
+        }
+        writer_stop();
+        _exit(0);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    if (END_FINALIZE == end) {
+        cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
+    } else {
+        cr_assert(WIFSIGNALED(status) && SIGKILL == WTERMSIG(status), "writer status 0x%x",
+                  status);
+    }
+    return status;
+}
+
+/* The records a ring of @p capacity keeps after @p n records of @p size
+ * bytes: a model of the kit's overwrite-oldest ring (a record that does not
+ * fit before the end leaves a skip record there and starts at 0; the
+ * oldest records go until the new one fits). */
+static uint64_t model_kept(uint32_t capacity, uint32_t size, uint64_t n)
+{
+    /* positions of the records kept, oldest first, in a window */
+    uint64_t *start = calloc(capacity / size + 2, sizeof(uint64_t));
+    uint64_t *len = calloc(capacity / size + 2, sizeof(uint64_t));
+    size_t first = 0, count = 0, cap = capacity / size + 2;
+    uint64_t tail = 0, oldest = 0;
+
+    cr_assert(NULL != start && NULL != len);
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t off = tail % capacity, contig = capacity - off;
+        uint64_t need = size + (contig < size ? contig : 0);
+
+        while (need > capacity - (tail - oldest)) {
+            /* evict the oldest (a skip between records is stepped over
+             * with it: it lies before the next record's start) */
+            oldest = start[first] + len[first];
+            first = (first + 1) % cap;
+            --count;
+            if (0 < count && start[first] > oldest) {
+                oldest = start[first]; /* the skip record */
+            } else if (0 == count) {
+                oldest = tail;
+            }
+        }
+        if (contig < size) {
+            tail += contig;
+        }
+        start[(first + count) % cap] = tail;
+        len[(first + count) % cap] = size;
+        ++count;
+        tail += size;
+    }
+    free(start);
+    free(len);
+    return count;
+}
+
+/* Check the records of a decoded file: the numbered events, seq from
+ * @p first to @p last without a gap, nothing else. */
+static void expect_seqs(const ompi_evt_fr_file_t *f, uint64_t first, uint64_t last)
+{
+    uint64_t want = first;
+
+    for (size_t i = 0; i < f->nrecords; ++i) {
+        const ompi_evt_fr_record_t *r = &f->records[i];
+        test_file_seq_t p;
+
+        cr_assert_not_null(r->event, "record %zu: unknown event %u", i, r->event_index);
+        cr_assert_str_eq(r->event->name, TEST_FILE_SEQ_NAME);
+        cr_assert_eq(r->payload_len, sizeof(p));
+        memcpy(&p, r->payload, sizeof(p));
+        cr_assert_eq(p.seq, want, "record %zu: seq %llu, expected %llu", i,
+                     (unsigned long long) p.seq, (unsigned long long) want);
+        cr_assert_eq(p.rank, 7);
+        cr_assert_eq(p.check, test_file_check(p.seq, 7));
+        ++want;
+    }
+    cr_assert_eq(want, last + 1, "records end at seq %llu, expected %llu",
+                 (unsigned long long) want - 1, (unsigned long long) last);
+}
+
+static ompi_evt_fr_file_t *read_the_file(char *path, size_t len)
+{
+    ompi_evt_fr_file_t *f = NULL;
+
+    the_file(path, len);
+    cr_assert_eq(ompi_evt_fr_open(path, &f), 0, "cannot read %s", path);
+    return f;
+}
+
+TestSuite(file_recorder, .init = make_dir, .fini = rm_dir, .timeout = 60);
+
+Test(file_recorder, wrap_keeps_exactly_the_newest)
+{
+    uint64_t counts[] = {1, 100, 20000, 54321};
+    char path[512];
+
+    for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); ++c) {
+        uint64_t n = counts[c], kept;
+        ompi_evt_fr_file_t *f;
+
+        rm_dir();
+        make_dir();
+        (void) run_writer(FILE_SIZE, n, c % 2 ? END_KILL : END_FINALIZE, 0);
+        f = read_the_file(path, sizeof(path));
+        cr_assert_eq(f->nproblems, 0, "%s", f->nproblems ? f->problems[0] : "");
+        kept = model_kept(f->ring_capacity, REC_SIZE, n);
+        cr_assert_eq(f->nrecords, kept, "%llu raised: %zu records, the model keeps %llu",
+                     (unsigned long long) n, f->nrecords, (unsigned long long) kept);
+        cr_assert_eq(f->overwritten, n - kept, "%llu overwritten, expected %llu",
+                     (unsigned long long) f->overwritten, (unsigned long long) (n - kept));
+        expect_seqs(f, n - kept, n - 1);
+        if (n > 10000) {
+            cr_assert_gt(n / kept, 10, "wrapped many times over");
+        }
+        ompi_evt_fr_free(f);
+    }
+}
+
+Test(file_recorder, torn_record_is_not_read)
+{
+    /* torn before and after the ring wrapped; with 0 to all payload bytes */
+    uint64_t counts[] = {10, 3000};
+    size_t bytes[] = {0, 8, sizeof(test_file_seq_t)};
+    char path[512];
+
+    for (size_t c = 0; c < 2; ++c) {
+        for (size_t b = 0; b < 3; ++b) {
+            uint64_t n = counts[c];
+            ompi_evt_fr_file_t *f;
+
+            rm_dir();
+            make_dir();
+            (void) run_writer(FILE_SIZE, n, END_TORN_KILL, bytes[b]);
+            f = read_the_file(path, sizeof(path));
+            cr_assert_eq(f->nproblems, 0, "%s", f->nproblems ? f->problems[0] : "");
+            cr_assert_not(f->closed);
+            /* everything before it (the newest that fit, room made for the
+             * torn one included), nothing of it */
+            expect_seqs(f, n - f->nrecords, n - 1);
+            cr_assert_geq(f->nrecords + f->overwritten, n);
+            cr_assert_leq(f->overwritten, n - f->nrecords + 1);
+            if (n < 100) {
+                cr_assert_eq(f->nrecords, n);
+            }
+            ompi_evt_fr_free(f);
+        }
+    }
+}
+
+Test(file_recorder, self_describing)
+{
+    ompi_evt_fr_file_t *f;
+    const ompi_evt_fr_event_t *ev = NULL;
+    char path[512], host[65] = "";
+    struct timespec now;
+    struct stat st;
+
+    (void) run_writer(FILE_SIZE, 5, END_FINALIZE, 0);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_eq(f->nproblems, 0, "%s", f->nproblems ? f->problems[0] : "");
+    cr_assert_eq(f->version, OMPI_EVT_FILE_VERSION);
+    cr_assert_eq(f->rank, 7);
+    cr_assert_eq(f->world_size, 8);
+    cr_assert_gt(f->pid, 0);
+    (void) gethostname(host, sizeof(host) - 1);
+    cr_assert_str_eq(f->host, host);
+    cr_assert(f->closed, "finalized: CLOSED");
+    cr_assert_geq(f->closed_ns, f->created_ns);
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0600, "mode %o", st.st_mode & 0777);
+    cr_assert_leq((size_t) st.st_size, FILE_SIZE);
+    for (size_t i = 0; i < f->nevents; ++i) {
+        if (0 == strcmp(f->events[i].name, TEST_FILE_SEQ_NAME)) {
+            ev = &f->events[i];
+        }
+    }
+    cr_assert_not_null(ev);
+    cr_assert_eq(ev->num_elements, 3);
+    cr_assert_eq(ev->elements[0].type, OMPI_EVT_FILE_TYPE_UINT64);
+    cr_assert_eq(ev->elements[1].type, OMPI_EVT_FILE_TYPE_INT32);
+    cr_assert_eq(ev->elements[1].offset, 8);
+    cr_assert_eq(ev->elements[2].type, OMPI_EVT_FILE_TYPE_UINT32);
+    cr_assert_not_null(ev->source);
+    cr_assert_str_eq(ev->source->name, "test.file");
+    cr_assert_eq(ev->source->ticks_per_second, 1000000000);
+    /* the clock pair: realtime of the sample within a minute of now, and
+     * each record's time between file creation and close */
+    (void) clock_gettime(CLOCK_REALTIME, &now);
+    cr_assert_lt(llabs((long long) (now.tv_sec - ev->source->sample_realtime_ns / 1000000000)),
+                 60);
+    expect_seqs(f, 0, 4);
+    for (size_t i = 0; i < f->nrecords; ++i) {
+        ompi_evt_fr_value_t v;
+        cr_assert(f->records[i].has_time);
+        cr_assert_geq(f->records[i].time_ns, f->created_ns - 1000000);
+        cr_assert_leq(f->records[i].time_ns, f->closed_ns + 1000000);
+        cr_assert(ompi_evt_fr_element(&f->records[i], 0, &v));
+        cr_assert_eq(v.v.u, i);
+        cr_assert(ompi_evt_fr_element(&f->records[i], 1, &v));
+        cr_assert_eq(v.v.i, 7);
+        cr_assert_not(ompi_evt_fr_element(&f->records[i], 3, &v));
+    }
+    ompi_evt_fr_free(f);
+}
+
+/* A thread that raises while the only ring is owned by the main thread:
+ * its raises find no ring (export drops). */
+static mca_base_event_t *drop_ev;
+static void *drop_thread(void *arg)
+{
+    for (int i = 0; i < 10; ++i) {
+        test_file_seq_raise(drop_ev, 1000 + i, 7);
+    }
+    return NULL;
+}
+
+Test(file_recorder, export_drops_are_recorded)
+{
+    char path[512];
+    ompi_evt_fr_file_t *f;
+    pid_t pid = fork();
+    int status;
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        pthread_t t;
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        if (0 != writer_start(FILE_SIZE, 1) || 0 > test_file_seq_register(&drop_ev)) {
+            _exit(1);
+        }
+        test_file_seq_raise(drop_ev, 0, 7); /* the main thread owns the ring */
+        if (0 != pthread_create(&t, NULL, drop_thread, NULL) || 0 != pthread_join(t, NULL)) {
+            _exit(2);
+        }
+        (void) mca_base_event_flush(); /* a drain point takes the counts */
+        (void) raise(SIGKILL);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFSIGNALED(status), "writer status 0x%x", status);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_eq(f->nproblems, 0);
+    expect_seqs(f, 0, 0);
+    cr_assert_eq(f->ndrops, 1);
+    cr_assert_eq(ompi_evt_fr_event(f, f->drops[0].event_index), f->records[0].event);
+    cr_assert_eq(f->drops[0].count, 10);
+    ompi_evt_fr_free(f);
+}
+
+/* A forked child of the writer raises too: its records must not reach the
+ * parent's file, and the parent's records stay whole and in order. */
+Test(file_recorder, forked_child_does_not_write_the_parents_file)
+{
+    char path[512];
+    ompi_evt_fr_file_t *f;
+    pid_t pid = fork();
+    int status;
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        mca_base_event_t *ev = NULL;
+        pid_t child;
+        int cs;
+
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        if (0 != writer_start(FILE_SIZE, 2) || 0 > test_file_seq_register(&ev)) {
+            _exit(1);
+        }
+        for (uint64_t s = 0; s < 100; ++s) {
+            test_file_seq_raise(ev, s, 7);
+        }
+        child = fork();
+        if (0 == child) {
+            for (uint64_t s = 0; s < 50; ++s) {
+                test_file_seq_raise(ev, 100000 + s, 7);
+            }
+            (void) mca_base_event_flush();
+            _exit(0);
+        }
+        if (child < 0 || child != waitpid(child, &cs, 0) || !WIFEXITED(cs)) {
+            _exit(2);
+        }
+        for (uint64_t s = 100; s < 200; ++s) {
+            test_file_seq_raise(ev, s, 7);
+        }
+        (void) raise(SIGKILL);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFSIGNALED(status), "writer status 0x%x", status);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_eq(f->nproblems, 0, "%s", f->nproblems ? f->problems[0] : "");
+    /* the newest of the parent's 200 that fit, the rest overwritten, and
+     * nothing of the child's (whose raises would have evicted some) */
+    expect_seqs(f, 200 - f->nrecords, 199);
+    cr_assert_eq(f->nrecords + f->overwritten, 200, "%zu records + %llu overwritten",
+                 f->nrecords, (unsigned long long) f->overwritten);
+    ompi_evt_fr_free(f);
+}
+
+/* ---- damage ---- */
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *buf;
+    long l;
+
+    cr_assert_not_null(fp);
+    (void) fseek(fp, 0, SEEK_END);
+    l = ftell(fp);
+    rewind(fp);
+    buf = malloc((size_t) l);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t) l, fp), (size_t) l);
+    fclose(fp);
+    *len = (size_t) l;
+    return buf;
+}
+
+/* A decoded copy must hold only valid records of ours, in order. */
+static void only_valid(const ompi_evt_fr_file_t *f)
+{
+    for (size_t i = 0; i < f->nrecords; ++i) {
+        const ompi_evt_fr_record_t *r = &f->records[i];
+        if (NULL != r->event) {
+            cr_assert_eq(r->payload_len, r->event->extent);
+        }
+        cr_assert_leq(r->payload_len, OMPI_EVT_FILE_MAX_PAYLOAD + 8);
+    }
+}
+
+static uint32_t hdr_u32(const unsigned char *buf, size_t off)
+{
+    uint32_t v;
+    memcpy(&v, buf + off, 4);
+    return v;
+}
+
+Test(file_recorder, damaged_files)
+{
+    char path[512];
+    unsigned char *orig, *buf;
+    size_t len;
+    ompi_evt_fr_file_t *f, *good;
+    ompi_evt_file_header_t h;
+    uint64_t slot;
+    uint32_t oldest, tail;
+    unsigned int seed = 12345;
+
+    (void) run_writer(FILE_SIZE, 700, END_KILL, 0);
+    the_file(path, sizeof(path));
+    orig = slurp(path, &len);
+    buf = malloc(len);
+    cr_assert_eq(ompi_evt_fr_decode(orig, len, &good), 0);
+    cr_assert_eq(good->nproblems, 0);
+    cr_assert_gt(good->nrecords, 100);
+    memcpy(&h, orig, sizeof(h));
+
+    /* truncated anywhere: what lies before the cut is returned */
+    for (size_t cut = 0; cut < len; cut += 509) {
+        cr_assert_eq(ompi_evt_fr_decode(orig, cut, &f), 0);
+        cr_assert_gt(f->nproblems, 0, "cut at %zu of %zu: no problem reported", cut, len);
+        cr_assert_leq(f->nrecords, good->nrecords);
+        only_valid(f);
+        ompi_evt_fr_free(f);
+    }
+
+    /* a byte of the fixed header: nothing can be located, said so */
+    memcpy(buf, orig, len);
+    buf[offsetof(ompi_evt_file_header_t, rank)] ^= 0x40;
+    cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+    cr_assert_not(f->header_valid);
+    cr_assert_eq(f->nrecords, 0);
+    cr_assert_not_null(strstr(f->problems[0], "checksum"), "%s", f->problems[0]);
+    ompi_evt_fr_free(f);
+
+    /* the dictionary damaged: records are still returned, unnamed */
+    memcpy(buf, orig, len);
+    buf[h.dict_offset + 20] ^= 0x01;
+    cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+    cr_assert_gt(f->nproblems, 0);
+    cr_assert_eq(f->nrecords, good->nrecords);
+    cr_assert_null(f->records[0].event);
+    ompi_evt_fr_free(f);
+
+    /* a record's size in the middle of ring 0: the records before it */
+    slot = h.rings_offset;
+    tail = hdr_u32(orig, slot + OMPI_EVT_FILE_CTL_TAIL);
+    oldest = hdr_u32(orig, slot + OMPI_EVT_FILE_CTL_OLDEST);
+    {
+        uint32_t pos = oldest, n = 0;
+        while (n < 50) { /* 50 records in (skip records counted out) */
+            uint32_t off = pos & (h.ring_capacity - 1);
+            if (OMPI_EVT_FILE_KIND_RECORD
+                == hdr_u32(orig, slot + OMPI_EVT_FILE_RING_CTL_SPACE + off + 4)) {
+                ++n;
+            }
+            pos += hdr_u32(orig, slot + OMPI_EVT_FILE_RING_CTL_SPACE + off);
+        }
+        memcpy(buf, orig, len);
+        buf[slot + OMPI_EVT_FILE_RING_CTL_SPACE + (pos & (h.ring_capacity - 1))] ^= 0x03;
+        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        cr_assert_eq(f->nproblems, 1);
+        cr_assert_not_null(strstr(f->problems[0], "ring 0: damaged record"), "%s",
+                           f->problems[0]);
+        cr_assert_eq(f->nrecords, 50);
+        for (size_t i = 0; i < 50; ++i) {
+            cr_assert_eq(memcmp(f->records[i].payload, good->records[i].payload, 16), 0);
+        }
+        ompi_evt_fr_free(f);
+    }
+
+    /* positions beyond the ring */
+    memcpy(buf, orig, len);
+    tail += 2 * h.ring_capacity;
+    memcpy(buf + slot + OMPI_EVT_FILE_CTL_TAIL, &tail, 4);
+    cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+    cr_assert_gt(f->nproblems, 0);
+    cr_assert_eq(f->nrecords, 0);
+    ompi_evt_fr_free(f);
+
+    /* a writer that died inside an eviction (evt_file_format.h): after
+     * storing evicted and the mark, before oldest: the record being
+     * evicted counts as overwritten, not read */
+    {
+        uint64_t evicted, mark;
+        uint32_t first_size = hdr_u32(orig, slot + OMPI_EVT_FILE_RING_CTL_SPACE
+                                                + (oldest & (h.ring_capacity - 1)));
+        memcpy(&evicted, orig + slot + OMPI_EVT_FILE_CTL_EVICTED, 8);
+        cr_assert_gt(evicted, 0, "the ring wrapped");
+        memcpy(buf, orig, len);
+        ++evicted;
+        mark = ((uint64_t) (uint32_t) evicted << 32) | (uint32_t) (oldest + first_size);
+        memcpy(buf + slot + OMPI_EVT_FILE_CTL_EVICTED, &evicted, 8);
+        memcpy(buf + slot + OMPI_EVT_FILE_CTL_EVICT_MARK, &mark, 8);
+        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        cr_assert_eq(f->nproblems, 0);
+        cr_assert_eq(f->nrecords, good->nrecords - 1);
+        cr_assert_eq(f->overwritten, good->overwritten + 1);
+        ompi_evt_fr_free(f);
+        /* ... after storing evicted, before the mark: the old count */
+        memcpy(buf, orig, len);
+        memcpy(buf + slot + OMPI_EVT_FILE_CTL_EVICTED, &evicted, 8);
+        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        cr_assert_eq(f->nproblems, 0);
+        cr_assert_eq(f->nrecords, good->nrecords);
+        cr_assert_eq(f->overwritten, good->overwritten);
+        ompi_evt_fr_free(f);
+    }
+
+    /* random bytes anywhere, many times: never a crash, only valid records */
+    for (int round = 0; round < 400; ++round) {
+        int flips = 1 + rand_r(&seed) % 8;
+        memcpy(buf, orig, len);
+        for (int i = 0; i < flips; ++i) {
+            size_t at = (size_t) rand_r(&seed) % len;
+            /* half of the rounds hit the header and dictionary */
+            if (round % 2) {
+                at %= h.rings_offset + 256;
+            }
+            buf[at] = (unsigned char) rand_r(&seed);
+        }
+        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        only_valid(f);
+        ompi_evt_fr_free(f);
+    }
+
+    /* all random */
+    for (int round = 0; round < 50; ++round) {
+        for (size_t i = 0; i < len; ++i) {
+            buf[i] = (unsigned char) rand_r(&seed);
+        }
+        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        cr_assert_not(f->header_valid);
+        cr_assert_gt(f->nproblems, 0);
+        ompi_evt_fr_free(f);
+    }
+    ompi_evt_fr_free(good);
+    free(buf);
+    free(orig);
+}
+
+/* ---- the tool ---- */
+
+/* Run ompi-evt-file-read on @p path: @return its exit status; *records and
+ * the summary's counts from its JSON lines. */
+static int run_tool(const char *path, long *records, long *summary_records,
+                    long *overwritten, long *problems)
+{
+    char cmd[1024], line[65536];
+    const char *top = getenv("EVT_TOP_BUILDDIR");
+    FILE *p;
+    int status;
+
+    cr_assert_not_null(top, "EVT_TOP_BUILDDIR (make check sets it)");
+    (void) snprintf(cmd, sizeof(cmd), "%s/tools/ompi-evt-file-read %s 2>/dev/null", top, path);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    *records = *summary_records = *overwritten = *problems = -1;
+    *records = 0;
+    while (NULL != fgets(line, sizeof(line), p)) {
+        json_object *o = json_tokener_parse(line), *t, *v;
+        cr_assert_not_null(o, "not JSON: %s", line);
+        cr_assert(json_object_object_get_ex(o, "type", &t));
+        if (0 == strcmp(json_object_get_string(t), "record")) {
+            ++*records;
+        } else if (0 == strcmp(json_object_get_string(t), "summary")) {
+            cr_assert(json_object_object_get_ex(o, "records", &v));
+            *summary_records = (long) json_object_get_int64(v);
+            cr_assert(json_object_object_get_ex(o, "overwritten", &v));
+            *overwritten = (long) json_object_get_int64(v);
+            cr_assert(json_object_object_get_ex(o, "problems", &v));
+            *problems = (long) json_object_array_length(v);
+        }
+        json_object_put(o);
+    }
+    status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Test(file_recorder, tool_json_lines)
+{
+    char path[512], bad[600];
+    ompi_evt_fr_file_t *f;
+    long records, srecords, overwritten, problems;
+    unsigned char *buf;
+    size_t len;
+    FILE *fp;
+
+    (void) run_writer(FILE_SIZE, 3000, END_KILL, 0);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_eq(run_tool(path, &records, &srecords, &overwritten, &problems), 0);
+    cr_assert_eq(records, (long) f->nrecords);
+    cr_assert_eq(srecords, (long) f->nrecords);
+    cr_assert_eq(overwritten, (long) f->overwritten);
+    cr_assert_eq(problems, 0);
+    /* the folder gives the same */
+    cr_assert_eq(run_tool(dir, &records, &srecords, &overwritten, &problems), 0);
+    cr_assert_eq(records, (long) f->nrecords);
+
+    /* a truncated copy: exit 2, the valid records still printed */
+    buf = slurp(path, &len);
+    (void) snprintf(bad, sizeof(bad), "%s/cut.oevt", dir);
+    fp = fopen(bad, "wb");
+    cr_assert_not_null(fp);
+    cr_assert_eq(fwrite(buf, 1, len - 1000, fp), len - 1000);
+    fclose(fp);
+    cr_assert_eq(run_tool(bad, &records, &srecords, &overwritten, &problems), 2);
+    cr_assert_gt(problems, 0);
+    cr_assert_eq(records, srecords);
+    cr_assert_leq(records, (long) f->nrecords);
+    free(buf);
+    ompi_evt_fr_free(f);
+}

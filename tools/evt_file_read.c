@@ -1,0 +1,835 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The flight-recorder decoder (evt_file_read.h): header, dictionary, drop
+ * counters, rings. Every read goes through rd_*() helpers that check the
+ * bounds first; integers are read with memcpy (the buffer may be
+ * unaligned). See evt_file_format.h for the format and the commit protocol
+ * this decoder relies on.
+ */
+
+#include "evt_file_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ompi/mca/evt/file/evt_file_format.h"
+
+/* Bounds: the most rings, elements, dictionary entries a writer makes. */
+#define FR_MAX_RINGS 4096
+#define FR_MAX_ELEMENTS 256
+#define FR_MAX_NAME 65535
+/* The fuzzer (test/hardening/fuzz_file_read.c) builds with EVT_FUZZING:
+ * checksums are then not enforced, so that its mutations reach the
+ * dictionary and the rings. Never set in a real build. */
+#ifdef EVT_FUZZING
+#    define FR_CHECK_SUMS 0
+#else
+#    define FR_CHECK_SUMS 1
+#endif
+/* Files larger than this are refused (a writer's rings are < 2^31 each). */
+#define FR_MAX_FILE ((uint64_t) 1 << 40)
+
+/* ---- bounded reads ---- */
+
+static bool in_bounds(size_t len, uint64_t off, uint64_t n)
+{
+    return off <= len && n <= len - off;
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static uint64_t rd64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/* ---- problems ---- */
+
+static int problem(ompi_evt_fr_file_t *f, const char *fmt, ...)
+{
+    char buf[512], **p;
+    va_list ap;
+
+    va_start(ap, fmt);
+    (void) vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    p = realloc(f->problems, (f->nproblems + 1) * sizeof(*p));
+    if (NULL == p) {
+        return -1;
+    }
+    f->problems = p;
+    p[f->nproblems] = strdup(buf);
+    if (NULL == p[f->nproblems]) {
+        return -1;
+    }
+    ++f->nproblems;
+    return 0;
+}
+
+static char *dup_name(const unsigned char *p, uint32_t len)
+{
+    char *s = malloc((size_t) len + 1);
+
+    if (NULL != s) {
+        memcpy(s, p, len);
+        s[len] = '\0';
+        /* names are for printing: no control bytes */
+        for (uint32_t i = 0; i < len; ++i) {
+            if ((unsigned char) s[i] < 0x20 || 0x7f == (unsigned char) s[i]) {
+                s[i] = '?';
+            }
+        }
+    }
+    return s;
+}
+
+const char *ompi_evt_fr_type_name(uint32_t type)
+{
+    switch (type) {
+    case OMPI_EVT_FILE_TYPE_INT32:
+        return "int32";
+    case OMPI_EVT_FILE_TYPE_UINT32:
+        return "uint32";
+    case OMPI_EVT_FILE_TYPE_INT64:
+        return "int64";
+    case OMPI_EVT_FILE_TYPE_UINT64:
+        return "uint64";
+    case OMPI_EVT_FILE_TYPE_DOUBLE:
+        return "double";
+    case OMPI_EVT_FILE_TYPE_BOOL:
+        return "bool";
+    default:
+        return "unknown";
+    }
+}
+
+/* ---- header ---- */
+
+/* @return true when the header is usable. */
+static bool decode_header(ompi_evt_fr_file_t *f)
+{
+    const unsigned char *b = f->buf;
+    ompi_evt_file_header_t h;
+
+    if (f->len < sizeof(h)) {
+        (void) problem(f, "header: file has %zu bytes, the header needs %zu", f->len, sizeof(h));
+        return false;
+    }
+    memcpy(&h, b, sizeof(h));
+    if (0 != memcmp(h.magic, OMPI_EVT_FILE_MAGIC, sizeof(h.magic))) {
+        (void) problem(f, "header: not an evt/file recording (bad magic)");
+        return false;
+    }
+    if (OMPI_EVT_FILE_ENDIAN != h.endian) {
+        (void) problem(f, "header: written with another byte order, or damaged (0x%08x)",
+                       h.endian);
+        return false;
+    }
+    if (OMPI_EVT_FILE_VERSION != h.version) {
+        (void) problem(f, "header: format version %u, this reader knows %u", h.version,
+                       OMPI_EVT_FILE_VERSION);
+        return false;
+    }
+    if (FR_CHECK_SUMS
+        && h.header_sum != ompi_evt_file_sum(b, offsetof(ompi_evt_file_header_t, header_sum))) {
+        (void) problem(f, "header: checksum mismatch (damaged)");
+        return false;
+    }
+    /* The sum matched, but a writer of a future minor change or a forged
+     * file could still say anything: check the layout as if untrusted. */
+    if (OMPI_EVT_FILE_HEADER_SIZE != h.header_size || OMPI_EVT_FILE_CTL_SIZE != h.ctl_size
+        || OMPI_EVT_FILE_RING_HDR_SIZE != h.ring_hdr_size
+        || OMPI_EVT_FILE_REC_SIZE != h.rec_size || 0 == h.ring_count
+        || FR_MAX_RINGS < h.ring_count || h.ring_capacity < 64
+        || h.ring_capacity > ((uint32_t) 1 << 31) || 0 != (h.ring_capacity & (h.ring_capacity - 1))
+        || (uint64_t) OMPI_EVT_FILE_RING_CTL_SPACE + h.ring_capacity != h.ring_stride
+        || FR_MAX_FILE < h.file_size || h.dict_offset < h.header_size
+        || h.dict_size > h.file_size || h.dict_offset > h.file_size - h.dict_size
+        || h.drops_offset > h.file_size || h.drops_count > (h.file_size - h.drops_offset) / 8
+        || h.rings_offset > h.file_size
+        || (uint64_t) h.ring_count * h.ring_stride > h.file_size - h.rings_offset) {
+        (void) problem(f, "header: inconsistent layout");
+        return false;
+    }
+    f->version = h.version;
+    f->rank = h.rank;
+    f->world_size = h.world_size;
+    f->pid = h.pid;
+    memcpy(f->host, h.host, sizeof(h.host));
+    f->host[sizeof(f->host) - 1] = '\0';
+    f->host[sizeof(h.host)] = '\0';
+    memcpy(f->job, h.job, sizeof(h.job));
+    f->job[sizeof(h.job)] = '\0';
+    for (char *p = f->host; '\0' != *p; ++p) {
+        *p = (*p < 0x20 || 0x7f == *p) ? '?' : *p;
+    }
+    for (char *p = f->job; '\0' != *p; ++p) {
+        *p = (*p < 0x20 || 0x7f == *p) ? '?' : *p;
+    }
+    f->created_ns = h.created_ns;
+    f->closed = OMPI_EVT_FILE_STATE_CLOSED == h.state;
+    f->closed_ns = f->closed ? h.closed_ns : 0;
+    if (OMPI_EVT_FILE_STATE_CLOSED != h.state && OMPI_EVT_FILE_STATE_OPEN != h.state) {
+        (void) problem(f, "header: unknown writer state %u", h.state);
+    }
+    f->ring_count = h.ring_count;
+    f->ring_capacity = h.ring_capacity;
+    f->file_size = h.file_size;
+    f->dict_refused = h.dict_refused;
+    f->drops_other = h.drops_other;
+    if (f->len < h.file_size) {
+        (void) problem(f, "file: truncated: %zu of %llu bytes", f->len,
+                       (unsigned long long) h.file_size);
+    } else if (f->len > h.file_size) {
+        (void) problem(f, "file: %zu bytes, the header says %llu", f->len,
+                       (unsigned long long) h.file_size);
+    }
+    return true;
+}
+
+/* ---- dictionary ---- */
+
+static bool dict_source(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_t body_len)
+{
+    ompi_evt_file_source_t s;
+    ompi_evt_fr_source_t *n;
+
+    if (body_len < sizeof(s)) {
+        return false;
+    }
+    memcpy(&s, body, sizeof(s));
+    if (s.name_len > FR_MAX_NAME || s.name_len > body_len - sizeof(s) || 0 > s.index
+        || 0 >= s.ticks_per_second) {
+        return false;
+    }
+    for (size_t i = 0; i < f->nsources; ++i) {
+        if (f->sources[i].index == s.index) {
+            return false;
+        }
+    }
+    n = realloc(f->sources, (f->nsources + 1) * sizeof(*n));
+    if (NULL == n) {
+        return false;
+    }
+    f->sources = n;
+    n = &f->sources[f->nsources];
+    memset(n, 0, sizeof(*n));
+    n->name = dup_name(body + sizeof(s), s.name_len);
+    if (NULL == n->name) {
+        return false;
+    }
+    n->index = s.index;
+    n->ordering = s.ordering;
+    n->ticks_per_second = s.ticks_per_second;
+    n->max_ticks = s.max_ticks;
+    n->sample_ticks = s.sample_ticks;
+    n->sample_realtime_ns = s.sample_realtime_ns;
+    ++f->nsources;
+    return true;
+}
+
+static bool dict_event(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_t body_len)
+{
+    ompi_evt_file_event_t e;
+    ompi_evt_fr_event_t *n;
+    const unsigned char *names;
+    uint64_t need, names_len;
+
+    if (body_len < sizeof(e)) {
+        return false;
+    }
+    memcpy(&e, body, sizeof(e));
+    if (0 > e.index || e.num_elements > FR_MAX_ELEMENTS || e.extent > OMPI_EVT_FILE_MAX_PAYLOAD
+        || e.name_len > FR_MAX_NAME) {
+        return false;
+    }
+    need = sizeof(e) + (uint64_t) e.num_elements * sizeof(ompi_evt_file_element_t) + e.name_len;
+    if (need > body_len) {
+        return false;
+    }
+    for (size_t i = 0; i < f->nevents; ++i) {
+        if (f->events[i].index == e.index) {
+            return false;
+        }
+    }
+    n = realloc(f->events, (f->nevents + 1) * sizeof(*n));
+    if (NULL == n) {
+        return false;
+    }
+    f->events = n;
+    n = &f->events[f->nevents];
+    memset(n, 0, sizeof(*n));
+    n->index = e.index;
+    n->source_index = e.source;
+    n->extent = e.extent;
+    n->flags = e.flags;
+    n->bind = e.bind;
+    n->elements = calloc(e.num_elements + 1, sizeof(*n->elements));
+    if (NULL == n->elements) {
+        return false;
+    }
+    names = body + sizeof(e) + (size_t) e.num_elements * sizeof(ompi_evt_file_element_t);
+    names_len = e.name_len;
+    n->name = dup_name(names, e.name_len);
+    if (NULL == n->name) {
+        free(n->elements);
+        return false;
+    }
+    ++f->nevents; /* owned by f from here: freed with it on any failure */
+    for (uint32_t i = 0; i < e.num_elements; ++i) {
+        ompi_evt_file_element_t el;
+        uint32_t size;
+
+        memcpy(&el, body + sizeof(e) + (size_t) i * sizeof(el), sizeof(el));
+        size = ompi_evt_file_type_size(el.type);
+        if (0 == size || el.offset > e.extent || size > e.extent - el.offset
+            || el.name_len > FR_MAX_NAME
+            || sizeof(e) + (uint64_t) e.num_elements * sizeof(el) + names_len + el.name_len
+                   > body_len) {
+            return false;
+        }
+        n->elements[i].type = el.type;
+        n->elements[i].offset = el.offset;
+        n->elements[i].name = dup_name(names + names_len, el.name_len);
+        if (NULL == n->elements[i].name) {
+            return false;
+        }
+        names_len += el.name_len;
+        ++n->num_elements;
+    }
+    return true;
+}
+
+static void decode_dict(ompi_evt_fr_file_t *f)
+{
+    ompi_evt_file_header_t h;
+    uint64_t off, end, used;
+
+    memcpy(&h, f->buf, sizeof(h));
+    used = h.dict_used;
+    if (used > h.dict_size) {
+        (void) problem(f, "dictionary: %llu bytes used of %llu (damaged)",
+                       (unsigned long long) used, (unsigned long long) h.dict_size);
+        used = h.dict_size;
+    }
+    off = h.dict_offset;
+    end = h.dict_offset + used;
+    while (off < end) {
+        ompi_evt_file_entry_t e;
+        uint64_t sum;
+        bool ok;
+
+        if (!in_bounds(f->len, off, sizeof(e))) {
+            (void) problem(f, "dictionary: truncated at offset %llu", (unsigned long long) off);
+            return;
+        }
+        memcpy(&e, f->buf + off, sizeof(e));
+        if (e.size < sizeof(e) || 0 != e.size % OMPI_EVT_FILE_ALIGN || e.size > end - off) {
+            (void) problem(f, "dictionary: damaged entry at offset %llu (size %u)",
+                           (unsigned long long) off, e.size);
+            return;
+        }
+        if (!in_bounds(f->len, off, e.size)) {
+            (void) problem(f, "dictionary: truncated at offset %llu", (unsigned long long) off);
+            return;
+        }
+        /* the sum is over the entry with its sum field zero */
+        {
+            unsigned char *tmp = malloc(e.size);
+            if (NULL == tmp) {
+                (void) problem(f, "dictionary: out of memory");
+                return;
+            }
+            memcpy(tmp, f->buf + off, e.size);
+            memset(tmp + offsetof(ompi_evt_file_entry_t, sum), 0, sizeof(e.sum));
+            sum = ompi_evt_file_sum(tmp, e.size);
+            free(tmp);
+        }
+        if (FR_CHECK_SUMS && sum != e.sum) {
+            (void) problem(f, "dictionary: checksum mismatch in the entry at offset %llu",
+                           (unsigned long long) off);
+            return;
+        }
+        switch (e.kind) {
+        case OMPI_EVT_FILE_ENTRY_SOURCE:
+            ok = dict_source(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
+            break;
+        case OMPI_EVT_FILE_ENTRY_EVENT:
+            ok = dict_event(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
+            break;
+        default:
+            ok = false;
+        }
+        if (!ok) {
+            (void) problem(f, "dictionary: invalid entry of kind %u at offset %llu", e.kind,
+                           (unsigned long long) off);
+            return;
+        }
+        off += e.size;
+    }
+}
+
+/* Link events to their sources once the dictionary is read. */
+static void link_sources(ompi_evt_fr_file_t *f)
+{
+    for (size_t i = 0; i < f->nevents; ++i) {
+        for (size_t j = 0; j < f->nsources; ++j) {
+            if (f->sources[j].index == f->events[i].source_index) {
+                f->events[i].source = &f->sources[j];
+            }
+        }
+    }
+}
+
+const ompi_evt_fr_event_t *ompi_evt_fr_event(const ompi_evt_fr_file_t *file, uint32_t index)
+{
+    for (size_t i = 0; NULL != file && i < file->nevents; ++i) {
+        if ((uint32_t) file->events[i].index == index) {
+            return &file->events[i];
+        }
+    }
+    return NULL;
+}
+
+/* ---- drops ---- */
+
+static void decode_drops(ompi_evt_fr_file_t *f)
+{
+    ompi_evt_file_header_t h;
+
+    memcpy(&h, f->buf, sizeof(h));
+    for (uint32_t i = 0; i < h.drops_count; ++i) {
+        uint64_t off = h.drops_offset + (uint64_t) i * 8, d;
+        void *p;
+
+        if (!in_bounds(f->len, off, 8)) {
+            (void) problem(f, "drop counters: truncated");
+            return;
+        }
+        d = rd64(f->buf + off);
+        if (0 == d) {
+            continue;
+        }
+        p = realloc(f->drops, (f->ndrops + 1) * sizeof(*f->drops));
+        if (NULL == p) {
+            return;
+        }
+        f->drops = p;
+        f->drops[f->ndrops].event_index = i;
+        f->drops[f->ndrops].count = d;
+        ++f->ndrops;
+    }
+}
+
+/* ---- rings ---- */
+
+static bool add_record(ompi_evt_fr_file_t *f, size_t *cap, const ompi_evt_fr_record_t *r)
+{
+    if (f->nrecords == *cap) {
+        size_t n = 0 == *cap ? 256 : *cap * 2;
+        ompi_evt_fr_record_t *p = realloc(f->records, n * sizeof(*p));
+        if (NULL == p) {
+            return false;
+        }
+        f->records = p;
+        *cap = n;
+    }
+    f->records[f->nrecords++] = *r;
+    return true;
+}
+
+static void record_time(ompi_evt_fr_record_t *r)
+{
+    const ompi_evt_fr_source_t *s = NULL == r->event ? NULL : r->event->source;
+    long double ns;
+
+    r->has_time = false;
+    if (NULL == s || 0 >= s->ticks_per_second) {
+        return;
+    }
+    ns = (long double) s->sample_realtime_ns
+         + ((long double) r->timestamp - (long double) s->sample_ticks) * 1e9L
+               / (long double) s->ticks_per_second;
+    if (ns > (long double) INT64_MAX || ns < (long double) INT64_MIN) {
+        return;
+    }
+    r->time_ns = (int64_t) ns;
+    r->has_time = true;
+}
+
+/* Walk ring @p i from oldest to tail. */
+static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
+{
+    ompi_evt_file_header_t h;
+    ompi_evt_fr_ring_t *acct = &f->rings[i];
+    uint64_t slot, data_off, avail;
+    uint32_t tail, oldest, mark_pos, mark_cnt, mask, pos;
+    uint64_t evicted, mark;
+    /* records mostly repeat an event: remember the last lookup */
+    const ompi_evt_fr_event_t *last_ev = NULL;
+    uint32_t last_index = UINT32_MAX;
+
+    memcpy(&h, f->buf, sizeof(h));
+    mask = h.ring_capacity - 1;
+    slot = h.rings_offset + (uint64_t) i * h.ring_stride;
+    if (!in_bounds(f->len, slot, OMPI_EVT_FILE_CTL_SIZE)) {
+        (void) problem(f, "ring %u: missing (truncated file)", i);
+        acct->damaged = true;
+        return;
+    }
+    tail = rd32(f->buf + slot + OMPI_EVT_FILE_CTL_TAIL);
+    oldest = rd32(f->buf + slot + OMPI_EVT_FILE_CTL_OLDEST);
+    evicted = rd64(f->buf + slot + OMPI_EVT_FILE_CTL_EVICTED);
+    mark = rd64(f->buf + slot + OMPI_EVT_FILE_CTL_EVICT_MARK);
+    mark_pos = (uint32_t) mark;
+    mark_cnt = (uint32_t) (mark >> 32);
+    /* Make (oldest, evicted) agree (evt_file_format.h): the writer stores
+     * evicted, then the mark, then oldest. */
+    if (mark_pos != oldest) {
+        if ((uint32_t) (tail - mark_pos) <= (uint32_t) (tail - oldest)) {
+            oldest = mark_pos; /* died between the mark and oldest */
+        } else {
+            (void) problem(f, "ring %u: eviction mark outside the ring (damaged)", i);
+        }
+    }
+    if ((uint32_t) evicted != mark_cnt && mark_pos == oldest) {
+        /* died between evicted and the mark: the count of this oldest */
+        evicted -= (uint32_t) ((uint32_t) evicted - mark_cnt);
+    }
+    acct->overwritten = evicted;
+    if (0 != tail % OMPI_EVT_FILE_ALIGN || 0 != oldest % OMPI_EVT_FILE_ALIGN
+        || (uint32_t) (tail - oldest) > h.ring_capacity) {
+        (void) problem(f, "ring %u: positions damaged (oldest %u, tail %u)", i, oldest, tail);
+        acct->damaged = true;
+        return;
+    }
+    data_off = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
+    avail = f->len > data_off ? f->len - data_off : 0;
+    if (avail > h.ring_capacity) {
+        avail = h.ring_capacity;
+    }
+    for (pos = oldest; pos != tail;) {
+        const unsigned char *p;
+        uint32_t off = pos & mask, size, kind;
+        ompi_evt_fr_record_t r;
+
+        if ((uint64_t) off + OMPI_EVT_FILE_RING_HDR_SIZE > avail) {
+            (void) problem(f, "ring %u: truncated at position %u", i, pos);
+            acct->damaged = true;
+            return;
+        }
+        p = f->buf + data_off + off;
+        size = rd32(p);
+        kind = rd32(p + 4);
+        if (size < OMPI_EVT_FILE_RING_HDR_SIZE || 0 != size % OMPI_EVT_FILE_ALIGN
+            || size > h.ring_capacity - off || size > (uint32_t) (tail - pos)) {
+            (void) problem(f,
+                           "ring %u: damaged record at position %u (size %u): %u bytes after "
+                           "it not read",
+                           i, pos, size, (uint32_t) (tail - pos));
+            acct->damaged = true;
+            return;
+        }
+        if ((uint64_t) off + size > avail) {
+            (void) problem(f, "ring %u: truncated at position %u", i, pos);
+            acct->damaged = true;
+            return;
+        }
+        if (OMPI_EVT_FILE_KIND_SKIP == kind) {
+            if (off + size != h.ring_capacity) {
+                (void) problem(f, "ring %u: damaged skip record at position %u: %u bytes after "
+                                  "it not read",
+                               i, pos, (uint32_t) (tail - pos));
+                acct->damaged = true;
+                return;
+            }
+            pos += size;
+            continue;
+        }
+        if (OMPI_EVT_FILE_KIND_RECORD != kind
+            || size < OMPI_EVT_FILE_RING_HDR_SIZE + OMPI_EVT_FILE_REC_SIZE) {
+            (void) problem(f, "ring %u: damaged record at position %u (kind %u, size %u): %u "
+                              "bytes after it not read",
+                           i, pos, kind, size, (uint32_t) (tail - pos));
+            acct->damaged = true;
+            return;
+        }
+        memset(&r, 0, sizeof(r));
+        p += OMPI_EVT_FILE_RING_HDR_SIZE;
+        r.event_index = rd32(p);
+        memcpy(&r.depth, p + 4, 2);
+        memcpy(&r.flags, p + 6, 2);
+        r.obj = rd64(p + 8);
+        r.timestamp = (int64_t) rd64(p + 16);
+        r.ring = i;
+        if (r.event_index != last_index) {
+            last_index = r.event_index;
+            last_ev = ompi_evt_fr_event(f, r.event_index);
+        }
+        r.event = last_ev;
+        r.payload = p + OMPI_EVT_FILE_REC_SIZE;
+        if (NULL != r.event) {
+            if (size != ompi_evt_file_record_size(r.event->extent)) {
+                (void) problem(f,
+                               "ring %u: record at position %u has %u bytes, event %s needs "
+                               "%u: %u bytes after it not read",
+                               i, pos, size, r.event->name,
+                               ompi_evt_file_record_size(r.event->extent),
+                               (uint32_t) (tail - pos));
+                acct->damaged = true;
+                return;
+            }
+            r.payload_len = r.event->extent;
+        } else {
+            r.payload_len = size - OMPI_EVT_FILE_RING_HDR_SIZE - OMPI_EVT_FILE_REC_SIZE;
+        }
+        record_time(&r);
+        if (!add_record(f, cap, &r)) {
+            (void) problem(f, "ring %u: out of memory", i);
+            return;
+        }
+        ++acct->records;
+        pos += size;
+    }
+}
+
+/* Order key: CLOCK_REALTIME when known, else the raw timestamp. */
+static int64_t rec_key(const ompi_evt_fr_record_t *r)
+{
+    return r->has_time ? r->time_ns : r->timestamp;
+}
+
+/* Merge the per-ring runs (each in ring order) by time, stable: a record
+ * never moves before an older one of its own ring. */
+static int merge_rings(ompi_evt_fr_file_t *f)
+{
+    size_t *next, *end, out = 0, start = 0;
+    ompi_evt_fr_record_t *merged;
+
+    if (f->nrecords == 0 || f->ring_count < 2) {
+        return 0;
+    }
+    next = calloc(f->ring_count, sizeof(*next));
+    end = calloc(f->ring_count, sizeof(*end));
+    merged = malloc(f->nrecords * sizeof(*merged));
+    if (NULL == next || NULL == end || NULL == merged) {
+        free(next);
+        free(end);
+        free(merged);
+        return -1;
+    }
+    for (uint32_t i = 0; i < f->ring_count; ++i) {
+        next[i] = start;
+        start += f->rings[i].records;
+        end[i] = start;
+    }
+    while (out < f->nrecords) {
+        int best = -1;
+        for (uint32_t i = 0; i < f->ring_count; ++i) {
+            if (next[i] < end[i]
+                && (0 > best || rec_key(&f->records[next[i]]) < rec_key(&f->records[next[best]]))) {
+                best = (int) i;
+            }
+        }
+        merged[out++] = f->records[next[best]++];
+    }
+    free(f->records);
+    f->records = merged;
+    free(next);
+    free(end);
+    return 0;
+}
+
+/* Decode @p buf, which becomes the file's (freed with it, or here on
+ * failure). */
+static int fr_decode_take(unsigned char *buf, size_t len, ompi_evt_fr_file_t **out)
+{
+    ompi_evt_fr_file_t *f;
+    size_t cap = 0;
+
+    *out = NULL;
+    f = calloc(1, sizeof(*f));
+    if (NULL == f) {
+        free(buf);
+        errno = ENOMEM;
+        return -1;
+    }
+    f->buf = buf;
+    f->len = len;
+    f->rank = -1;
+    f->world_size = -1;
+    f->header_valid = decode_header(f);
+    if (f->header_valid) {
+        decode_dict(f);
+        link_sources(f);
+        decode_drops(f);
+        f->rings = calloc(f->ring_count, sizeof(*f->rings));
+        if (NULL == f->rings) {
+            ompi_evt_fr_free(f);
+            errno = ENOMEM;
+            return -1;
+        }
+        for (uint32_t i = 0; i < f->ring_count; ++i) {
+            decode_ring(f, i, &cap);
+            f->overwritten += f->rings[i].overwritten;
+        }
+        if (0 != merge_rings(f)) {
+            ompi_evt_fr_free(f);
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    *out = f;
+    return 0;
+}
+
+int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out)
+{
+    unsigned char *copy;
+
+    if (NULL == out || (NULL == buf && 0 != len)) {
+        errno = EINVAL;
+        return -1;
+    }
+    copy = malloc(len ? len : 1);
+    if (NULL == copy) {
+        *out = NULL;
+        errno = ENOMEM;
+        return -1;
+    }
+    if (0 != len) {
+        memcpy(copy, buf, len);
+    }
+    return fr_decode_take(copy, len, out);
+}
+
+int ompi_evt_fr_open(const char *path, ompi_evt_fr_file_t **out)
+{
+    struct stat st;
+    unsigned char *buf = NULL;
+    size_t got = 0;
+    int fd, rc;
+
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (0 > fd) {
+        return -1;
+    }
+    if (0 != fstat(fd, &st)) {
+        rc = errno;
+        (void) close(fd);
+        errno = rc;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t) st.st_size > FR_MAX_FILE) {
+        (void) close(fd);
+        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        return -1;
+    }
+    buf = malloc(st.st_size ? (size_t) st.st_size : 1);
+    if (NULL == buf) {
+        (void) close(fd);
+        errno = ENOMEM;
+        return -1;
+    }
+    while (got < (size_t) st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t) st.st_size - got);
+        if (0 > n && EINTR == errno) {
+            continue;
+        }
+        if (0 >= n) {
+            break; /* shrank meanwhile: decode what we have */
+        }
+        got += (size_t) n;
+    }
+    (void) close(fd);
+    return fr_decode_take(buf, got, out);
+}
+
+void ompi_evt_fr_free(ompi_evt_fr_file_t *f)
+{
+    if (NULL == f) {
+        return;
+    }
+    for (size_t i = 0; i < f->nsources; ++i) {
+        free(f->sources[i].name);
+    }
+    for (size_t i = 0; i < f->nevents; ++i) {
+        for (uint32_t j = 0; j < f->events[i].num_elements; ++j) {
+            free(f->events[i].elements[j].name);
+        }
+        free(f->events[i].elements);
+        free(f->events[i].name);
+    }
+    for (size_t i = 0; i < f->nproblems; ++i) {
+        free(f->problems[i]);
+    }
+    free(f->sources);
+    free(f->events);
+    free(f->records);
+    free(f->rings);
+    free(f->drops);
+    free(f->problems);
+    free(f->buf);
+    free(f);
+}
+
+bool ompi_evt_fr_element(const ompi_evt_fr_record_t *r, uint32_t i, ompi_evt_fr_value_t *value)
+{
+    const ompi_evt_fr_element_t *el;
+    const unsigned char *p;
+
+    if (NULL == r || NULL == r->event || i >= r->event->num_elements || NULL == value) {
+        return false;
+    }
+    el = &r->event->elements[i];
+    /* checked at decode: offset + size <= extent == payload_len */
+    p = r->payload + el->offset;
+    value->type = el->type;
+    switch (el->type) {
+    case OMPI_EVT_FILE_TYPE_INT32: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        value->v.i = v;
+        break;
+    }
+    case OMPI_EVT_FILE_TYPE_UINT32:
+        value->v.u = rd32(p);
+        break;
+    case OMPI_EVT_FILE_TYPE_INT64:
+        value->v.i = (int64_t) rd64(p);
+        break;
+    case OMPI_EVT_FILE_TYPE_UINT64:
+        value->v.u = rd64(p);
+        break;
+    case OMPI_EVT_FILE_TYPE_DOUBLE:
+        memcpy(&value->v.d, p, 8);
+        break;
+    case OMPI_EVT_FILE_TYPE_BOOL:
+        value->v.b = 0 != p[0];
+        break;
+    default:
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,159 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Reading evt/file's flight-recorder files (format: ompi/mca/evt/file/
+ * evt_file_format.h). One decoder, in one file (evt_file_read.c), that
+ * ompi-evt-file-read and the tests use, and that a listener can take as it
+ * is: plain C, no Open MPI, no global state.
+ *
+ * Every file is untrusted: every length, count, offset and index is checked
+ * before use, nothing is read outside the buffer, and damage never stops
+ * the decode of what is valid: a damaged header gives no records (nothing
+ * in the file can be located without it); a damaged dictionary entry ends
+ * the dictionary (the records of events described before it keep their
+ * names, the others are returned with their index and raw bytes); a damaged
+ * record ends its ring (the records before it are returned). Every such
+ * finding is a line in problems[].
+ *
+ * Context: any thread; a decoded file is immutable (share it freely).
+ */
+
+#ifndef OMPI_EVT_FILE_READ_H
+#define OMPI_EVT_FILE_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A clock source as recorded. */
+typedef struct ompi_evt_fr_source_t {
+    int32_t index;
+    char *name;
+    uint32_t ordering;          /**< 0 ordered, 1 unordered */
+    int64_t ticks_per_second;
+    int64_t max_ticks;
+    int64_t sample_ticks;       /**< with sample_realtime_ns: one clock pair */
+    int64_t sample_realtime_ns;
+} ompi_evt_fr_source_t;
+
+/** An element of an event's payload. */
+typedef struct ompi_evt_fr_element_t {
+    uint32_t type;   /**< OMPI_EVT_FILE_TYPE_* */
+    uint32_t offset;
+    char *name;      /**< "" when the engine had none */
+} ompi_evt_fr_element_t;
+
+/** An event type as recorded. */
+typedef struct ompi_evt_fr_event_t {
+    int32_t index;
+    char *name;
+    const ompi_evt_fr_source_t *source; /**< NULL: its source is not in the dictionary */
+    int32_t source_index;
+    uint32_t extent;
+    uint32_t flags;
+    int32_t bind;
+    uint32_t num_elements;
+    ompi_evt_fr_element_t *elements;
+} ompi_evt_fr_event_t;
+
+/** A record. */
+typedef struct ompi_evt_fr_record_t {
+    const ompi_evt_fr_event_t *event; /**< NULL: not in the dictionary */
+    uint32_t event_index;
+    uint32_t ring;
+    uint16_t depth;
+    uint16_t flags;
+    uint64_t obj;
+    int64_t timestamp;              /**< in the source's ticks */
+    bool has_time;                  /**< time_ns is known (the source's clock pair) */
+    int64_t time_ns;                /**< CLOCK_REALTIME ns, from the clock pair */
+    const unsigned char *payload;   /**< payload_len bytes (the event's extent) */
+    uint32_t payload_len;
+} ompi_evt_fr_record_t;
+
+/** A ring's account. */
+typedef struct ompi_evt_fr_ring_t {
+    uint32_t records;    /**< returned */
+    uint64_t overwritten;/**< records evicted to make room (newest kept) */
+    bool damaged;        /**< a damaged record ended it */
+} ompi_evt_fr_ring_t;
+
+/** A decoded file. */
+typedef struct ompi_evt_fr_file_t {
+    bool header_valid;
+    uint32_t version;
+    int32_t rank, world_size;
+    uint32_t pid;
+    char host[65];
+    char job[65];
+    int64_t created_ns, closed_ns;
+    bool closed;                  /**< the writer finalized cleanly */
+    uint32_t ring_count, ring_capacity;
+    uint64_t file_size;           /**< as the header says */
+    size_t nsources, nevents;
+    ompi_evt_fr_source_t *sources;
+    ompi_evt_fr_event_t *events;
+    size_t nrecords;
+    ompi_evt_fr_record_t *records; /**< all rings merged by time, oldest first */
+    ompi_evt_fr_ring_t *rings;     /**< ring_count entries (when header_valid) */
+    uint64_t overwritten;          /**< sum over the rings */
+    uint64_t dict_refused;         /**< event types recorded without a dictionary entry */
+    size_t ndrops;
+    struct {
+        uint32_t event_index;
+        uint64_t count;
+    } *drops;                      /**< export drops the writer learnt of, per event */
+    uint64_t drops_other;
+    size_t nproblems;
+    char **problems;               /**< what was found damaged (empty: all valid) */
+    unsigned char *buf;            /**< private copy of the bytes */
+    size_t len;
+} ompi_evt_fr_file_t;
+
+/**
+ * Decode the @p len bytes at @p buf (copied: the caller keeps its buffer).
+ * @retval 0  *out set (check header_valid and problems)
+ * @retval -1 out of memory (errno ENOMEM) or bad arguments (EINVAL)
+ */
+int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out);
+
+/** Read @p path and decode it. @retval 0, or -1 with errno (cannot read). */
+int ompi_evt_fr_open(const char *path, ompi_evt_fr_file_t **out);
+
+void ompi_evt_fr_free(ompi_evt_fr_file_t *file);
+
+/** The event with @p index, or NULL. */
+const ompi_evt_fr_event_t *ompi_evt_fr_event(const ompi_evt_fr_file_t *file, uint32_t index);
+
+/** An element's value, widened. @retval false  @p i out of range */
+typedef struct ompi_evt_fr_value_t {
+    uint32_t type;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+        bool b;
+    } v;
+} ompi_evt_fr_value_t;
+bool ompi_evt_fr_element(const ompi_evt_fr_record_t *record, uint32_t i,
+                         ompi_evt_fr_value_t *value);
+
+/** "int32", "uint64", ... ("unknown" for others). */
+const char *ompi_evt_fr_type_name(uint32_t type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMPI_EVT_FILE_READ_H */

@@ -1,0 +1,336 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * ompi-evt-listen's reading side, as a library (libevt_listen, linked by
+ * the tool and by bench/bench_listen). One idea per file:
+ *
+ *   evt_listen_input.c     which files to read (folders, node files), one
+ *                          reader per file, every batch decoded (counted
+ *                          when invalid)
+ *   evt_listen_registry.c  what the batches say about each process and each
+ *                          event type, collected by a first pass: sequence
+ *                          numbers (lost and duplicate batches), FINAL,
+ *                          drops, clock pairs, offsets, time span; types
+ *                          interned across batches and processes
+ *   evt_listen_timemap.c   the one place where source ticks become job
+ *                          timeline nanoseconds
+ *   evt_listen_merge.c     the second pass: records of every file merged by
+ *                          time in a bounded reorder window, handed to sinks
+ *   evt_listen_jsonl.c, _perfetto.c, _otf2.c, _summary.c   the sinks
+ *   evt_listen_filter.c    --events patterns
+ *
+ * Everything runs on one thread. Inputs are untrusted: everything comes
+ * through the wire decoder and the node file reader, which validate.
+ */
+
+#ifndef EVT_LISTEN_H
+#define EVT_LISTEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ompi/mca/evt/base/evt_base_wire.h"
+
+/* ------------------------------------------------------------------------
+ * Event types, interned (one per distinct name + layout + source)
+ * ------------------------------------------------------------------------ */
+
+/** Roles the Perfetto and OTF2 writers give point-to-point completions. */
+typedef enum { LISTEN_P2P_NONE = 0, LISTEN_P2P_SEND, LISTEN_P2P_RECV } listen_p2p_kind_t;
+
+typedef struct listen_type {
+    uint32_t id;               /**< dense, 0.. */
+    char *name;                /**< event name */
+    char *source;              /**< source name */
+    uint16_t num_elements;
+    uint16_t payload_size;
+    ompi_evt_wire_element_t *elements; /**< names owned here */
+    bool selected;             /**< passes --events */
+    listen_p2p_kind_t p2p;     /**< a p2p completion with the fields below */
+    /** Element indexes of the p2p fields (valid when p2p != NONE). */
+    int p2p_comm, p2p_bytes, p2p_start, p2p_complete, p2p_peer, p2p_tag;
+    void *sink_data[4];        /**< per-sink cache (escaped names ...) */
+} listen_type_t;
+
+/* ------------------------------------------------------------------------
+ * Processes (nspace, rank)
+ * ------------------------------------------------------------------------ */
+
+/** A set of sequence numbers as sorted disjoint intervals [lo, hi]. */
+typedef struct listen_seqset {
+    uint64_t (*iv)[2];
+    size_t n, cap;
+} listen_seqset_t;
+
+/** Reference clock pair of one source of a process (time mapping). */
+typedef struct listen_clock {
+    char *name;                /**< source name */
+    uint64_t ticks_per_second;
+    int64_t ref_ticks;         /**< source ticks ... */
+    int64_t ref_realtime_ns;   /**< ... sampled with this CLOCK_REALTIME */
+    uint64_t ref_seq;          /**< the batch the pair comes from (lowest seq) */
+    int64_t min_ticks, max_ticks; /**< range of the records seen */
+    bool any;                  /**< a record was seen */
+} listen_clock_t;
+
+typedef struct listen_proc {
+    uint32_t id;               /**< dense, 0.., in order of first sight */
+    char nspace[OMPI_EVT_WIRE_NSPACE_MAX + 1];
+    uint32_t rank;
+    char host[OMPI_EVT_WIRE_HOST_MAX + 1];
+    uint32_t pid;
+    listen_seqset_t seen;      /**< batches read (pass 1) */
+    listen_seqset_t emitted;   /**< batches merged (pass 2) */
+    uint64_t batches, duplicates, records;
+    bool final_seen;
+    uint64_t final_seq;
+    bool host_changed;         /**< batches of this proc came with another host */
+    listen_clock_t *clocks;
+    size_t num_clocks;
+    ompi_evt_wire_offset_t *offsets; /**< sorted by local_realtime_ns, unique */
+    size_t num_offsets;
+    uint64_t *drops;           /**< per type id (num_types_alloc entries) */
+    uint64_t *counts;          /**< events emitted per type id (pass 2, after --events) */
+    size_t types_alloc;
+} listen_proc_t;
+
+/** An integer element's value as int64 (unsigned values reinterpreted);
+ *  doubles truncated, bools 0/1. */
+static inline int64_t listen_value_i64(const ompi_evt_wire_value_t *v)
+{
+    switch (v->type) {
+    case OMPI_EVT_WIRE_ELEM_INT32:
+    case OMPI_EVT_WIRE_ELEM_INT64:
+        return v->v.i;
+    case OMPI_EVT_WIRE_ELEM_UINT32:
+    case OMPI_EVT_WIRE_ELEM_UINT64:
+        return (int64_t) v->v.u;
+    case OMPI_EVT_WIRE_ELEM_DOUBLE:
+        if (!(v->v.d == v->v.d)) {
+            return 0; /* NaN */
+        }
+        return v->v.d > 9.2e18 ? INT64_MAX : v->v.d < -9.2e18 ? INT64_MIN : (int64_t) v->v.d;
+    default:
+        return v->v.b ? 1 : 0;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Filtering
+ * ------------------------------------------------------------------------ */
+
+/** Compile "PAT,PAT,^PAT" (glob '*'). NULL/"" selects everything.
+ *  @retval 0, -1 (bad pattern list, message in err) */
+typedef struct listen_filter {
+    char **include, **exclude;
+    size_t n_include, n_exclude;
+} listen_filter_t;
+int listen_filter_parse(listen_filter_t *f, const char *spec, char *err, size_t errlen);
+bool listen_filter_match(const listen_filter_t *f, const char *name);
+void listen_filter_free(listen_filter_t *f);
+bool listen_glob(const char *pat, const char *s);
+
+/* ------------------------------------------------------------------------
+ * The registry (pass 1)
+ * ------------------------------------------------------------------------ */
+
+typedef struct listen_registry {
+    listen_type_t **types;
+    size_t num_types, cap_types;
+    listen_proc_t **procs;
+    size_t num_procs, cap_procs;
+    void *type_index; /**< name -> type chains (private) */
+    /* job timeline, after listen_registry_finish() */
+    int64_t t_min, t_max;      /**< first and last event (job ns); t_min > t_max: none */
+    const char *only_nspace;   /**< --nspace: other batches ignored */
+    const listen_filter_t *filter; /**< --events: sets listen_type_t::selected */
+    uint64_t ignored_batches;  /**< of other namespaces */
+} listen_registry_t;
+
+void listen_registry_init(listen_registry_t *reg);
+void listen_registry_fini(listen_registry_t *reg);
+
+/** The types of a decoded batch, mapped to interned types: map[i] for
+ *  batch-local type i. @retval 0, or -1 on allocation failure. */
+int listen_registry_map_types(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
+                              listen_type_t **map);
+/** Find or add the process that sent @p b. NULL on allocation failure. */
+listen_proc_t *listen_registry_proc(listen_registry_t *reg, const ompi_evt_wire_batch_t *b);
+/** Pass 1: account one decoded batch (seq, final, drops, clock pairs,
+ *  offsets, tick ranges). Returns false when the batch is ignored (other
+ *  namespace). @retval -1 allocation failure. */
+int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b);
+/** After pass 1: fix the time span (needs the time map). */
+void listen_registry_finish(listen_registry_t *reg);
+/** The process's clock entry named @p name, or NULL. */
+listen_clock_t *listen_proc_clock(listen_proc_t *p, const char *name);
+
+bool listen_seqset_has(const listen_seqset_t *s, uint64_t v);
+/** @retval 1 added, 0 already there, -1 allocation failure */
+int listen_seqset_add(listen_seqset_t *s, uint64_t v);
+/** Numbers missing between 0 and the largest in the set. */
+uint64_t listen_seqset_gaps(const listen_seqset_t *s);
+void listen_seqset_free(listen_seqset_t *s);
+
+/* ------------------------------------------------------------------------
+ * Time mapping: the one place where ticks become job timeline ns
+ * ------------------------------------------------------------------------ */
+
+/**
+ * Job timeline nanoseconds of @p ticks of source @p clock of process @p p:
+ *   realtime = ref_realtime + (ticks - ref_ticks) * 1e9 / ticks_per_second
+ *   job      = realtime + offset(realtime)
+ * where offset() interpolates the process's offset samples linearly (held
+ * constant before the first and after the last; 0 without samples). The
+ * reference pair is the one of the process's lowest-numbered batch, so all
+ * events of a process use the same pair (its order is kept exactly).
+ */
+int64_t listen_time_map(const listen_proc_t *p, const listen_clock_t *clock, int64_t ticks);
+
+/* ------------------------------------------------------------------------
+ * Inputs
+ * ------------------------------------------------------------------------ */
+
+typedef struct listen_file {
+    char *path;
+    char host[OMPI_EVT_WIRE_HOST_MAX + 1]; /**< from the node file header */
+    uint64_t frames, invalid_batches, damaged, skipped_bytes;
+    bool truncated, read_error;
+    char *first_error;           /**< first problem met, or NULL */
+} listen_file_t;
+
+typedef struct listen_inputs {
+    listen_file_t *files;
+    size_t num_files;
+} listen_inputs_t;
+
+/** Resolve the command line's DIR|FILE arguments into node files.
+ *  @retval 0, or -1 with a message in @p err (no such path, a foreign or
+ *  unreadable file, a folder without node files). */
+int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t errlen);
+void listen_inputs_free(listen_inputs_t *in);
+
+/** A batch read from a file, decoded, with its own copy of the bytes. */
+typedef struct listen_batch {
+    uint8_t *bytes;
+    size_t len;
+    ompi_evt_wire_batch_t wire;
+    listen_proc_t *proc;
+    listen_type_t **types;       /**< batch-local type id -> interned type */
+    listen_clock_t **clocks;     /**< batch-local source id -> the process's clock */
+    uint32_t file;
+} listen_batch_t;
+
+/** Sequential reading of one file: each call yields the next valid batch
+ *  (invalid ones are counted in the file's record and skipped). */
+typedef struct listen_cursor listen_cursor_t;
+listen_cursor_t *listen_cursor_open(listen_file_t *f, char *err, size_t errlen);
+/** @retval 1 a batch (caller owns it: listen_batch_free), 0 end, -1 error */
+int listen_cursor_next(listen_cursor_t *c, listen_batch_t **out);
+void listen_cursor_close(listen_cursor_t *c);
+void listen_batch_free(listen_batch_t *b);
+
+/* ------------------------------------------------------------------------
+ * Events handed to sinks, in time order
+ * ------------------------------------------------------------------------ */
+
+typedef struct listen_event {
+    int64_t time_ns;                /**< job timeline */
+    const listen_proc_t *proc;
+    const listen_type_t *type;
+    const listen_clock_t *clock;    /**< to map other tick values of the record */
+    const ompi_evt_wire_type_t *wire_type;
+    const uint8_t *payload;
+    int64_t ticks;                  /**< the record's own timestamp */
+    uint8_t depth;
+} listen_event_t;
+
+typedef struct listen_sink {
+    const char *name;
+    void *ctx;
+    /** Before the first event: the registry is complete (pass 1 done). */
+    int (*begin)(void *ctx, const listen_registry_t *reg);
+    int (*event)(void *ctx, const listen_event_t *ev);
+    /** After the last event. */
+    int (*end)(void *ctx, const listen_registry_t *reg);
+    /** Lines for the summary about what this output made of the events
+     *  (may be NULL). */
+    void (*report)(void *ctx, FILE *f);
+    void (*destroy)(void *ctx);
+} listen_sink_t;
+
+/** Merge statistics (pass 2). */
+typedef struct listen_merge_stats {
+    uint64_t events;         /**< handed to the sinks */
+    uint64_t filtered;       /**< not selected by --events */
+    uint64_t out_of_order;   /**< older than an event already handed on */
+    uint64_t forced;         /**< handed on because the window was full */
+    uint64_t duplicate_batches;
+    uint64_t peak_window;    /**< most records held at once */
+} listen_merge_stats_t;
+
+typedef struct listen_merge_opts {
+    int64_t window_ns;       /**< time window (job ns) */
+    size_t window_events;    /**< most records held */
+} listen_merge_opts_t;
+
+/** Pass 2: read every file again, merge by time, feed the sinks.
+ *  @retval 0, -1 (I/O or allocation failure: message in err) */
+int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_filter_t *filter,
+                     const listen_merge_opts_t *opts, listen_sink_t *sinks, size_t num_sinks,
+                     listen_merge_stats_t *stats, char *err, size_t errlen);
+
+/** Pass 1 over every file. @retval 0, -1 (message in err). */
+int listen_scan_run(listen_inputs_t *in, listen_registry_t *reg, const listen_filter_t *filter,
+                    char *err, size_t errlen);
+
+/* ------------------------------------------------------------------------
+ * Sinks
+ * ------------------------------------------------------------------------ */
+
+/** Output files are written as NAME.tmp.PID (O_EXCL|O_NOFOLLOW, 0600) and
+ *  renamed when complete. */
+FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *err,
+                      size_t errlen);
+int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name,
+                      char *err, size_t errlen);
+
+int listen_sink_jsonl(listen_sink_t *s, const char *dir, char *err, size_t errlen);
+int listen_sink_perfetto(listen_sink_t *s, const char *dir, char *err, size_t errlen);
+int listen_sink_otf2(listen_sink_t *s, const char *dir, char *err, size_t errlen);
+
+/** The summary sink counts events per type and process (proc->counts);
+ *  listen_summary_write() writes summary.txt (and prints it) at the end. */
+typedef struct listen_summary_info {
+    const listen_inputs_t *inputs;
+    const listen_merge_stats_t *merge;
+    const listen_filter_t *filter;
+    const char *outputs;      /**< which files were written, or NULL */
+    listen_sink_t *sinks;     /**< their reports go into the summary */
+    size_t num_sinks;
+} listen_summary_info_t;
+int listen_summary_write(const listen_registry_t *reg, const listen_summary_info_t *info,
+                         const char *dir, FILE *also, char *err, size_t errlen);
+
+/** Index of sink_data[] slots in listen_type_t. */
+enum { LISTEN_SLOT_JSONL = 0, LISTEN_SLOT_PERFETTO = 1, LISTEN_SLOT_OTF2 = 2 };
+
+/** JSON text of @p s as json-c writes it (quoted, escaped); malloc'ed. */
+char *listen_json_string(const char *s);
+/** Write the JSON text of a wire value into @p out (cap >=
+ *  LISTEN_JSON_VALUE_MAX; not NUL-terminated) and return its length:
+ *  integers exactly, doubles as json-c writes them (non-finite ones as the
+ *  strings "nan", "inf", "-inf"), booleans as true/false. */
+#define LISTEN_JSON_VALUE_MAX 48
+size_t listen_json_value(char *out, size_t cap, const ompi_evt_wire_value_t *v);
+
+#endif /* EVT_LISTEN_H */

@@ -1,0 +1,274 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Inputs of ompi-evt-listen --read: which files (a folder's node files, or
+ * node files named one by one), and reading them batch by batch. A file is
+ * a node file when its first bytes say so; a folder contributes every node
+ * file in it (sorted by name), and a file in it named *.evt that is not one
+ * is an error (a foreign file where a node file was expected). Each batch
+ * is copied out of the reader, decoded (validated) and handed over; an
+ * invalid batch is counted against its file and skipped, damage is taken
+ * from the reader's statistics.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "evt_listen.h"
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && 0 == strcmp(s + n - m, suf);
+}
+
+/* Add one node file; an error when it is not one. */
+static int add_file(listen_inputs_t *in, const char *path, char *err, size_t errlen)
+{
+    ompi_evt_nodefile_reader_t r;
+    char real[PATH_MAX];
+    listen_file_t *f;
+    int rc;
+
+    rc = ompi_evt_nodefile_reader_open(&r, path);
+    if (OPAL_SUCCESS != rc) {
+        snprintf(err, errlen, "%s", r.error);
+        return -1;
+    }
+    ompi_evt_nodefile_reader_close(&r);
+    if (NULL == realpath(path, real)) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < in->num_files; ++i) {
+        char other[PATH_MAX];
+        if (NULL != realpath(in->files[i].path, other) && 0 == strcmp(other, real)) {
+            return 0; /* named twice: read once */
+        }
+    }
+    f = realloc(in->files, (in->num_files + 1) * sizeof(*f));
+    if (NULL == f) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    in->files = f;
+    f = &in->files[in->num_files];
+    memset(f, 0, sizeof(*f));
+    f->path = strdup(path);
+    if (NULL == f->path) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    in->num_files++;
+    return 0;
+}
+
+int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t errlen)
+{
+    struct stat st;
+    struct dirent *de;
+    char **names = NULL;
+    size_t n = 0, found = 0;
+    DIR *d;
+    int ret = 0;
+
+    if (0 != stat(arg, &st)) {
+        snprintf(err, errlen, "%s: %s", arg, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        return add_file(in, arg, err, errlen);
+    }
+    d = opendir(arg);
+    if (NULL == d) {
+        snprintf(err, errlen, "%s: %s", arg, strerror(errno));
+        return -1;
+    }
+    while (NULL != (de = readdir(d))) {
+        char **nn;
+        if ('.' == de->d_name[0]) {
+            continue;
+        }
+        nn = realloc(names, (n + 1) * sizeof(*names));
+        if (NULL == nn || NULL == (nn[n] = strdup(de->d_name))) {
+            names = NULL == nn ? names : nn;
+            snprintf(err, errlen, "out of memory");
+            ret = -1;
+            goto cleanup;
+        }
+        names = nn;
+        n++;
+    }
+    if (1 < n) {
+        qsort(names, n, sizeof(*names), cmp_names);
+    }
+    for (size_t i = 0; i < n && 0 == ret; ++i) {
+        char path[PATH_MAX];
+        struct stat fs;
+
+        snprintf(path, sizeof(path), "%s/%s", arg, names[i]);
+        if (0 != stat(path, &fs) || !S_ISREG(fs.st_mode)) {
+            continue;
+        }
+        if (has_suffix(names[i], OMPI_EVT_NODEFILE_SUFFIX)
+            || ompi_evt_nodefile_is_nodefile(path)) {
+            /* a *.evt that is not a node file is an error (add_file says why) */
+            ret = add_file(in, path, err, errlen);
+            ++found;
+        }
+    }
+    if (0 == ret && 0 == found) {
+        snprintf(err, errlen, "%s: no node files (*%s) in this folder", arg,
+                 OMPI_EVT_NODEFILE_SUFFIX);
+        ret = -1;
+    }
+cleanup:
+    for (size_t i = 0; i < n; ++i) {
+        free(names[i]);
+    }
+    free(names);
+    closedir(d);
+    return ret;
+}
+
+void listen_inputs_free(listen_inputs_t *in)
+{
+    for (size_t i = 0; i < in->num_files; ++i) {
+        free(in->files[i].path);
+        free(in->files[i].first_error);
+    }
+    free(in->files);
+    memset(in, 0, sizeof(*in));
+}
+
+/* ------------------------------------------------------------------------
+ * Reading
+ * ------------------------------------------------------------------------ */
+
+struct listen_cursor {
+    listen_file_t *file;
+    ompi_evt_nodefile_reader_t reader;
+    bool done;
+};
+
+/* Keep the first problem of a file for the summary. */
+static void note(listen_file_t *f, const char *msg)
+{
+    if (NULL == f->first_error) {
+        f->first_error = strdup(msg);
+    }
+}
+
+listen_cursor_t *listen_cursor_open(listen_file_t *f, char *err, size_t errlen)
+{
+    listen_cursor_t *c = calloc(1, sizeof(*c));
+
+    if (NULL == c) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (OPAL_SUCCESS != ompi_evt_nodefile_reader_open(&c->reader, f->path)) {
+        snprintf(err, errlen, "%s", c->reader.error);
+        free(c);
+        return NULL;
+    }
+    c->file = f;
+    snprintf(f->host, sizeof(f->host), "%s", c->reader.host);
+    /* statistics are per pass: this pass's reading sets them again */
+    f->frames = f->invalid_batches = f->damaged = f->skipped_bytes = 0;
+    f->truncated = f->read_error = false;
+    return c;
+}
+
+int listen_cursor_next(listen_cursor_t *c, listen_batch_t **out)
+{
+    listen_file_t *f = c->file;
+
+    while (!c->done) {
+        const void *buf;
+        size_t len;
+        uint64_t off;
+        listen_batch_t *b;
+        int rc = ompi_evt_nodefile_reader_next(&c->reader, &buf, &len, &off);
+
+        if (OPAL_ERR_NOT_FOUND == rc || OPAL_SUCCESS != rc) {
+            f->frames = c->reader.stats.frames;
+            f->damaged = c->reader.stats.damaged;
+            f->skipped_bytes = c->reader.stats.skipped_bytes;
+            f->truncated = c->reader.stats.truncated;
+            if (0 < f->damaged) {
+                note(f, c->reader.error);
+            }
+            c->done = true;
+            if (OPAL_SUCCESS != rc && OPAL_ERR_NOT_FOUND != rc) {
+                f->read_error = true;
+                note(f, c->reader.error);
+                return -1;
+            }
+            return 0;
+        }
+        b = calloc(1, sizeof(*b));
+        if (NULL == b || NULL == (b->bytes = malloc(len))) {
+            free(b);
+            return -1;
+        }
+        memcpy(b->bytes, buf, len);
+        b->len = len;
+        rc = ompi_evt_wire_decode(b->bytes, len, &b->wire);
+        if (OPAL_SUCCESS != rc) {
+            char msg[600];
+            f->invalid_batches++;
+            snprintf(msg, sizeof(msg), "invalid batch (%s) in the frame at offset %llu",
+                     NULL == b->wire.error ? "?" : b->wire.error, (unsigned long long) off);
+            note(f, msg);
+            free(b->bytes);
+            free(b);
+            if (OPAL_ERR_OUT_OF_RESOURCE == rc) {
+                return -1;
+            }
+            continue;
+        }
+        *out = b;
+        return 1;
+    }
+    return 0;
+}
+
+void listen_cursor_close(listen_cursor_t *c)
+{
+    if (NULL == c) {
+        return;
+    }
+    ompi_evt_nodefile_reader_close(&c->reader);
+    free(c);
+}
+
+void listen_batch_free(listen_batch_t *b)
+{
+    if (NULL == b) {
+        return;
+    }
+    ompi_evt_wire_batch_destruct(&b->wire);
+    free(b->types);
+    free(b->clocks);
+    free(b->bytes);
+    free(b);
+}

@@ -1,0 +1,770 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * trace.otf2/: an OTF2 archive (traces.otf2 anchor, traces.def, traces/)
+ * written with the OTF2 library, as Score-P writes them, so Vampir and
+ * otf2-print read it.
+ *   - system tree: "machine" > one node per host; one location group
+ *     (process) and one location (thread) per rank, named "rank R"
+ *   - every event type is a region; an event is an Enter and a Leave of its
+ *     region at the event's time, the Enter carrying the fields as
+ *     attributes (one attribute definition per field name and type)
+ *   - a point-to-point completion is an Enter of its region (role
+ *     point2point, paradigm MPI) at the request's start, an MpiSend there
+ *     (or an MpiRecv at the completion), and a Leave at the completion;
+ *     peer = world rank in a communicator per namespace ("MPI_COMM_WORLD"
+ *     of that namespace: ranks 0..max, a location for every rank even one
+ *     that sent nothing), tag and bytes from the event
+ * OTF2 wants each location's records in time order; records come in order
+ * of their own timestamps, so a slice's start that lies before the rank's
+ * previous record is written at that record's time instead (counted). The
+ * clock: 1 ns resolution, timestamps are job timeline ns (Unix epoch), the
+ * global offset is the first event's.
+ */
+
+#define _GNU_SOURCE /* nftw */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <otf2/otf2.h>
+
+#include "evt_listen.h"
+
+typedef struct {
+    char *name;
+    uint8_t type;       /**< wire element type */
+} attr_t;
+
+typedef struct {
+    char *dir;
+    char *tmpdir;
+    OTF2_Archive *ar;
+    OTF2_AttributeList *al;
+    OTF2_EvtWriter **w;          /**< per location */
+    uint64_t *last;              /**< last timestamp written per location */
+    size_t num_locs;             /**< procs + placeholder ranks */
+    size_t num_procs;
+    /* namespaces: per proc, its namespace number; per namespace, max rank
+     * and the location of each rank */
+    uint32_t *ns_of;
+    size_t num_ns;
+    int64_t *ns_max_rank;
+    uint64_t **ns_loc;           /**< [ns][rank] -> location */
+    /* per type id: region used, attribute ids of its elements */
+    uint32_t **type_attrs;
+    bool *type_used;
+    size_t num_types;
+    attr_t *attrs;
+    size_t num_attrs;
+    uint64_t clamped, unmapped_peers;
+    int64_t t_min, t_max;
+    char err[512];
+} otf_t;
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb,
+                                bool final)
+{
+    (void) ud;
+    (void) ft;
+    (void) loc;
+    (void) cb;
+    (void) final;
+    return OTF2_FLUSH;
+}
+
+static const OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush,
+                                              .otf2_post_flush = NULL};
+
+/* OTF2's buffers: chunks come from here. Event buffers share a budget;
+ * when a location's buffer would exceed it, NULL makes OTF2 flush that
+ * buffer to its file and free its chunks (otf2_free_all), so memory stays
+ * bounded however long the trace. Definitions are small and kept whole. */
+#define OTF2_MEM_BUDGET (64u * 1024 * 1024)
+#define OTF2_EVT_CHUNK  (256u * 1024)
+
+typedef struct {
+    void **chunks;
+    size_t n, cap;
+    uint64_t bytes;
+} membuf_t;
+
+static uint64_t mem_used;
+
+static void *mem_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd,
+                       uint64_t size)
+{
+    membuf_t *m = *pbd;
+    void *c;
+
+    (void) ud;
+    (void) loc;
+    if (NULL == m) {
+        m = calloc(1, sizeof(*m));
+        if (NULL == m) {
+            return NULL;
+        }
+        *pbd = m;
+    }
+    if (OTF2_FILETYPE_EVENTS == ft && 0 < m->n && mem_used + size > OTF2_MEM_BUDGET) {
+        return NULL; /* OTF2 flushes this buffer, frees it, asks again */
+    }
+    if (m->n == m->cap) {
+        size_t nc = m->cap ? 2 * m->cap : 8;
+        void **a = realloc(m->chunks, nc * sizeof(*a));
+        if (NULL == a) {
+            return NULL;
+        }
+        m->chunks = a;
+        m->cap = nc;
+    }
+    c = malloc(size);
+    if (NULL == c) {
+        return NULL;
+    }
+    m->chunks[m->n++] = c;
+    m->bytes += size;
+    mem_used += size;
+    return c;
+}
+
+static void mem_free_all(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd, bool final)
+{
+    membuf_t *m = *pbd;
+
+    (void) ud;
+    (void) ft;
+    (void) loc;
+    if (NULL == m) {
+        return;
+    }
+    for (size_t i = 0; i < m->n; ++i) {
+        free(m->chunks[i]);
+    }
+    mem_used -= m->bytes;
+    m->n = 0;
+    m->bytes = 0;
+    if (final) {
+        free(m->chunks);
+        free(m);
+        *pbd = NULL;
+    }
+}
+
+static const OTF2_MemoryCallbacks mem_cbs = {.otf2_allocate = mem_alloc,
+                                             .otf2_free_all = mem_free_all};
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void) sb;
+    (void) flag;
+    (void) ftw;
+    return remove(p);
+}
+
+static int ot_begin(void *ctx, const listen_registry_t *reg)
+{
+    otf_t *s = ctx;
+
+    /* OTF2 timestamps are unsigned: times before the epoch (hostile or
+     * broken clocks) are written as 0 */
+    s->t_min = reg->t_min <= reg->t_max && reg->t_min > 0 ? reg->t_min : 0;
+    s->t_max = reg->t_min <= reg->t_max && reg->t_max > s->t_min ? reg->t_max : s->t_min;
+    s->num_procs = reg->num_procs;
+    s->ns_of = calloc(reg->num_procs + 1, sizeof(*s->ns_of));
+    s->ns_max_rank = calloc(reg->num_procs + 1, sizeof(*s->ns_max_rank));
+    s->ns_loc = calloc(reg->num_procs + 1, sizeof(*s->ns_loc));
+    if (NULL == s->ns_of || NULL == s->ns_max_rank || NULL == s->ns_loc) {
+        return -1;
+    }
+    /* namespaces and their rank ranges */
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        const listen_proc_t *p = reg->procs[i];
+        size_t k;
+        for (k = 0; k < s->num_ns; ++k) {
+            const listen_proc_t *q = NULL;
+            for (size_t j = 0; j < i; ++j) {
+                if (s->ns_of[j] == k) {
+                    q = reg->procs[j];
+                    break;
+                }
+            }
+            if (NULL != q && 0 == strcmp(q->nspace, p->nspace)) {
+                break;
+            }
+        }
+        if (k == s->num_ns) {
+            s->ns_max_rank[s->num_ns++] = -1;
+        }
+        s->ns_of[i] = (uint32_t) k;
+        if ((int64_t) p->rank > s->ns_max_rank[k]) {
+            s->ns_max_rank[k] = p->rank;
+        }
+    }
+    /* locations: the processes, then a placeholder per missing rank */
+    s->num_locs = reg->num_procs;
+    for (size_t k = 0; k < s->num_ns; ++k) {
+        size_t n = (size_t) s->ns_max_rank[k] + 1;
+        s->ns_loc[k] = malloc(n * sizeof(**s->ns_loc));
+        if (NULL == s->ns_loc[k]) {
+            return -1;
+        }
+        for (size_t r = 0; r < n; ++r) {
+            s->ns_loc[k][r] = UINT64_MAX;
+        }
+    }
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        s->ns_loc[s->ns_of[i]][reg->procs[i]->rank] = i;
+    }
+    for (size_t k = 0; k < s->num_ns; ++k) {
+        for (int64_t r = 0; r <= s->ns_max_rank[k]; ++r) {
+            if (UINT64_MAX == s->ns_loc[k][r]) {
+                s->ns_loc[k][r] = s->num_locs++;
+            }
+        }
+    }
+    s->w = calloc(s->num_locs + 1, sizeof(*s->w));
+    s->last = calloc(s->num_locs + 1, sizeof(*s->last));
+    if (NULL == s->w || NULL == s->last) {
+        return -1;
+    }
+
+    s->ar = OTF2_Archive_Open(s->tmpdir, "traces", OTF2_FILEMODE_WRITE, OTF2_EVT_CHUNK,
+                              4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (NULL == s->ar || OTF2_SUCCESS != OTF2_Archive_SetFlushCallbacks(s->ar, &flush_cbs, NULL)
+        || OTF2_SUCCESS != OTF2_Archive_SetMemoryCallbacks(s->ar, &mem_cbs, NULL)
+        || OTF2_SUCCESS != OTF2_Archive_SetSerialCollectiveCallbacks(s->ar)
+        || OTF2_SUCCESS != OTF2_Archive_SetCreator(s->ar, "ompi-evt-listen")
+        || OTF2_SUCCESS != OTF2_Archive_OpenEvtFiles(s->ar)) {
+        fprintf(stderr, "ompi-evt-listen: cannot create the OTF2 archive in %s\n", s->tmpdir);
+        return -1;
+    }
+    for (size_t l = 0; l < s->num_locs; ++l) {
+        s->w[l] = OTF2_Archive_GetEvtWriter(s->ar, (OTF2_LocationRef) l);
+        if (NULL == s->w[l]) {
+            return -1;
+        }
+        s->last[l] = 0;
+    }
+    s->al = OTF2_AttributeList_New();
+    return NULL == s->al ? -1 : 0;
+}
+
+static uint32_t attr_id(otf_t *s, const char *name, uint8_t type)
+{
+    for (size_t i = 0; i < s->num_attrs; ++i) {
+        if (s->attrs[i].type == type && 0 == strcmp(s->attrs[i].name, name)) {
+            return (uint32_t) i;
+        }
+    }
+    attr_t *a = realloc(s->attrs, (s->num_attrs + 1) * sizeof(*a));
+    if (NULL == a) {
+        return UINT32_MAX;
+    }
+    s->attrs = a;
+    a[s->num_attrs].name = strdup(name);
+    a[s->num_attrs].type = type;
+    if (NULL == a[s->num_attrs].name) {
+        return UINT32_MAX;
+    }
+    return (uint32_t) s->num_attrs++;
+}
+
+static uint32_t *type_attrs(otf_t *s, const listen_type_t *t)
+{
+    if (t->id >= s->num_types) {
+        size_t n = (size_t) t->id + 16;
+        uint32_t **a = realloc(s->type_attrs, n * sizeof(*a));
+        bool *u;
+        if (NULL == a) {
+            return NULL;
+        }
+        s->type_attrs = a;
+        u = realloc(s->type_used, n * sizeof(*u));
+        if (NULL == u) {
+            return NULL;
+        }
+        s->type_used = u;
+        memset(a + s->num_types, 0, (n - s->num_types) * sizeof(*a));
+        memset(u + s->num_types, 0, (n - s->num_types) * sizeof(*u));
+        s->num_types = n;
+    }
+    if (NULL == s->type_attrs[t->id]) {
+        uint32_t *ids = calloc(t->num_elements + 1, sizeof(*ids));
+        if (NULL == ids) {
+            return NULL;
+        }
+        for (uint16_t i = 0; i < t->num_elements; ++i) {
+            char un[16];
+            const char *nm = t->elements[i].name;
+            if ('\0' == nm[0]) {
+                snprintf(un, sizeof(un), "e%u", i);
+                nm = un;
+            }
+            ids[i] = attr_id(s, nm, t->elements[i].type);
+            if (UINT32_MAX == ids[i]) {
+                free(ids);
+                return NULL;
+            }
+        }
+        s->type_attrs[t->id] = ids;
+        s->type_used[t->id] = true;
+    }
+    return s->type_attrs[t->id];
+}
+
+static uint64_t ts_of(otf_t *s, size_t loc, int64_t t)
+{
+    uint64_t v = t < 0 ? 0 : (uint64_t) t;
+    if (v < s->last[loc]) {
+        s->clamped++;
+        v = s->last[loc];
+    }
+    s->last[loc] = v;
+    return v;
+}
+
+static int add_attrs(otf_t *s, const uint32_t *ids, const listen_event_t *ev)
+{
+    for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
+        ompi_evt_wire_value_t v;
+        OTF2_ErrorCode rc;
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
+        switch (v.type) {
+        case OMPI_EVT_WIRE_ELEM_INT32:
+            rc = OTF2_AttributeList_AddInt32(s->al, ids[i], (int32_t) v.v.i);
+            break;
+        case OMPI_EVT_WIRE_ELEM_UINT32:
+            rc = OTF2_AttributeList_AddUint32(s->al, ids[i], (uint32_t) v.v.u);
+            break;
+        case OMPI_EVT_WIRE_ELEM_INT64:
+            rc = OTF2_AttributeList_AddInt64(s->al, ids[i], v.v.i);
+            break;
+        case OMPI_EVT_WIRE_ELEM_UINT64:
+            rc = OTF2_AttributeList_AddUint64(s->al, ids[i], v.v.u);
+            break;
+        case OMPI_EVT_WIRE_ELEM_DOUBLE:
+            rc = OTF2_AttributeList_AddDouble(s->al, ids[i], v.v.d);
+            break;
+        default:
+            rc = OTF2_AttributeList_AddUint8(s->al, ids[i], v.v.b ? 1 : 0);
+            break;
+        }
+        if (OTF2_SUCCESS != rc) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int ot_event(void *ctx, const listen_event_t *ev)
+{
+    otf_t *s = ctx;
+    const listen_type_t *t = ev->type;
+    size_t loc = ev->proc->id;
+    OTF2_EvtWriter *w = s->w[loc];
+    uint32_t *ids = type_attrs(s, t);
+    OTF2_RegionRef region = t->id;
+
+    if (NULL == ids || 0 != add_attrs(s, ids, ev)) {
+        return -1;
+    }
+    if (LISTEN_P2P_NONE == t->p2p) {
+        uint64_t ts = ts_of(s, loc, ev->time_ns);
+        if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts, region)
+            || OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts, region)) {
+            return -1;
+        }
+        return 0;
+    }
+    {
+        ompi_evt_wire_value_t v;
+        int64_t start, end, peer, tag;
+        uint64_t bytes, ts0, ts1;
+        uint32_t ns = s->ns_of[ev->proc->id];
+        bool mapped;
+
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_start, &v);
+        start = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_complete,
+                                           &v);
+        end = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_peer, &v);
+        peer = listen_value_i64(&v);
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_tag, &v);
+        tag = listen_value_i64(&v);
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_bytes, &v);
+        bytes = (uint64_t) listen_value_i64(&v);
+        mapped = 0 <= peer && peer <= s->ns_max_rank[ns] && 0 <= tag && tag <= UINT32_MAX;
+        if (!mapped) {
+            s->unmapped_peers++;
+        }
+        ts0 = ts_of(s, loc, start);
+        if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)) {
+            return -1;
+        }
+        if (mapped && LISTEN_P2P_SEND == t->p2p
+            && OTF2_SUCCESS
+                   != OTF2_EvtWriter_MpiSend(w, NULL, ts0, (uint32_t) peer, ns, (uint32_t) tag,
+                                             bytes)) {
+            return -1;
+        }
+        ts1 = ts_of(s, loc, end);
+        if (mapped && LISTEN_P2P_RECV == t->p2p
+            && OTF2_SUCCESS
+                   != OTF2_EvtWriter_MpiRecv(w, NULL, ts1, (uint32_t) peer, ns, (uint32_t) tag,
+                                             bytes)) {
+            return -1;
+        }
+        if (OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts1, region)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* String definitions, numbered as written. */
+typedef struct {
+    OTF2_GlobalDefWriter *gw;
+    uint32_t next;
+    bool bad;
+} strs_t;
+
+static OTF2_StringRef str(strs_t *st, const char *s)
+{
+    if (OTF2_SUCCESS != OTF2_GlobalDefWriter_WriteString(st->gw, st->next, s)) {
+        st->bad = true;
+    }
+    return st->next++;
+}
+
+static OTF2_Type otf2_type(uint8_t t)
+{
+    switch (t) {
+    case OMPI_EVT_WIRE_ELEM_INT32:
+        return OTF2_TYPE_INT32;
+    case OMPI_EVT_WIRE_ELEM_UINT32:
+        return OTF2_TYPE_UINT32;
+    case OMPI_EVT_WIRE_ELEM_INT64:
+        return OTF2_TYPE_INT64;
+    case OMPI_EVT_WIRE_ELEM_UINT64:
+        return OTF2_TYPE_UINT64;
+    case OMPI_EVT_WIRE_ELEM_DOUBLE:
+        return OTF2_TYPE_DOUBLE;
+    default:
+        return OTF2_TYPE_UINT8;
+    }
+}
+
+static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *nevents)
+{
+    strs_t st = {OTF2_Archive_GetGlobalDefWriter(s->ar), 0, false};
+    OTF2_GlobalDefWriter *gw = st.gw;
+    char **hosts = NULL;
+    size_t nhosts = 0;
+    int ret = 0;
+
+    if (NULL == gw) {
+        return -1;
+    }
+    if (OTF2_SUCCESS
+        != OTF2_GlobalDefWriter_WriteClockProperties(gw, 1000000000, (uint64_t) s->t_min,
+                                                     (uint64_t) s->t_max - (uint64_t) s->t_min + 1,
+                                                     (uint64_t) s->t_min)) {
+        return -1;
+    }
+    {
+        OTF2_StringRef m = str(&st, "machine");
+        if (OTF2_SUCCESS
+            != OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, 0, m, m, OTF2_UNDEFINED_SYSTEM_TREE_NODE)) {
+            return -1;
+        }
+    }
+    /* nodes, in order of first appearance */
+    hosts = calloc(reg->num_procs + 1, sizeof(*hosts));
+    if (NULL == hosts) {
+        return -1;
+    }
+    {
+        OTF2_StringRef node = str(&st, "node");
+        for (size_t i = 0; i < reg->num_procs; ++i) {
+            size_t k;
+            for (k = 0; k < nhosts && 0 != strcmp(hosts[k], reg->procs[i]->host); ++k) {
+            }
+            if (k == nhosts) {
+                hosts[nhosts++] = reg->procs[i]->host;
+                if (OTF2_SUCCESS
+                    != OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, (OTF2_SystemTreeNodeRef) nhosts,
+                                                                str(&st, reg->procs[i]->host),
+                                                                node, 0)) {
+                    ret = -1;
+                }
+            }
+        }
+    }
+    /* processes and threads: every location, placeholders included */
+    for (size_t k = 0; k < s->num_ns && 0 == ret; ++k) {
+        for (int64_t r = 0; r <= s->ns_max_rank[k]; ++r) {
+            uint64_t l = s->ns_loc[k][r];
+            char name[600];
+            OTF2_StringRef sn;
+            size_t node = 0;
+            if (l < reg->num_procs) {
+                const listen_proc_t *p = reg->procs[l];
+                for (size_t h = 0; h < nhosts; ++h) {
+                    if (0 == strcmp(hosts[h], p->host)) {
+                        node = h + 1;
+                    }
+                }
+                if (1 < s->num_ns) {
+                    snprintf(name, sizeof(name), "rank %u (%s)", p->rank, p->nspace);
+                } else {
+                    snprintf(name, sizeof(name), "rank %u", p->rank);
+                }
+            } else {
+                snprintf(name, sizeof(name), "rank %lld (no data)", (long long) r);
+            }
+            sn = str(&st, name);
+            if (OTF2_SUCCESS
+                    != OTF2_GlobalDefWriter_WriteLocationGroup(gw, (OTF2_LocationGroupRef) l, sn,
+                                                               OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                               (OTF2_SystemTreeNodeRef) node,
+                                                               OTF2_UNDEFINED_LOCATION_GROUP)
+                || OTF2_SUCCESS
+                       != OTF2_GlobalDefWriter_WriteLocation(gw, (OTF2_LocationRef) l, sn,
+                                                             OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                             nevents[l],
+                                                             (OTF2_LocationGroupRef) l)) {
+                ret = -1;
+            }
+        }
+    }
+    /* regions: the event types written */
+    for (size_t t = 0; t < s->num_types && t < reg->num_types && 0 == ret; ++t) {
+        const listen_type_t *lt = reg->types[t];
+        OTF2_StringRef n, d, e;
+        bool p2p;
+        char desc[600];
+        if (!s->type_used[t]) {
+            continue;
+        }
+        p2p = LISTEN_P2P_NONE != lt->p2p;
+        snprintf(desc, sizeof(desc), "MPI_T event on source %s", lt->source);
+        n = str(&st, lt->name);
+        d = str(&st, desc);
+        e = str(&st, "");
+        if (OTF2_SUCCESS
+            != OTF2_GlobalDefWriter_WriteRegion(gw, (OTF2_RegionRef) t, n, n, d,
+                                                p2p ? OTF2_REGION_ROLE_POINT2POINT
+                                                    : OTF2_REGION_ROLE_ARTIFICIAL,
+                                                p2p ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
+                                                OTF2_REGION_FLAG_NONE, e, 0, 0)) {
+            ret = -1;
+        }
+    }
+    for (size_t a = 0; a < s->num_attrs && 0 == ret; ++a) {
+        OTF2_StringRef n = str(&st, s->attrs[a].name);
+        OTF2_StringRef d = str(&st, "MPI_T event element");
+        if (OTF2_SUCCESS
+            != OTF2_GlobalDefWriter_WriteAttribute(gw, (OTF2_AttributeRef) a, n, d,
+                                                   otf2_type(s->attrs[a].type))) {
+            ret = -1;
+        }
+    }
+    /* one communicator per namespace: its world, rank r = its location */
+    for (size_t k = 0; k < s->num_ns && 0 == ret; ++k) {
+        size_t n = (size_t) s->ns_max_rank[k] + 1;
+        uint64_t *ranks = malloc(n * sizeof(*ranks));
+        OTF2_StringRef cn;
+        char name[600];
+        if (NULL == ranks) {
+            ret = -1;
+            break;
+        }
+        for (size_t r = 0; r < n; ++r) {
+            ranks[r] = r;
+        }
+        if (1 < s->num_ns) {
+            const char *nsname = "?";
+            for (size_t i = 0; i < reg->num_procs; ++i) {
+                if (s->ns_of[i] == k) {
+                    nsname = reg->procs[i]->nspace;
+                    break;
+                }
+            }
+            snprintf(name, sizeof(name), "MPI_COMM_WORLD (%s)", nsname);
+        } else {
+            snprintf(name, sizeof(name), "MPI_COMM_WORLD");
+        }
+        cn = str(&st, name);
+        if (OTF2_SUCCESS
+                != OTF2_GlobalDefWriter_WriteGroup(gw, (OTF2_GroupRef) (2 * k), str(&st, ""),
+                                                   OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                                   OTF2_GROUP_FLAG_NONE, (uint32_t) n, s->ns_loc[k])
+            || OTF2_SUCCESS
+                   != OTF2_GlobalDefWriter_WriteGroup(gw, (OTF2_GroupRef) (2 * k + 1), cn,
+                                                      OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                                      OTF2_GROUP_FLAG_NONE, (uint32_t) n, ranks)
+            || OTF2_SUCCESS
+                   != OTF2_GlobalDefWriter_WriteComm(gw, (OTF2_CommRef) k, cn,
+                                                     (OTF2_GroupRef) (2 * k + 1),
+                                                     OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE)) {
+            ret = -1;
+        }
+        free(ranks);
+    }
+    free(hosts);
+    return ret || st.bad ? -1 : 0;
+}
+
+static int ot_end(void *ctx, const listen_registry_t *reg)
+{
+    otf_t *s = ctx;
+    uint64_t *nev = calloc(s->num_locs + 1, sizeof(*nev));
+    char final[4200];
+    struct stat sb;
+    int ret = 0;
+
+    if (NULL == nev) {
+        return -1;
+    }
+    for (size_t l = 0; l < s->num_locs; ++l) {
+        if (OTF2_SUCCESS != OTF2_EvtWriter_GetNumberOfEvents(s->w[l], &nev[l])
+            || OTF2_SUCCESS != OTF2_Archive_CloseEvtWriter(s->ar, s->w[l])) {
+            ret = -1;
+        }
+        s->w[l] = NULL;
+    }
+    if (OTF2_SUCCESS != OTF2_Archive_CloseEvtFiles(s->ar)) {
+        ret = -1;
+    }
+    /* empty local definitions, one per location (readers expect them) */
+    if (0 == ret && OTF2_SUCCESS == OTF2_Archive_OpenDefFiles(s->ar)) {
+        for (size_t l = 0; l < s->num_locs; ++l) {
+            OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(s->ar, (OTF2_LocationRef) l);
+            if (NULL == dw || OTF2_SUCCESS != OTF2_Archive_CloseDefWriter(s->ar, dw)) {
+                ret = -1;
+            }
+        }
+        if (OTF2_SUCCESS != OTF2_Archive_CloseDefFiles(s->ar)) {
+            ret = -1;
+        }
+    } else {
+        ret = -1;
+    }
+    if (0 == ret) {
+        ret = write_defs(s, reg, nev);
+    }
+    if (OTF2_SUCCESS != OTF2_Archive_Close(s->ar)) {
+        ret = -1;
+    }
+    s->ar = NULL;
+    free(nev);
+    if (0 != ret) {
+        fprintf(stderr, "ompi-evt-listen: writing the OTF2 archive failed\n");
+        return -1;
+    }
+    /* into place: replace an earlier trace.otf2 only if it is an archive */
+    snprintf(final, sizeof(final), "%s/trace.otf2", s->dir);
+    if (0 == lstat(final, &sb)) {
+        char anchor[4300];
+        snprintf(anchor, sizeof(anchor), "%s/traces.otf2", final);
+        if (!S_ISDIR(sb.st_mode) || 0 != access(anchor, F_OK)) {
+            fprintf(stderr, "ompi-evt-listen: %s exists and is not an OTF2 archive: kept; the "
+                    "archive is in %s\n", final, s->tmpdir);
+            return -1;
+        }
+        (void) nftw(final, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    if (0 != rename(s->tmpdir, final)) {
+        fprintf(stderr, "ompi-evt-listen: %s: %s\n", final, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void ot_report(void *ctx, FILE *f)
+{
+    otf_t *s = ctx;
+    fprintf(f,
+            "  trace.otf2/: %llu record times moved up to their rank's previous record (OTF2 "
+            "wants time order per location; overlapping requests), %llu p2p records with a peer "
+            "or tag outside the namespace's ranks (no MpiSend/MpiRecv)\n",
+            (unsigned long long) s->clamped, (unsigned long long) s->unmapped_peers);
+}
+
+static void ot_destroy(void *ctx)
+{
+    otf_t *s = ctx;
+
+    if (NULL != s->ar) {
+        (void) OTF2_Archive_Close(s->ar);
+        (void) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    if (NULL != s->al) {
+        OTF2_AttributeList_Delete(s->al);
+    }
+    for (size_t k = 0; k < s->num_ns; ++k) {
+        free(s->ns_loc[k]);
+    }
+    for (size_t t = 0; t < s->num_types; ++t) {
+        free(s->type_attrs[t]);
+    }
+    for (size_t a = 0; a < s->num_attrs; ++a) {
+        free(s->attrs[a].name);
+    }
+    free(s->attrs);
+    free(s->type_attrs);
+    free(s->type_used);
+    free(s->ns_loc);
+    free(s->ns_of);
+    free(s->ns_max_rank);
+    free(s->w);
+    free(s->last);
+    free(s->tmpdir);
+    free(s->dir);
+    free(s);
+}
+
+int listen_sink_otf2(listen_sink_t *sink, const char *dir, char *err, size_t errlen)
+{
+    otf_t *s = calloc(1, sizeof(*s));
+    size_t n = strlen(dir) + 64;
+
+    if (NULL == s || NULL == (s->dir = strdup(dir)) || NULL == (s->tmpdir = malloc(n))) {
+        if (NULL != s) {
+            free(s->dir);
+        }
+        free(s);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(s->tmpdir, n, "%s/.trace.otf2.tmp.%ld", dir, (long) getpid());
+    (void) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); /* ours, from a crash */
+    if (0 != mkdir(s->tmpdir, 0700)) {
+        snprintf(err, errlen, "%s: %s", s->tmpdir, strerror(errno));
+        free(s->tmpdir);
+        free(s->dir);
+        free(s);
+        return -1;
+    }
+    sink->name = "trace.otf2";
+    sink->ctx = s;
+    sink->begin = ot_begin;
+    sink->event = ot_event;
+    sink->end = ot_end;
+    sink->report = ot_report;
+    sink->destroy = ot_destroy;
+    return 0;
+}

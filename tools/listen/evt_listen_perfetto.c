@@ -1,0 +1,655 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * trace.json: the Chrome trace event format (Perfetto and chrome://tracing
+ * open it). One process per rank (pid = process id + 1, named "rank R
+ * (host)", sorted by rank); thread 0 holds the events as instants ("ph":"i")
+ * with their fields as args; point-to-point completions are slices
+ * ("ph":"X") from the request's start to its completion, on "p2p" threads
+ * (lanes: overlapping requests of a rank go to different lanes, so slices
+ * nest properly); a send and the receive that matches it are joined by a
+ * flow arrow ("ph":"s" / "ph":"f"). Matching: same namespace, sender,
+ * receiver (world ranks) and tag, in order (MPI's non-overtaking rule), and
+ * equal byte counts; communicators are not compared (their handles are
+ * addresses local to each process), so messages of one pair and tag on
+ * two communicators can be paired across them. Timestamps are microseconds
+ * (with nanosecond decimals) since the first event; otherData.origin_ns is
+ * that instant on the job timeline (Unix epoch ns).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "evt_listen.h"
+
+#define LANES         32
+/** Sends or receives waiting for their partner, at most (then not paired). */
+#define MAX_PENDING   (1u << 20)
+
+typedef struct {
+    char *name;        /**< JSON string of the event name */
+    char *cat;         /**< JSON string of the source name */
+    char **keys;       /**< "key": per element (unnamed: "e<i>") */
+    uint16_t n;
+} ptype_t;
+
+/* One unmatched send or receive. */
+typedef struct pend {
+    int64_t ts;        /**< flow point (job ns) */
+    uint64_t bytes;
+    uint32_t pid, tid;
+    struct pend *next;
+} pend_t;
+
+/* Queue of one (nspace, sender, receiver, tag): sends or receives waiting;
+ * in the table only while not empty. */
+typedef struct {
+    uint32_t ns;
+    int64_t src, dst, tag;
+    bool used;
+    bool sends;        /**< the queue holds sends (else receives) */
+    pend_t *head, *tail;
+} pq_t;
+
+typedef struct {
+    char *dir;
+    FILE *f;
+    char *tmp;
+    bool first;
+    int64_t origin;
+    ptype_t **types;
+    size_t num_types;
+    uint32_t *ns_of;   /**< namespace number per process id */
+    int64_t (*lane_end)[LANES];
+    uint32_t *lanes_named;
+    size_t num_procs;
+    pq_t *q;
+    size_t qcap, qn;
+    size_t pending;
+    uint64_t flow_id;
+    uint64_t flows, unpaired, mismatched;
+    char *buf;         /**< events not yet written (see ap()) */
+    size_t used;
+    char err[512];
+} pf_t;
+
+/* Events are composed in a buffer of our own and written in large pieces;
+ * stdio is used only before the first event and after the last. */
+#define BUF_BYTES (4 * 1024 * 1024)
+#define EVENT_MAX (160 * 1024)
+
+static int flush_buf(pf_t *s)
+{
+    size_t done = 0;
+
+    while (done < s->used) {
+        ssize_t w = write(fileno(s->f), s->buf + done, s->used - done);
+        if (w < 0) {
+            if (EINTR == errno) {
+                continue;
+            }
+            return -1;
+        }
+        done += (size_t) w;
+    }
+    s->used = 0;
+    return 0;
+}
+
+static inline void ap(pf_t *s, const char *str, size_t n)
+{
+    memcpy(s->buf + s->used, str, n);
+    s->used += n;
+}
+#define APS(s, lit) ap(s, lit, sizeof(lit) - 1)
+
+static inline void ap_str(pf_t *s, const char *str)
+{
+    ap(s, str, strlen(str));
+}
+
+static inline void ap_u64(pf_t *s, uint64_t u)
+{
+    ompi_evt_wire_value_t v = {.type = OMPI_EVT_WIRE_ELEM_UINT64};
+    v.v.u = u;
+    s->used += listen_json_value(s->buf + s->used, LISTEN_JSON_VALUE_MAX, &v);
+}
+
+/* room for one more event (and a separator) */
+static int room(pf_t *s)
+{
+    if (BUF_BYTES - s->used < EVENT_MAX) {
+        return flush_buf(s);
+    }
+    return 0;
+}
+
+static void ptype_free(ptype_t *t)
+{
+    if (NULL == t) {
+        return;
+    }
+    for (uint16_t i = 0; NULL != t->keys && i < t->n; ++i) {
+        free(t->keys[i]);
+    }
+    free(t->keys);
+    free(t->name);
+    free(t->cat);
+    free(t);
+}
+
+static ptype_t *ptype_get(pf_t *s, const listen_type_t *t)
+{
+    ptype_t *p;
+
+    if (t->id >= s->num_types) {
+        size_t n = (size_t) t->id + 16;
+        ptype_t **a = realloc(s->types, n * sizeof(*a));
+        if (NULL == a) {
+            return NULL;
+        }
+        memset(a + s->num_types, 0, (n - s->num_types) * sizeof(*a));
+        s->types = a;
+        s->num_types = n;
+    }
+    if (NULL != s->types[t->id]) {
+        return s->types[t->id];
+    }
+    p = calloc(1, sizeof(*p));
+    if (NULL == p) {
+        return NULL;
+    }
+    p->n = t->num_elements;
+    p->name = listen_json_string(t->name);
+    p->cat = listen_json_string(t->source);
+    p->keys = calloc(t->num_elements + 1, sizeof(*p->keys));
+    if (NULL == p->name || NULL == p->cat || NULL == p->keys) {
+        ptype_free(p);
+        return NULL;
+    }
+    for (uint16_t i = 0; i < t->num_elements; ++i) {
+        char un[16], *k;
+        const char *nm = t->elements[i].name;
+        if ('\0' == nm[0]) {
+            snprintf(un, sizeof(un), "e%u", i);
+            nm = un;
+        }
+        k = listen_json_string(nm);
+        if (NULL == k || NULL == (p->keys[i] = malloc(strlen(k) + 2))) {
+            free(k);
+            ptype_free(p);
+            return NULL;
+        }
+        sprintf(p->keys[i], "%s:", k);
+        free(k);
+    }
+    s->types[t->id] = p;
+    return p;
+}
+
+/* Microseconds since the origin, with nanosecond decimals. */
+static void ap_ts(pf_t *s, int64_t t, int64_t origin)
+{
+    __int128 d = (__int128) t - origin;
+    uint64_t a = (uint64_t) (d < 0 ? -d : d);
+    char frac[4] = {(char) ('0' + a % 1000 / 100), (char) ('0' + a % 100 / 10),
+                    (char) ('0' + a % 10), 0};
+
+    if (d < 0) {
+        APS(s, "-");
+    }
+    ap_u64(s, a / 1000);
+    APS(s, ".");
+    ap(s, frac, 3);
+}
+
+/* Before stdio output (metadata at the start). */
+static void sep(pf_t *s)
+{
+    if (!s->first) {
+        fputs(",\n", s->f);
+    }
+    s->first = false;
+}
+
+/* Before buffered output (events). */
+static void bsep(pf_t *s)
+{
+    if (!s->first) {
+        APS(s, ",\n");
+    }
+    s->first = false;
+}
+
+static int pf_begin(void *ctx, const listen_registry_t *reg)
+{
+    pf_t *s = ctx;
+
+    s->origin = reg->t_min <= reg->t_max ? reg->t_min : 0;
+    s->num_procs = reg->num_procs;
+    s->ns_of = calloc(reg->num_procs + 1, sizeof(*s->ns_of));
+    s->lane_end = calloc(reg->num_procs + 1, sizeof(*s->lane_end));
+    s->lanes_named = calloc(reg->num_procs + 1, sizeof(*s->lanes_named));
+    if (NULL == s->ns_of || NULL == s->lane_end || NULL == s->lanes_named) {
+        return -1;
+    }
+    fputs("{\"traceEvents\":[\n", s->f);
+    s->first = true;
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        const listen_proc_t *p = reg->procs[i];
+        json_object *o = json_object_new_object(), *a = json_object_new_object();
+        char label[600];
+
+        /* namespaces numbered by first appearance */
+        s->ns_of[i] = (uint32_t) i;
+        for (size_t k = 0; k < i; ++k) {
+            if (0 == strcmp(reg->procs[k]->nspace, p->nspace)) {
+                s->ns_of[i] = s->ns_of[k];
+                break;
+            }
+        }
+        for (int l = 0; l < LANES; ++l) {
+            s->lane_end[i][l] = INT64_MIN;
+        }
+        if (NULL == o || NULL == a) {
+            json_object_put(o);
+            json_object_put(a);
+            return -1;
+        }
+        snprintf(label, sizeof(label), "rank %u (%s)", p->rank, p->host);
+        json_object_object_add(o, "ph", json_object_new_string("M"));
+        json_object_object_add(o, "pid", json_object_new_int64((int64_t) p->id + 1));
+        json_object_object_add(o, "name", json_object_new_string("process_name"));
+        json_object_object_add(a, "name", json_object_new_string(label));
+        json_object_object_add(a, "host", json_object_new_string(p->host));
+        json_object_object_add(a, "nspace", json_object_new_string(p->nspace));
+        json_object_object_add(a, "rank", json_object_new_int64(p->rank));
+        json_object_object_add(o, "args", a);
+        sep(s);
+        fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), s->f);
+        json_object_put(o);
+        sep(s);
+        fprintf(s->f,
+                "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%u}}",
+                p->id + 1, p->rank);
+        sep(s);
+        fprintf(s->f,
+                "{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":"
+                "\"events\"}}",
+                p->id + 1);
+    }
+    /* from here on events go through the buffer, straight to the file */
+    return ferror(s->f) || 0 != fflush(s->f) ? -1 : 0;
+}
+
+static void write_args(pf_t *s, const ptype_t *pt, const listen_event_t *ev)
+{
+    APS(s, ",\"args\":{");
+    for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
+        ompi_evt_wire_value_t v;
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
+        if (0 < i) {
+            APS(s, ",");
+        }
+        ap_str(s, pt->keys[i]);
+        s->used += listen_json_value(s->buf + s->used, LISTEN_JSON_VALUE_MAX, &v);
+    }
+    APS(s, "}}");
+}
+
+/* splitmix64 over the whole key */
+static uint64_t qhash(uint32_t ns, int64_t src, int64_t dst, int64_t tag)
+{
+    uint64_t h = (uint64_t) ns;
+    const uint64_t parts[3] = {(uint64_t) src, (uint64_t) dst, (uint64_t) tag};
+    for (int i = 0; i < 3; ++i) {
+        h += parts[i] + 0x9e3779b97f4a7c15ULL;
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static pq_t *queue(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bool *full)
+{
+    uint64_t h;
+    size_t i;
+
+    *full = false;
+    if (2 * (s->qn + 1) > s->qcap) {
+        size_t nc = s->qcap ? 2 * s->qcap : 1024;
+        pq_t *nq = calloc(nc, sizeof(*nq));
+        if (NULL == nq) {
+            return NULL;
+        }
+        for (size_t k = 0; k < s->qcap; ++k) {
+            if (s->q[k].used) {
+                pq_t *e = &s->q[k];
+                size_t j = (size_t) qhash(e->ns, e->src, e->dst, e->tag) & (nc - 1);
+                while (nq[j].used) {
+                    j = (j + 1) & (nc - 1);
+                }
+                nq[j] = *e;
+            }
+        }
+        free(s->q);
+        s->q = nq;
+        s->qcap = nc;
+    }
+    h = qhash(ns, src, dst, tag);
+    for (i = (size_t) h & (s->qcap - 1); s->q[i].used; i = (i + 1) & (s->qcap - 1)) {
+        pq_t *e = &s->q[i];
+        if (e->ns == ns && e->src == src && e->dst == dst && e->tag == tag) {
+            return e;
+        }
+    }
+    if (s->qn >= MAX_PENDING) {
+        *full = true; /* bounded: this message is not paired */
+        return NULL;
+    }
+    s->q[i].used = true;
+    s->q[i].ns = ns;
+    s->q[i].src = src;
+    s->q[i].dst = dst;
+    s->q[i].tag = tag;
+    s->qn++;
+    return &s->q[i];
+}
+
+static void flow(pf_t *s, const pend_t *snd, const pend_t *rcv)
+{
+    s->flow_id++;
+    bsep(s);
+    APS(s, "{\"ph\":\"s\",\"id\":");
+    ap_u64(s, s->flow_id);
+    APS(s, ",\"pid\":");
+    ap_u64(s, snd->pid);
+    APS(s, ",\"tid\":");
+    ap_u64(s, snd->tid);
+    APS(s, ",\"ts\":");
+    ap_ts(s, snd->ts, s->origin);
+    APS(s, ",\"name\":\"message\",\"cat\":\"p2p\"}");
+    bsep(s);
+    APS(s, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+    ap_u64(s, s->flow_id);
+    APS(s, ",\"pid\":");
+    ap_u64(s, rcv->pid);
+    APS(s, ",\"tid\":");
+    ap_u64(s, rcv->tid);
+    APS(s, ",\"ts\":");
+    ap_ts(s, rcv->ts, s->origin);
+    APS(s, ",\"name\":\"message\",\"cat\":\"p2p\"}");
+    s->flows++;
+}
+
+/* Remove the (empty) queue at @p i: backward-shift deletion, so the table
+ * holds only pairs with something waiting and stays as small as they. */
+static void queue_del(pf_t *s, size_t i)
+{
+    size_t mask = s->qcap - 1, j = i;
+
+    for (;;) {
+        size_t home;
+        j = (j + 1) & mask;
+        if (!s->q[j].used) {
+            break;
+        }
+        home = (size_t) qhash(s->q[j].ns, s->q[j].src, s->q[j].dst, s->q[j].tag) & mask;
+        /* j may move to i unless its home lies cyclically in (i, j] */
+        if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+            s->q[i] = s->q[j];
+            i = j;
+        }
+    }
+    memset(&s->q[i], 0, sizeof(s->q[i]));
+    s->qn--;
+}
+
+/* Pair a send or receive with the oldest waiting partner, or wait. */
+static int match(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bool is_send,
+                 const pend_t *me)
+{
+    bool full;
+    pq_t *q = queue(s, ns, src, dst, tag, &full);
+
+    if (NULL == q) {
+        if (full) {
+            s->unpaired++;
+            return 0;
+        }
+        return -1;
+    }
+    if (NULL != q->head && q->sends != is_send) {
+        pend_t *other = q->head;
+        q->head = other->next;
+        s->pending--;
+        if (NULL == q->head) {
+            queue_del(s, (size_t) (q - s->q));
+        }
+        if (other->bytes == me->bytes) {
+            flow(s, is_send ? me : other, is_send ? other : me);
+        } else {
+            s->mismatched++;
+        }
+        free(other);
+        return 0;
+    }
+    if (s->pending >= MAX_PENDING) {
+        s->unpaired++;
+        return 0;
+    }
+    pend_t *p = malloc(sizeof(*p));
+    if (NULL == p) {
+        return -1;
+    }
+    *p = *me;
+    p->next = NULL;
+    if (NULL == q->head) {
+        q->head = p;
+        q->sends = is_send;
+    } else {
+        q->tail->next = p;
+    }
+    q->tail = p;
+    s->pending++;
+    return 0;
+}
+
+static int pf_event(void *ctx, const listen_event_t *ev)
+{
+    pf_t *s = ctx;
+    ptype_t *pt = ptype_get(s, ev->type);
+    const listen_type_t *t = ev->type;
+    uint32_t pid = ev->proc->id + 1;
+
+    if (NULL == pt || 0 != room(s)) {
+        return -1;
+    }
+    if (LISTEN_P2P_NONE == t->p2p) {
+        bsep(s);
+        APS(s, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":");
+        ap_u64(s, pid);
+        APS(s, ",\"tid\":0,\"ts\":");
+        ap_ts(s, ev->time_ns, s->origin);
+        APS(s, ",\"name\":");
+        ap_str(s, pt->name);
+        APS(s, ",\"cat\":");
+        ap_str(s, pt->cat);
+        write_args(s, pt, ev);
+    } else {
+        ompi_evt_wire_value_t v;
+        int64_t start, end, peer, tag;
+        uint64_t bytes;
+        int lane = LANES - 1;
+        pend_t me;
+
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_start, &v);
+        start = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_complete,
+                                           &v);
+        end = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
+        if (end < start) {
+            end = start;
+        }
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_peer, &v);
+        peer = listen_value_i64(&v);
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_tag, &v);
+        tag = listen_value_i64(&v);
+        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_bytes, &v);
+        bytes = (uint64_t) listen_value_i64(&v);
+        /* the first lane free at the slice's start (records come in
+         * completion order, so a lane's last end is its latest) */
+        for (int l = 0; l < LANES; ++l) {
+            if (s->lane_end[ev->proc->id][l] <= start) {
+                lane = l;
+                break;
+            }
+        }
+        s->lane_end[ev->proc->id][lane] = end;
+        if (!(s->lanes_named[ev->proc->id] & (1u << lane))) {
+            s->lanes_named[ev->proc->id] |= 1u << lane;
+            bsep(s);
+            APS(s, "{\"ph\":\"M\",\"pid\":");
+            ap_u64(s, pid);
+            APS(s, ",\"tid\":");
+            ap_u64(s, (uint64_t) lane + 1);
+            APS(s, ",\"name\":\"thread_name\",\"args\":{\"name\":\"p2p ");
+            ap_u64(s, (uint64_t) lane);
+            APS(s, "\"}}");
+        }
+        bsep(s);
+        APS(s, "{\"ph\":\"X\",\"pid\":");
+        ap_u64(s, pid);
+        APS(s, ",\"tid\":");
+        ap_u64(s, (uint64_t) lane + 1);
+        APS(s, ",\"ts\":");
+        ap_ts(s, start, s->origin);
+        APS(s, ",\"dur\":");
+        ap_ts(s, end, start);
+        APS(s, ",\"name\":");
+        ap_str(s, pt->name);
+        APS(s, ",\"cat\":");
+        ap_str(s, pt->cat);
+        write_args(s, pt, ev);
+        me.ts = start + (end - start) / 2; /* inside the slice: the arrow binds to it */
+        me.bytes = bytes;
+        me.pid = pid;
+        me.tid = (uint32_t) lane + 1;
+        if (LISTEN_P2P_SEND == t->p2p) {
+            if (0 != match(s, s->ns_of[ev->proc->id], ev->proc->rank, peer, tag, true, &me)) {
+                return -1;
+            }
+        } else if (0 != match(s, s->ns_of[ev->proc->id], peer, ev->proc->rank, tag, false, &me)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int pf_end(void *ctx, const listen_registry_t *reg)
+{
+    pf_t *s = ctx;
+    json_object *o = json_object_new_object();
+    const char *txt;
+
+    if (NULL == o || 0 != flush_buf(s)) {
+        json_object_put(o);
+        return -1;
+    }
+    json_object_object_add(o, "origin_ns", json_object_new_int64(s->origin));
+    json_object_object_add(o, "processes", json_object_new_int64((int64_t) reg->num_procs));
+    json_object_object_add(o, "flows", json_object_new_uint64(s->flows));
+    json_object_object_add(o, "unpaired_p2p", json_object_new_uint64(s->pending + s->unpaired));
+    json_object_object_add(o, "mismatched_p2p", json_object_new_uint64(s->mismatched));
+    json_object_object_add(o, "producer", json_object_new_string("ompi-evt-listen"));
+    txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    fprintf(s->f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":%s\n}\n", txt);
+    json_object_put(o);
+    if (0 != listen_out_commit(s->f, s->tmp, s->dir, "trace.json", s->err, sizeof(s->err))) {
+        s->f = NULL;
+        fprintf(stderr, "ompi-evt-listen: %s\n", s->err);
+        return -1;
+    }
+    s->f = NULL;
+    return 0;
+}
+
+static void pf_report(void *ctx, FILE *f)
+{
+    pf_t *s = ctx;
+    fprintf(f, "  trace.json: %llu send->receive flows; %llu sends or receives without a partner, "
+               "%llu pairs with different byte counts (not joined)\n",
+            (unsigned long long) s->flows, (unsigned long long) (s->pending + s->unpaired),
+            (unsigned long long) s->mismatched);
+}
+
+static void pf_destroy(void *ctx)
+{
+    pf_t *s = ctx;
+
+    if (NULL != s->f) {
+        fclose(s->f);
+        unlink(s->tmp);
+    }
+    for (size_t i = 0; i < s->num_types; ++i) {
+        ptype_free(s->types[i]);
+    }
+    for (size_t i = 0; i < s->qcap; ++i) {
+        pend_t *p = s->q[i].head;
+        while (NULL != p) {
+            pend_t *n = p->next;
+            free(p);
+            p = n;
+        }
+    }
+    free(s->q);
+    free(s->buf);
+    free(s->types);
+    free(s->ns_of);
+    free(s->lane_end);
+    free(s->lanes_named);
+    free(s->tmp);
+    free(s->dir);
+    free(s);
+}
+
+int listen_sink_perfetto(listen_sink_t *sink, const char *dir, char *err, size_t errlen)
+{
+    pf_t *s = calloc(1, sizeof(*s));
+
+    if (NULL == s || NULL == (s->dir = strdup(dir)) || NULL == (s->buf = malloc(BUF_BYTES))) {
+        if (NULL != s) {
+            free(s->dir);
+        }
+        free(s);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->f = listen_out_open(dir, "trace.json", &s->tmp, err, errlen);
+    if (NULL == s->f) {
+        free(s->buf);
+        free(s->dir);
+        free(s);
+        return -1;
+    }
+    sink->name = "trace.json";
+    sink->ctx = s;
+    sink->begin = pf_begin;
+    sink->event = pf_event;
+    sink->end = pf_end;
+    sink->report = pf_report;
+    sink->destroy = pf_destroy;
+    return 0;
+}

@@ -1,0 +1,612 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * What the batches say about processes and event types (pass 1), kept in
+ * memory proportional to the number of processes, types, offset samples and
+ * sequence gaps: never to the number of events.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evt_listen.h"
+
+/* ------------------------------------------------------------------------
+ * A small hash map: byte-string keys -> pointers
+ * ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t hash;
+    char *key;
+    size_t klen;
+    void *value;
+} slot_t;
+
+typedef struct {
+    slot_t *slots;
+    size_t cap, n;
+} map_t;
+
+static uint64_t fnv(const void *p, size_t n)
+{
+    const uint8_t *s = p;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; ++i) {
+        h = (h ^ s[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static void *map_get(const map_t *m, const void *key, size_t klen)
+{
+    uint64_t h;
+    size_t i;
+
+    if (0 == m->cap) {
+        return NULL;
+    }
+    h = fnv(key, klen);
+    for (i = h & (m->cap - 1); NULL != m->slots[i].key; i = (i + 1) & (m->cap - 1)) {
+        const slot_t *s = &m->slots[i];
+        if (s->hash == h && s->klen == klen && 0 == memcmp(s->key, key, klen)) {
+            return s->value;
+        }
+    }
+    return NULL;
+}
+
+static int map_put(map_t *m, const void *key, size_t klen, void *value)
+{
+    uint64_t h = fnv(key, klen);
+    size_t i;
+
+    if (2 * (m->n + 1) > m->cap) {
+        size_t ncap = 0 == m->cap ? 64 : 2 * m->cap;
+        slot_t *ns = calloc(ncap, sizeof(*ns));
+        if (NULL == ns) {
+            return -1;
+        }
+        for (size_t k = 0; k < m->cap; ++k) {
+            if (NULL != m->slots[k].key) {
+                size_t j = m->slots[k].hash & (ncap - 1);
+                while (NULL != ns[j].key) {
+                    j = (j + 1) & (ncap - 1);
+                }
+                ns[j] = m->slots[k];
+            }
+        }
+        free(m->slots);
+        m->slots = ns;
+        m->cap = ncap;
+    }
+    for (i = h & (m->cap - 1); NULL != m->slots[i].key; i = (i + 1) & (m->cap - 1)) {
+    }
+    m->slots[i].key = malloc(klen);
+    if (NULL == m->slots[i].key) {
+        return -1;
+    }
+    memcpy(m->slots[i].key, key, klen);
+    m->slots[i].hash = h;
+    m->slots[i].klen = klen;
+    m->slots[i].value = value;
+    m->n++;
+    return 0;
+}
+
+static void map_free(map_t *m)
+{
+    for (size_t i = 0; i < m->cap; ++i) {
+        free(m->slots[i].key);
+    }
+    free(m->slots);
+    memset(m, 0, sizeof(*m));
+}
+
+typedef struct {
+    map_t types;
+    map_t procs;
+} reg_private_t;
+
+/* ------------------------------------------------------------------------
+ * Sequence sets
+ * ------------------------------------------------------------------------ */
+
+bool listen_seqset_has(const listen_seqset_t *s, uint64_t v)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->iv[mid][1] < v) {
+            lo = mid + 1;
+        } else if (s->iv[mid][0] > v) {
+            hi = mid;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
+int listen_seqset_add(listen_seqset_t *s, uint64_t v)
+{
+    size_t lo = 0, hi = s->n;
+
+    /* the first interval whose hi >= v */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->iv[mid][1] < v) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo < s->n && s->iv[lo][0] <= v) {
+        return 0;
+    }
+    /* extend the previous interval, the next one, or both (merge) */
+    if (lo > 0 && s->iv[lo - 1][1] + 1 == v) {
+        s->iv[lo - 1][1] = v;
+        if (lo < s->n && s->iv[lo][0] == v + 1) {
+            s->iv[lo - 1][1] = s->iv[lo][1];
+            memmove(&s->iv[lo], &s->iv[lo + 1], (s->n - lo - 1) * sizeof(s->iv[0]));
+            s->n--;
+        }
+        return 1;
+    }
+    if (lo < s->n && v != UINT64_MAX && s->iv[lo][0] == v + 1) {
+        s->iv[lo][0] = v;
+        return 1;
+    }
+    if (s->n == s->cap) {
+        size_t ncap = 0 == s->cap ? 4 : 2 * s->cap;
+        void *n = realloc(s->iv, ncap * sizeof(s->iv[0]));
+        if (NULL == n) {
+            return -1;
+        }
+        s->iv = n;
+        s->cap = ncap;
+    }
+    memmove(&s->iv[lo + 1], &s->iv[lo], (s->n - lo) * sizeof(s->iv[0]));
+    s->iv[lo][0] = v;
+    s->iv[lo][1] = v;
+    s->n++;
+    return 1;
+}
+
+uint64_t listen_seqset_gaps(const listen_seqset_t *s)
+{
+    uint64_t gaps = 0, next = 0;
+    for (size_t i = 0; i < s->n; ++i) {
+        gaps += s->iv[i][0] - next;
+        next = s->iv[i][1] + 1;
+    }
+    return gaps;
+}
+
+void listen_seqset_free(listen_seqset_t *s)
+{
+    free(s->iv);
+    memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------------------
+ * Registry
+ * ------------------------------------------------------------------------ */
+
+void listen_registry_init(listen_registry_t *reg)
+{
+    memset(reg, 0, sizeof(*reg));
+    reg->type_index = calloc(1, sizeof(reg_private_t));
+    reg->t_min = INT64_MAX;
+    reg->t_max = INT64_MIN;
+}
+
+static void type_free(listen_type_t *t)
+{
+    for (uint16_t i = 0; i < t->num_elements; ++i) {
+        free((char *) t->elements[i].name);
+    }
+    free(t->elements);
+    free(t->name);
+    free(t->source);
+    free(t);
+}
+
+void listen_registry_fini(listen_registry_t *reg)
+{
+    reg_private_t *pv = reg->type_index;
+
+    for (size_t i = 0; i < reg->num_types; ++i) {
+        type_free(reg->types[i]);
+    }
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        listen_proc_t *p = reg->procs[i];
+        listen_seqset_free(&p->seen);
+        listen_seqset_free(&p->emitted);
+        for (size_t k = 0; k < p->num_clocks; ++k) {
+            free(p->clocks[k].name);
+        }
+        free(p->clocks);
+        free(p->offsets);
+        free(p->drops);
+        free(p->counts);
+        free(p);
+    }
+    free(reg->types);
+    free(reg->procs);
+    if (NULL != pv) {
+        map_free(&pv->types);
+        map_free(&pv->procs);
+        free(pv);
+    }
+    memset(reg, 0, sizeof(*reg));
+}
+
+/* Grow every process's per-type arrays to the number of types. */
+static int proc_types_fit(listen_proc_t *p, size_t ntypes)
+{
+    if (p->types_alloc >= ntypes) {
+        return 0;
+    }
+    size_t n = p->types_alloc ? p->types_alloc : 16;
+    while (n < ntypes) {
+        n *= 2;
+    }
+    uint64_t *d = realloc(p->drops, n * sizeof(*d));
+    if (NULL == d) {
+        return -1;
+    }
+    p->drops = d;
+    uint64_t *c = realloc(p->counts, n * sizeof(*c));
+    if (NULL == c) {
+        return -1;
+    }
+    p->counts = c;
+    memset(p->drops + p->types_alloc, 0, (n - p->types_alloc) * sizeof(*d));
+    memset(p->counts + p->types_alloc, 0, (n - p->types_alloc) * sizeof(*c));
+    p->types_alloc = n;
+    return 0;
+}
+
+/* The p2p completion events (this project's ompi.mpi.p2p_*_complete, or any
+ * event with the same name suffix and fields) */
+static void classify_p2p(listen_type_t *t)
+{
+    const ompi_evt_wire_type_t w = {.name = t->name,
+                                    .num_elements = t->num_elements,
+                                    .payload_size = t->payload_size,
+                                    .elements = t->elements};
+    size_t n = strlen(t->name);
+    const char *send = "p2p_send_complete", *recv = "p2p_recv_complete";
+    listen_p2p_kind_t kind = LISTEN_P2P_NONE;
+
+    if (n >= strlen(send) && 0 == strcmp(t->name + n - strlen(send), send)) {
+        kind = LISTEN_P2P_SEND;
+    } else if (n >= strlen(recv) && 0 == strcmp(t->name + n - strlen(recv), recv)) {
+        kind = LISTEN_P2P_RECV;
+    }
+    t->p2p_comm = ompi_evt_wire_element_find(&w, "comm");
+    t->p2p_bytes = ompi_evt_wire_element_find(&w, "bytes");
+    t->p2p_start = ompi_evt_wire_element_find(&w, "start_time");
+    t->p2p_complete = ompi_evt_wire_element_find(&w, "complete_time");
+    t->p2p_peer = ompi_evt_wire_element_find(&w, "peer");
+    t->p2p_tag = ompi_evt_wire_element_find(&w, "tag");
+    if (0 > t->p2p_comm || 0 > t->p2p_bytes || 0 > t->p2p_start || 0 > t->p2p_complete
+        || 0 > t->p2p_peer || 0 > t->p2p_tag) {
+        kind = LISTEN_P2P_NONE;
+    } else {
+        const int f[6] = {t->p2p_comm, t->p2p_bytes, t->p2p_start,
+                          t->p2p_complete, t->p2p_peer, t->p2p_tag};
+        for (int i = 0; i < 6; ++i) {
+            uint8_t et = t->elements[f[i]].type;
+            if (OMPI_EVT_WIRE_ELEM_DOUBLE == et || OMPI_EVT_WIRE_ELEM_BOOL == et) {
+                kind = LISTEN_P2P_NONE; /* the fields must be integers */
+            }
+        }
+    }
+    t->p2p = kind;
+}
+
+/* Key of a type: name, source, then (type byte, name) per element. */
+static size_t type_key(const ompi_evt_wire_type_t *w, const char *source, char *out)
+{
+    size_t n = 0, l;
+    l = strlen(w->name) + 1;
+    memcpy(out + n, w->name, l);
+    n += l;
+    l = strlen(source) + 1;
+    memcpy(out + n, source, l);
+    n += l;
+    for (uint16_t i = 0; i < w->num_elements; ++i) {
+        out[n++] = (char) w->elements[i].type;
+        l = strlen(w->elements[i].name) + 1;
+        memcpy(out + n, w->elements[i].name, l);
+        n += l;
+    }
+    return n;
+}
+
+int listen_registry_map_types(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
+                              listen_type_t **map)
+{
+    reg_private_t *pv = reg->type_index;
+    /* names <= 255, 256 elements: a key is at most 256 * 257 + 2 * 256 */
+    static char key[256 * 257 + 1024];
+
+    if (NULL == pv) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < b->num_types; ++i) {
+        const ompi_evt_wire_type_t *w = &b->types[i];
+        const char *source = b->clocks[w->source].name;
+        size_t klen = type_key(w, source, key);
+        listen_type_t *t = map_get(&pv->types, key, klen);
+
+        if (NULL == t) {
+            t = calloc(1, sizeof(*t));
+            if (NULL == t) {
+                return -1;
+            }
+            t->name = strdup(w->name);
+            t->source = strdup(source);
+            t->elements = calloc(w->num_elements + 1, sizeof(*t->elements));
+            if (NULL == t->name || NULL == t->source || NULL == t->elements) {
+                type_free(t);
+                return -1;
+            }
+            t->num_elements = w->num_elements;
+            t->payload_size = w->payload_size;
+            for (uint16_t k = 0; k < w->num_elements; ++k) {
+                t->elements[k] = w->elements[k];
+                t->elements[k].name = strdup(w->elements[k].name);
+                if (NULL == t->elements[k].name) {
+                    type_free(t);
+                    return -1;
+                }
+            }
+            t->selected = NULL == reg->filter || listen_filter_match(reg->filter, t->name);
+            classify_p2p(t);
+            if (reg->num_types == reg->cap_types) {
+                size_t nc = reg->cap_types ? 2 * reg->cap_types : 32;
+                void *n = realloc(reg->types, nc * sizeof(*reg->types));
+                if (NULL == n) {
+                    type_free(t);
+                    return -1;
+                }
+                reg->types = n;
+                reg->cap_types = nc;
+            }
+            if (0 != map_put(&pv->types, key, klen, t)) {
+                type_free(t);
+                return -1;
+            }
+            t->id = (uint32_t) reg->num_types;
+            reg->types[reg->num_types++] = t;
+        }
+        map[i] = t;
+    }
+    return 0;
+}
+
+listen_proc_t *listen_registry_proc(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
+{
+    reg_private_t *pv = reg->type_index;
+    char key[OMPI_EVT_WIRE_NSPACE_MAX + 8];
+    size_t nl = strlen(b->sender.nspace);
+    listen_proc_t *p;
+
+    memcpy(key, b->sender.nspace, nl);
+    key[nl] = '\0';
+    memcpy(key + nl + 1, &b->sender.rank, 4);
+    p = map_get(&pv->procs, key, nl + 5);
+    if (NULL != p) {
+        return p;
+    }
+    p = calloc(1, sizeof(*p));
+    if (NULL == p) {
+        return NULL;
+    }
+    strcpy(p->nspace, b->sender.nspace);
+    strcpy(p->host, b->sender.host);
+    p->rank = b->sender.rank;
+    p->pid = b->sender.pid;
+    if (reg->num_procs == reg->cap_procs) {
+        size_t nc = reg->cap_procs ? 2 * reg->cap_procs : 16;
+        void *n = realloc(reg->procs, nc * sizeof(*reg->procs));
+        if (NULL == n) {
+            free(p);
+            return NULL;
+        }
+        reg->procs = n;
+        reg->cap_procs = nc;
+    }
+    if (0 != map_put(&pv->procs, key, nl + 5, p)) {
+        free(p);
+        return NULL;
+    }
+    p->id = (uint32_t) reg->num_procs;
+    reg->procs[reg->num_procs++] = p;
+    return p;
+}
+
+listen_clock_t *listen_proc_clock(listen_proc_t *p, const char *name)
+{
+    for (size_t i = 0; i < p->num_clocks; ++i) {
+        if (0 == strcmp(p->clocks[i].name, name)) {
+            return &p->clocks[i];
+        }
+    }
+    return NULL;
+}
+
+static int add_offset(listen_proc_t *p, const ompi_evt_wire_offset_t *o)
+{
+    size_t i = 0;
+    while (i < p->num_offsets && p->offsets[i].local_realtime_ns < o->local_realtime_ns) {
+        ++i;
+    }
+    if (i < p->num_offsets && p->offsets[i].local_realtime_ns == o->local_realtime_ns) {
+        return 0; /* every batch repeats the samples known when it was sent */
+    }
+    void *n = realloc(p->offsets, (p->num_offsets + 1) * sizeof(*p->offsets));
+    if (NULL == n) {
+        return -1;
+    }
+    p->offsets = n;
+    memmove(&p->offsets[i + 1], &p->offsets[i], (p->num_offsets - i) * sizeof(*p->offsets));
+    p->offsets[i] = *o;
+    p->num_offsets++;
+    return 0;
+}
+
+int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
+{
+    listen_type_t *stack_map[64];
+    listen_type_t **map = stack_map;
+    listen_clock_t *cmap_stack[64];
+    listen_clock_t **cmap = cmap_stack;
+    listen_proc_t *p;
+    ompi_evt_wire_record_t r;
+    size_t cur = 0;
+    int added, ret = 1;
+
+    if (NULL != reg->only_nspace && 0 != strcmp(reg->only_nspace, b->sender.nspace)) {
+        reg->ignored_batches++;
+        return 0;
+    }
+    p = listen_registry_proc(reg, b);
+    if (NULL == p) {
+        return -1;
+    }
+    added = listen_seqset_add(&p->seen, b->seq);
+    if (0 > added) {
+        return -1;
+    }
+    if (0 == added) {
+        p->duplicates++;
+        return 1; /* read again later and skipped then too */
+    }
+    if (b->num_types > 64) {
+        map = malloc(b->num_types * sizeof(*map));
+    }
+    if (b->num_clocks > 64) {
+        cmap = malloc(b->num_clocks * sizeof(*cmap));
+    }
+    if (NULL == map || NULL == cmap || 0 != listen_registry_map_types(reg, b, map)
+        || 0 != proc_types_fit(p, reg->num_types)) {
+        ret = -1;
+        goto cleanup;
+    }
+    p->batches++;
+    p->records += b->num_records;
+    if (0 != strcmp(p->host, b->sender.host)) {
+        p->host_changed = true;
+    }
+    if (b->flags & OMPI_EVT_WIRE_FLAG_FINAL) {
+        p->final_seen = true;
+        p->final_seq = b->seq;
+    }
+    for (uint32_t i = 0; i < b->num_drops; ++i) {
+        uint64_t *d = &p->drops[map[b->drops[i].type]->id];
+        *d = UINT64_MAX - *d < b->drops[i].count ? UINT64_MAX : *d + b->drops[i].count;
+    }
+    for (uint32_t i = 0; i < b->num_offsets; ++i) {
+        if (0 != add_offset(p, &b->offsets[i])) {
+            ret = -1;
+            goto cleanup;
+        }
+    }
+    /* each source's reference pair: the one of the lowest batch number */
+    for (uint32_t i = 0; i < b->num_clocks; ++i) {
+        const ompi_evt_wire_clock_t *c = &b->clocks[i];
+        listen_clock_t *lc = listen_proc_clock(p, c->name);
+        if (NULL == lc) {
+            void *n = realloc(p->clocks, (p->num_clocks + 1) * sizeof(*p->clocks));
+            if (NULL == n) {
+                ret = -1;
+                goto cleanup;
+            }
+            p->clocks = n;
+            lc = &p->clocks[p->num_clocks];
+            memset(lc, 0, sizeof(*lc));
+            lc->name = strdup(c->name);
+            if (NULL == lc->name) {
+                ret = -1;
+                goto cleanup;
+            }
+            p->num_clocks++;
+            lc->ref_seq = UINT64_MAX;
+            lc->min_ticks = INT64_MAX;
+            lc->max_ticks = INT64_MIN;
+        }
+        if (b->seq < lc->ref_seq) {
+            lc->ref_seq = b->seq;
+            lc->ticks_per_second = c->ticks_per_second;
+            lc->ref_ticks = c->source_ticks;
+            lc->ref_realtime_ns = c->realtime_ns;
+        }
+        cmap[i] = lc;
+    }
+    while (ompi_evt_wire_batch_next_record(b, &cur, &r)) {
+        listen_clock_t *lc = cmap[b->types[r.type].source];
+        if (!map[r.type]->selected) {
+            continue;
+        }
+        lc->any = true;
+        if (r.timestamp < lc->min_ticks) {
+            lc->min_ticks = r.timestamp;
+        }
+        if (LISTEN_P2P_NONE != map[r.type]->p2p) {
+            /* a p2p slice starts before its record: the span covers it */
+            ompi_evt_wire_value_t v;
+            if (OPAL_SUCCESS
+                    == ompi_evt_wire_element_value(&b->types[r.type], r.payload,
+                                                   (unsigned) map[r.type]->p2p_start, &v)
+                && listen_value_i64(&v) < lc->min_ticks && listen_value_i64(&v) <= r.timestamp) {
+                lc->min_ticks = listen_value_i64(&v);
+            }
+        }
+        if (r.timestamp > lc->max_ticks) {
+            lc->max_ticks = r.timestamp;
+        }
+    }
+cleanup:
+    if (map != stack_map) {
+        free(map);
+    }
+    if (cmap != cmap_stack) {
+        free(cmap);
+    }
+    return ret;
+}
+
+void listen_registry_finish(listen_registry_t *reg)
+{
+    reg->t_min = INT64_MAX;
+    reg->t_max = INT64_MIN;
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        listen_proc_t *p = reg->procs[i];
+        for (size_t k = 0; k < p->num_clocks; ++k) {
+            const listen_clock_t *c = &p->clocks[k];
+            int64_t lo, hi;
+            if (!c->any) {
+                continue;
+            }
+            lo = listen_time_map(p, c, c->min_ticks);
+            hi = listen_time_map(p, c, c->max_ticks);
+            if (lo < reg->t_min) {
+                reg->t_min = lo;
+            }
+            if (hi > reg->t_max) {
+                reg->t_max = hi;
+            }
+        }
+    }
+}

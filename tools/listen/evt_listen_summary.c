@@ -1,0 +1,225 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * summary.txt (also printed unless --quiet): inputs and their problems, the
+ * processes, the time span, events per type and per rank (what the writers
+ * wrote), drops per type and rank, batches lost (sequence gaps) and
+ * duplicated, ranks that ended early (no FINAL batch), and how the merge
+ * window fared. Lines of the per-rank tables have a fixed form:
+ *   "  <event> rank <r> <nspace> <count>"
+ */
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "evt_listen.h"
+
+static void fmt_time(char *out, size_t n, int64_t ns)
+{
+    time_t sec = (time_t) (ns / 1000000000);
+    long frac = (long) (ns % 1000000000);
+    struct tm tm;
+
+    if (frac < 0) {
+        frac += 1000000000;
+        sec -= 1;
+    }
+    if (NULL == gmtime_r(&sec, &tm)) {
+        snprintf(out, n, "%lld ns", (long long) ns);
+        return;
+    }
+    snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+}
+
+static void write_summary(FILE *f, const listen_registry_t *reg, const listen_summary_info_t *info)
+{
+    const listen_inputs_t *in = info->inputs;
+    const listen_merge_stats_t *m = info->merge;
+    uint64_t total_drops = 0, lost = 0, dups = 0;
+    size_t early = 0;
+    bool any;
+
+    fprintf(f, "ompi-evt-listen summary\n\n");
+    fprintf(f, "inputs: %zu node file%s\n", in->num_files, 1 == in->num_files ? "" : "s");
+    for (size_t i = 0; i < in->num_files; ++i) {
+        const listen_file_t *lf = &in->files[i];
+        fprintf(f, "  %s (node %s): %llu batches", lf->path, lf->host,
+                (unsigned long long) lf->frames);
+        if (lf->invalid_batches) {
+            fprintf(f, ", %llu INVALID batches skipped", (unsigned long long) lf->invalid_batches);
+        }
+        if (lf->damaged) {
+            fprintf(f, ", %llu DAMAGED region%s (%llu bytes skipped)",
+                    (unsigned long long) lf->damaged, 1 == lf->damaged ? "" : "s",
+                    (unsigned long long) lf->skipped_bytes);
+        }
+        if (lf->truncated) {
+            fprintf(f, ", TRUNCATED");
+        }
+        if (lf->read_error) {
+            fprintf(f, ", READ ERROR");
+        }
+        fprintf(f, "\n");
+        if (NULL != lf->first_error) {
+            fprintf(f, "    first problem: %s\n", lf->first_error);
+        }
+    }
+    if (0 < reg->ignored_batches) {
+        fprintf(f, "  %llu batches of other namespaces ignored (--nspace %s)\n",
+                (unsigned long long) reg->ignored_batches, reg->only_nspace);
+    }
+    fprintf(f, "\nprocesses: %zu\n", reg->num_procs);
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        const listen_proc_t *p = reg->procs[i];
+        fprintf(f, "  rank %u %s on %s (pid %u): %llu batches, %llu records%s%s\n", p->rank,
+                p->nspace, p->host, p->pid, (unsigned long long) p->batches,
+                (unsigned long long) p->records, p->final_seen ? "" : ", no FINAL batch",
+                p->host_changed ? ", batches from more than one host" : "");
+    }
+    if (reg->t_min <= reg->t_max) {
+        char a[64], b[64];
+        fmt_time(a, sizeof(a), reg->t_min);
+        fmt_time(b, sizeof(b), reg->t_max);
+        fprintf(f, "\ntime span: %s .. %s (%.9f s)\n", a, b,
+                (double) (reg->t_max - reg->t_min) / 1e9);
+    } else {
+        fprintf(f, "\ntime span: no events\n");
+    }
+
+    fprintf(f, "\nevents: %llu", (unsigned long long) m->events);
+    if (NULL != info->outputs) {
+        fprintf(f, " (in %s)", info->outputs);
+    }
+    fprintf(f, "\n");
+    if (0 < m->filtered) {
+        fprintf(f, "  %llu records not selected by --events\n", (unsigned long long) m->filtered);
+    }
+    fprintf(f, "\nevents per type:\n");
+    any = false;
+    for (size_t t = 0; t < reg->num_types; ++t) {
+        uint64_t n = 0;
+        for (size_t i = 0; i < reg->num_procs; ++i) {
+            if (t < reg->procs[i]->types_alloc) {
+                n += reg->procs[i]->counts[t];
+            }
+        }
+        if (0 < n) {
+            fprintf(f, "  %s %llu\n", reg->types[t]->name, (unsigned long long) n);
+            any = true;
+        }
+    }
+    if (!any) {
+        fprintf(f, "  none\n");
+    }
+    fprintf(f, "\nevents per type and rank:\n");
+    any = false;
+    for (size_t t = 0; t < reg->num_types; ++t) {
+        for (size_t i = 0; i < reg->num_procs; ++i) {
+            const listen_proc_t *p = reg->procs[i];
+            if (t < p->types_alloc && 0 < p->counts[t]) {
+                fprintf(f, "  %s rank %u %s %llu\n", reg->types[t]->name, p->rank, p->nspace,
+                        (unsigned long long) p->counts[t]);
+                any = true;
+            }
+        }
+    }
+    if (!any) {
+        fprintf(f, "  none\n");
+    }
+
+    fprintf(f, "\ndrops per type and rank (records the process could not export):\n");
+    any = false;
+    for (size_t t = 0; t < reg->num_types; ++t) {
+        if (!reg->types[t]->selected) {
+            continue;
+        }
+        for (size_t i = 0; i < reg->num_procs; ++i) {
+            const listen_proc_t *p = reg->procs[i];
+            if (t < p->types_alloc && 0 < p->drops[t]) {
+                fprintf(f, "  %s rank %u %s %llu\n", reg->types[t]->name, p->rank, p->nspace,
+                        (unsigned long long) p->drops[t]);
+                total_drops += p->drops[t];
+                any = true;
+            }
+        }
+    }
+    fprintf(f, any ? "  total %llu\n" : "  none\n", (unsigned long long) total_drops);
+
+    fprintf(f, "\nbatches lost (gaps in a rank's batch numbers):\n");
+    any = false;
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        const listen_proc_t *p = reg->procs[i];
+        uint64_t g = listen_seqset_gaps(&p->seen);
+        if (0 < g) {
+            fprintf(f, "  rank %u %s %llu\n", p->rank, p->nspace, (unsigned long long) g);
+            lost += g;
+            any = true;
+        }
+        dups += p->duplicates;
+    }
+    fprintf(f, any ? "  total %llu\n" : "  none\n", (unsigned long long) lost);
+    if (0 < dups) {
+        fprintf(f, "  %llu duplicate batches read and ignored\n", (unsigned long long) dups);
+    }
+
+    fprintf(f, "\nranks that ended early (no FINAL batch):");
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        const listen_proc_t *p = reg->procs[i];
+        if (!p->final_seen) {
+            fprintf(f, " %u", p->rank);
+            early++;
+        }
+    }
+    fprintf(f, early ? "\n" : " none\n");
+
+    if (0 < info->num_sinks) {
+        fprintf(f, "\noutputs:\n");
+        for (size_t i = 0; i < info->num_sinks; ++i) {
+            if (NULL != info->sinks[i].report) {
+                info->sinks[i].report(info->sinks[i].ctx, f);
+            } else {
+                fprintf(f, "  %s\n", info->sinks[i].name);
+            }
+        }
+    }
+    fprintf(f, "\nmerge: at most %llu records held at once", (unsigned long long) m->peak_window);
+    if (0 < m->forced) {
+        fprintf(f, ", %llu written early because the window was full",
+                (unsigned long long) m->forced);
+    }
+    fprintf(f, "\n");
+    if (0 < m->out_of_order) {
+        fprintf(f,
+                "  WARNING: %llu events came later than the merge window allows and were "
+                "written out of time order (raise --window or --window-events)\n",
+                (unsigned long long) m->out_of_order);
+    }
+}
+
+int listen_summary_write(const listen_registry_t *reg, const listen_summary_info_t *info,
+                         const char *dir, FILE *also, char *err, size_t errlen)
+{
+    char *tmp = NULL;
+    FILE *f = listen_out_open(dir, "summary.txt", &tmp, err, errlen);
+    int rc;
+
+    if (NULL == f) {
+        return -1;
+    }
+    write_summary(f, reg, info);
+    rc = listen_out_commit(f, tmp, dir, "summary.txt", err, errlen);
+    free(tmp);
+    if (NULL != also) {
+        write_summary(also, reg, info);
+    }
+    return rc;
+}

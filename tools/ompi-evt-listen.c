@@ -1,0 +1,291 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * ompi-evt-listen --read DIR|FILE... [-o OUTDIR] [--format jsonl,perfetto,otf2]
+ *                 [--events PATTERNS] [--nspace NS] [--summary-only] [--quiet]
+ *                 [--window SECONDS] [--window-events N]
+ *
+ * Reads node files (what evt/pmix's node sink writes), merges every rank's
+ * events on one timeline and writes events.jsonl, trace.json (Perfetto),
+ * trace.otf2/ (OTF2) and summary.txt into OUTDIR (default: the folder
+ * read, or the folder of the first file). Exit status: 0 when every input
+ * was valid, 1 when some input was damaged or invalid (the outputs hold
+ * everything valid), 2 on a usage error or when nothing could be written.
+ * The reading side lives in tools/listen/ (evt_listen.h).
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "listen/evt_listen.h"
+
+enum { FMT_JSONL = 1, FMT_PERFETTO = 2, FMT_OTF2 = 4 };
+
+static void usage(FILE *f, const char *argv0)
+{
+    fprintf(f,
+            "Usage: %s --read DIR|FILE... [options]\n"
+            "Merge the node files of a recorded job (evt/pmix node sink, evt_pmix_sink=DIR) into\n"
+            "one timeline and write it as JSON Lines, a Chrome/Perfetto trace and an OTF2 archive.\n"
+            "\n"
+            "  --read DIR|FILE...     node files, or folders holding them (*.evt)\n"
+            "  -o, --output OUTDIR    where to write (default: the folder read)\n"
+            "  --format LIST          jsonl,perfetto,otf2 (default: all three)\n"
+            "  --events PATTERNS      event names to keep: PAT[,PAT...], '*' wildcard, '^PAT' excludes\n"
+            "  --nspace NS            only this PMIx namespace (others are ignored and counted)\n"
+            "  --summary-only         write summary.txt only\n"
+            "  --quiet                do not print the summary\n"
+            "  --window SECONDS       merge window in job time (default 10)\n"
+            "  --window-events N      most records held by the merge (default 250000)\n"
+            "  -h, --help\n"
+            "\n"
+            "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
+            "Exit status: 0 every input valid, 1 some input damaged or invalid (everything valid\n"
+            "was still written), 2 usage error or nothing written.\n",
+            argv0);
+}
+
+static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    int f = 0;
+
+    if (NULL == copy) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (tok = strtok_r(copy, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
+        if (0 == strcmp(tok, "jsonl")) {
+            f |= FMT_JSONL;
+        } else if (0 == strcmp(tok, "perfetto") || 0 == strcmp(tok, "chrome")) {
+            f |= FMT_PERFETTO;
+        } else if (0 == strcmp(tok, "otf2")) {
+            f |= FMT_OTF2;
+        } else {
+            snprintf(err, errlen, "--format: unknown format \"%s\" (known: jsonl, perfetto, otf2)",
+                     tok);
+            free(copy);
+            return -1;
+        }
+    }
+    free(copy);
+    if (0 == f) {
+        snprintf(err, errlen, "--format: no format given");
+        return -1;
+    }
+    *fmt = f;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"read", no_argument, NULL, 'r'},          {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},  {"events", required_argument, NULL, 'e'},
+        {"nspace", required_argument, NULL, 'n'},  {"summary-only", no_argument, NULL, 's'},
+        {"quiet", no_argument, NULL, 'q'},         {"window", required_argument, NULL, 'w'},
+        {"window-events", required_argument, NULL, 'W'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    listen_merge_opts_t mopts = {10LL * 1000000000LL, 250000};
+    listen_inputs_t inputs = {NULL, 0};
+    listen_registry_t reg;
+    listen_filter_t filter;
+    listen_merge_stats_t mstats;
+    listen_sink_t sinks[3];
+    size_t nsinks = 0;
+    const char *outdir = NULL, *events = NULL, *nspace = NULL;
+    char *defdir = NULL, err[1024] = "", outputs[128] = "";
+    int fmt = FMT_JSONL | FMT_PERFETTO | FMT_OTF2;
+    bool reading = false, summary_only = false, quiet = false, bad_input = false;
+    int c, ret = 2;
+
+    /* batches are allocated and freed by the thousand: keep freed memory
+     * instead of returning it to the kernel and faulting it in again */
+    (void) mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+    (void) mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
+    memset(&filter, 0, sizeof(filter));
+    memset(&mstats, 0, sizeof(mstats));
+    listen_registry_init(&reg);
+    /* --read takes every following argument that is not an option */
+    while (-1 != (c = getopt_long(argc, argv, "-o:h", opts, NULL))) {
+        switch (c) {
+        case 'r':
+            reading = true;
+            break;
+        case 1: /* a non-option argument */
+            if (!reading) {
+                fprintf(stderr, "ompi-evt-listen: unexpected argument \"%s\" (files follow --read)\n",
+                        optarg);
+                goto usage_error;
+            }
+            if (0 != listen_inputs_add(&inputs, optarg, err, sizeof(err))) {
+                fprintf(stderr, "ompi-evt-listen: %s\n", err);
+                goto done;
+            }
+            break;
+        case 'o':
+            outdir = optarg;
+            break;
+        case 'f':
+            if (0 != parse_formats(optarg, &fmt, err, sizeof(err))) {
+                fprintf(stderr, "ompi-evt-listen: %s\n", err);
+                goto usage_error;
+            }
+            break;
+        case 'e':
+            events = optarg;
+            break;
+        case 'n':
+            nspace = optarg;
+            break;
+        case 's':
+            summary_only = true;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'w': {
+            char *end;
+            double w = strtod(optarg, &end);
+            if ('\0' != *end || !(w >= 0) || w > 1e9) {
+                fprintf(stderr, "ompi-evt-listen: --window: not a number of seconds: %s\n", optarg);
+                goto usage_error;
+            }
+            mopts.window_ns = (int64_t) (w * 1e9);
+            break;
+        }
+        case 'W': {
+            char *end;
+            unsigned long long n = strtoull(optarg, &end, 10);
+            if ('\0' != *end || 0 == n) {
+                fprintf(stderr, "ompi-evt-listen: --window-events: not a positive count: %s\n",
+                        optarg);
+                goto usage_error;
+            }
+            mopts.window_events = (size_t) n;
+            break;
+        }
+        case 'h':
+            usage(stdout, argv[0]);
+            ret = 0;
+            goto done;
+        default:
+            goto usage_error;
+        }
+    }
+    if (!reading || 0 == inputs.num_files) {
+        fprintf(stderr, "ompi-evt-listen: nothing to read: give --read DIR|FILE...\n");
+        goto usage_error;
+    }
+    if (0 != listen_filter_parse(&filter, events, err, sizeof(err))) {
+        fprintf(stderr, "ompi-evt-listen: %s\n", err);
+        goto usage_error;
+    }
+    if (NULL == outdir) {
+        const char *first = inputs.files[0].path;
+        /* the folder read, or the first file's folder */
+        defdir = strdup(first);
+        if (NULL == defdir) {
+            goto done;
+        }
+        outdir = dirname(defdir);
+    }
+    {
+        struct stat st;
+        if (0 != stat(outdir, &st)) {
+            if (ENOENT != errno || 0 != mkdir(outdir, 0700)) {
+                fprintf(stderr, "ompi-evt-listen: output folder %s: %s\n", outdir,
+                        strerror(errno));
+                goto done;
+            }
+        } else if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "ompi-evt-listen: output %s is not a folder\n", outdir);
+            goto done;
+        }
+    }
+    reg.only_nspace = nspace;
+
+    /* pass 1: what every process sent; fixes the time mapping */
+    if (0 != listen_scan_run(&inputs, &reg, &filter, err, sizeof(err))) {
+        fprintf(stderr, "ompi-evt-listen: %s\n", err);
+        goto done;
+    }
+
+    /* pass 2: merge and write */
+    if (!summary_only) {
+        if ((fmt & FMT_JSONL) && 0 == listen_sink_jsonl(&sinks[nsinks], outdir, err, sizeof(err))) {
+            nsinks++;
+            strcat(outputs, "events.jsonl ");
+        } else if (fmt & FMT_JSONL) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+        if ((fmt & FMT_PERFETTO)
+            && 0 == listen_sink_perfetto(&sinks[nsinks], outdir, err, sizeof(err))) {
+            nsinks++;
+            strcat(outputs, "trace.json ");
+        } else if (fmt & FMT_PERFETTO) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+        if ((fmt & FMT_OTF2) && 0 == listen_sink_otf2(&sinks[nsinks], outdir, err, sizeof(err))) {
+            nsinks++;
+            strcat(outputs, "trace.otf2/ ");
+        } else if (fmt & FMT_OTF2) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+    }
+    if (0 != listen_merge_run(&inputs, &reg, &filter, &mopts, sinks, nsinks, &mstats, err,
+                              sizeof(err))) {
+        fprintf(stderr, "ompi-evt-listen: %s\n", err);
+        goto done;
+    }
+    if (0 < nsinks) {
+        outputs[strlen(outputs) - 1] = '\0';
+    }
+    {
+        listen_summary_info_t info = {&inputs, &mstats, &filter,
+                                      0 < nsinks ? outputs : NULL, sinks, nsinks};
+        if (0 != listen_summary_write(&reg, &info, outdir, quiet ? NULL : stdout, err,
+                                      sizeof(err))) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < inputs.num_files; ++i) {
+        const listen_file_t *f = &inputs.files[i];
+        if (f->invalid_batches || f->damaged || f->truncated || f->read_error) {
+            bad_input = true;
+            fprintf(stderr, "ompi-evt-listen: %s: %s\n", f->path,
+                    NULL == f->first_error ? "damaged" : f->first_error);
+        }
+    }
+    ret = bad_input ? 1 : 0;
+    goto done;
+usage_error:
+    usage(stderr, argv[0]);
+    ret = 2;
+done:
+    for (size_t i = 0; i < nsinks; ++i) {
+        sinks[i].destroy(sinks[i].ctx);
+    }
+    listen_registry_fini(&reg);
+    listen_filter_free(&filter);
+    listen_inputs_free(&inputs);
+    free(defdir);
+    return ret;
+}
