@@ -15,7 +15,7 @@ esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 packages="libopenmpi-dev openmpi-bin libpmix-dev libpmix-bin libucx-dev libhwloc-dev libevent-dev
  libcriterion-dev libjson-c-dev autoconf automake libtool flex pkg-config make gcc
- clang libclang-rt-14-dev"
+ clang libclang-rt-14-dev libopen-trace-format2-dev otf2-tools"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
