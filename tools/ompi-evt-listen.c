@@ -11,14 +11,19 @@
  * ompi-evt-listen --read DIR|FILE... [-o OUTDIR] [--format jsonl,perfetto,otf2]
  *                 [--events PATTERNS] [--nspace NS] [--summary-only] [--quiet]
  *                 [--window SECONDS] [--window-events N]
+ * ompi-evt-listen --attach pid:N|uri:U|system|nspace:NS [--server-tmpdir DIR]
+ *                 [--ranks N] [--ready FILE] [--timeout SECONDS] [same options]
  *
  * Reads node files (what evt/pmix's node sink writes), merges every rank's
  * events on one timeline and writes events.jsonl, trace.json (Perfetto),
  * trace.otf2/ (OTF2) and summary.txt into OUTDIR (default: the folder
- * read, or the folder of the first file). Exit status: 0 when every input
+ * read, or the folder of the first file). With --attach, it first receives
+ * a job's batches live as a PMIx tool into OUTDIR/attached.evt (default
+ * OUTDIR: ompi-evt.<date>-<time>), until the job is over (evt_listen_live.h),
+ * then reads that file the same way. Exit status: 0 when every input
  * was valid, 1 when some input was damaged or invalid (the outputs hold
- * everything valid), 2 on a usage error or when nothing could be written.
- * The reading side lives in tools/listen/ (evt_listen.h).
+ * everything valid), 2 on a usage error or when nothing could be written
+ * or received. The reading side lives in tools/listen/ (evt_listen.h).
  */
 
 #include <errno.h>
@@ -29,33 +34,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "evt_listen_live.h"
 #include "listen/evt_listen.h"
 
 enum { FMT_JSONL = 1, FMT_PERFETTO = 2, FMT_OTF2 = 4 };
 
 static void usage(FILE *f, const char *argv0)
 {
-    fprintf(f,
-            "Usage: %s --read DIR|FILE... [options]\n"
-            "Merge the node files of a recorded job (evt/pmix node sink, evt_pmix_sink=DIR) into\n"
-            "one timeline and write it as JSON Lines, a Chrome/Perfetto trace and an OTF2 archive.\n"
-            "\n"
-            "  --read DIR|FILE...     node files, or folders holding them (*.evt)\n"
-            "  -o, --output OUTDIR    where to write (default: the folder read)\n"
-            "  --format LIST          jsonl,perfetto,otf2 (default: all three)\n"
-            "  --events PATTERNS      event names to keep: PAT[,PAT...], '*' wildcard, '^PAT' excludes\n"
-            "  --nspace NS            only this PMIx namespace (others are ignored and counted)\n"
-            "  --summary-only         write summary.txt only\n"
-            "  --quiet                do not print the summary\n"
-            "  --window SECONDS       merge window in job time (default 10)\n"
-            "  --window-events N      most records held by the merge (default 250000)\n"
-            "  -h, --help\n"
-            "\n"
-            "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
-            "Exit status: 0 every input valid, 1 some input damaged or invalid (everything valid\n"
-            "was still written), 2 usage error or nothing written.\n",
-            argv0);
+    fprintf(
+        f,
+        "Usage: %s --read DIR|FILE... [options]\n"
+        "       %s --attach pid:N|uri:URI|system|nspace:NS [options]\n"
+        "Merge the node files of a recorded job (evt/pmix node sink, evt_pmix_sink=DIR) into\n"
+        "one timeline and write it as JSON Lines, a Chrome/Perfetto trace and an OTF2 archive.\n"
+        "With --attach, first receive a running job's events as a PMIx tool attached to a\n"
+        "server that accepts tools (not Open MPI 4.1.4's mpirun: record with ompi-evt-record\n"
+        "there); the ranks export with evt_pmix_range=namespace, session or global.\n"
+        "\n"
+        "  --read DIR|FILE...     node files, or folders holding them (*.evt)\n"
+        "  --attach TARGET        the PMIx server: of process N, at URI, the node's system\n"
+        "                         server, or the one of namespace NS; receives into\n"
+        "                         OUTDIR/attached.evt until every rank sent its last batch\n"
+        "                         (--ranks), the server goes, Ctrl-C, or --timeout\n"
+        "  --server-tmpdir DIR    where the server's rendezvous files are\n"
+        "  --ranks N              the job's number of ranks: stop when all N are done\n"
+        "  --ready FILE           create FILE once attached (a script may start the job then)\n"
+        "  --timeout SECONDS      stop receiving after SECONDS\n"
+        "  -o, --output OUTDIR    where to write (default: the folder read; with --attach\n"
+        "                         ompi-evt.<date>-<time>)\n"
+        "  --format LIST          jsonl,perfetto,otf2 (default: all three)\n"
+        "  --events PATTERNS      event names to keep: PAT[,PAT...], '*' wildcard, '^PAT' "
+        "excludes\n"
+        "  --nspace NS            only this PMIx namespace (others are ignored and counted)\n"
+        "  --summary-only         write summary.txt only\n"
+        "  --quiet                do not print the summary\n"
+        "  --window SECONDS       merge window in job time (default 10)\n"
+        "  --window-events N      most records held by the merge (default 250000)\n"
+        "  -h, --help\n"
+        "\n"
+        "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
+        "Exit status: 0 every input valid, 1 some input damaged or invalid (everything valid\n"
+        "was still written), 2 usage error, nothing written or nothing received.\n",
+        argv0, argv0);
 }
 
 static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
@@ -92,13 +114,24 @@ static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"read", no_argument, NULL, 'r'},          {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},  {"events", required_argument, NULL, 'e'},
-        {"nspace", required_argument, NULL, 'n'},  {"summary-only", no_argument, NULL, 's'},
-        {"quiet", no_argument, NULL, 'q'},         {"window", required_argument, NULL, 'w'},
-        {"window-events", required_argument, NULL, 'W'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"read", no_argument, NULL, 'r'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"events", required_argument, NULL, 'e'},
+                                         {"nspace", required_argument, NULL, 'n'},
+                                         {"summary-only", no_argument, NULL, 's'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"window", required_argument, NULL, 'w'},
+                                         {"window-events", required_argument, NULL, 'W'},
+                                         {"attach", required_argument, NULL, 'a'},
+                                         {"server-tmpdir", required_argument, NULL, 'T'},
+                                         {"ranks", required_argument, NULL, 'R'},
+                                         {"ready", required_argument, NULL, 'y'},
+                                         {"timeout", required_argument, NULL, 't'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    listen_live_opts_t live = {NULL, NULL, NULL, 0, 0, false};
+    listen_live_result_t received;
     listen_merge_opts_t mopts = {10LL * 1000000000LL, 250000};
     listen_inputs_t inputs = {NULL, 0};
     listen_registry_t reg;
@@ -127,7 +160,8 @@ int main(int argc, char **argv)
             break;
         case 1: /* a non-option argument */
             if (!reading) {
-                fprintf(stderr, "ompi-evt-listen: unexpected argument \"%s\" (files follow --read)\n",
+                fprintf(stderr,
+                        "ompi-evt-listen: unexpected argument \"%s\" (files follow --read)\n",
                         optarg);
                 goto usage_error;
             }
@@ -178,6 +212,36 @@ int main(int argc, char **argv)
             mopts.window_events = (size_t) n;
             break;
         }
+        case 'a':
+            live.target = optarg;
+            break;
+        case 'T':
+            live.tmpdir = optarg;
+            break;
+        case 'y':
+            live.ready = optarg;
+            break;
+        case 'R': {
+            char *end;
+            unsigned long long n = strtoull(optarg, &end, 10);
+            if ('\0' == optarg[0] || '\0' != *end || 0 == n || '-' == optarg[0]) {
+                fprintf(stderr, "ompi-evt-listen: --ranks: not a positive count: %s\n", optarg);
+                goto usage_error;
+            }
+            live.ranks = n;
+            break;
+        }
+        case 't': {
+            char *end;
+            double t = strtod(optarg, &end);
+            if ('\0' != *end || !(t > 0) || t > 1e9) {
+                fprintf(stderr, "ompi-evt-listen: --timeout: not a number of seconds: %s\n",
+                        optarg);
+                goto usage_error;
+            }
+            live.seconds = t;
+            break;
+        }
         case 'h':
             usage(stdout, argv[0]);
             ret = 0;
@@ -186,15 +250,36 @@ int main(int argc, char **argv)
             goto usage_error;
         }
     }
-    if (!reading || 0 == inputs.num_files) {
-        fprintf(stderr, "ompi-evt-listen: nothing to read: give --read DIR|FILE...\n");
+    if (NULL != live.target && reading) {
+        fprintf(stderr, "ompi-evt-listen: --read and --attach exclude each other\n");
+        goto usage_error;
+    }
+    if (NULL == live.target
+        && (NULL != live.tmpdir || NULL != live.ready || 0 < live.ranks || 0 < live.seconds)) {
+        fprintf(stderr, "ompi-evt-listen: --server-tmpdir, --ranks, --ready and --timeout go "
+                        "with --attach\n");
+        goto usage_error;
+    }
+    if (NULL == live.target && (!reading || 0 == inputs.num_files)) {
+        fprintf(stderr, "ompi-evt-listen: nothing to read: give --read DIR|FILE... or "
+                        "--attach TARGET\n");
         goto usage_error;
     }
     if (0 != listen_filter_parse(&filter, events, err, sizeof(err))) {
         fprintf(stderr, "ompi-evt-listen: %s\n", err);
         goto usage_error;
     }
-    if (NULL == outdir) {
+    if (NULL == outdir && NULL != live.target) {
+        time_t now = time(NULL);
+        struct tm tm;
+        defdir = malloc(64);
+        if (NULL == defdir || NULL == localtime_r(&now, &tm)
+            || 0 == strftime(defdir, 64, "ompi-evt.%Y%m%d-%H%M%S", &tm)) {
+            fprintf(stderr, "ompi-evt-listen: cannot name the output folder\n");
+            goto done;
+        }
+        outdir = defdir;
+    } else if (NULL == outdir) {
         const char *first = inputs.files[0].path;
         /* the folder read, or the first file's folder */
         defdir = strdup(first);
@@ -207,8 +292,7 @@ int main(int argc, char **argv)
         struct stat st;
         if (0 != stat(outdir, &st)) {
             if (ENOENT != errno || 0 != mkdir(outdir, 0700)) {
-                fprintf(stderr, "ompi-evt-listen: output folder %s: %s\n", outdir,
-                        strerror(errno));
+                fprintf(stderr, "ompi-evt-listen: output folder %s: %s\n", outdir, strerror(errno));
                 goto done;
             }
         } else if (!S_ISDIR(st.st_mode)) {
@@ -217,6 +301,39 @@ int main(int argc, char **argv)
         }
     }
     reg.only_nspace = nspace;
+
+    if (NULL != live.target) {
+        static const char *const ends[] = {"", "every rank sent its last batch",
+                                           "the server is gone", "interrupted", "--timeout passed"};
+        live.quiet = quiet;
+        if (0 != listen_live_receive(&live, outdir, &received, err, sizeof(err))) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+        fprintf(stderr,
+                "ompi-evt-listen: received %llu batches (%llu bytes, %llu ranks done) into %s; "
+                "stopped: %s\n",
+                (unsigned long long) received.batches, (unsigned long long) received.bytes,
+                (unsigned long long) received.finals, received.path, ends[received.end]);
+        if (0 < received.invalid || 0 < received.write_errors) {
+            fprintf(stderr,
+                    "ompi-evt-listen: %llu notifications were not valid batches, %llu batches "
+                    "could not be written\n",
+                    (unsigned long long) received.invalid,
+                    (unsigned long long) received.write_errors);
+            bad_input = true;
+        }
+        if (0 == received.batches) {
+            fprintf(stderr, "ompi-evt-listen: nothing received (do the ranks export with "
+                            "--mca evt pmix and a range that reaches tools?)\n");
+            ret = 2;
+            goto done;
+        }
+        if (0 != listen_inputs_add(&inputs, received.path, err, sizeof(err))) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+    }
 
     /* pass 1: what every process sent; fixes the time mapping */
     if (0 != listen_scan_run(&inputs, &reg, &filter, err, sizeof(err))) {
@@ -249,8 +366,9 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    if (0 != listen_merge_run(&inputs, &reg, &filter, &mopts, sinks, nsinks, &mstats, err,
-                              sizeof(err))) {
+    if (0
+        != listen_merge_run(&inputs, &reg, &filter, &mopts, sinks, nsinks, &mstats, err,
+                            sizeof(err))) {
         fprintf(stderr, "ompi-evt-listen: %s\n", err);
         goto done;
     }
@@ -258,10 +376,10 @@ int main(int argc, char **argv)
         outputs[strlen(outputs) - 1] = '\0';
     }
     {
-        listen_summary_info_t info = {&inputs, &mstats, &filter,
-                                      0 < nsinks ? outputs : NULL, sinks, nsinks};
-        if (0 != listen_summary_write(&reg, &info, outdir, quiet ? NULL : stdout, err,
-                                      sizeof(err))) {
+        listen_summary_info_t info = {&inputs, &mstats, &filter, 0 < nsinks ? outputs : NULL,
+                                      sinks,   nsinks};
+        if (0
+            != listen_summary_write(&reg, &info, outdir, quiet ? NULL : stdout, err, sizeof(err))) {
             fprintf(stderr, "ompi-evt-listen: %s\n", err);
             goto done;
         }
