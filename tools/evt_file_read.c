@@ -29,9 +29,9 @@
 #include "ompi/mca/evt/file/evt_file_format.h"
 
 /* Bounds: the most rings, elements, dictionary entries a writer makes. */
-#define FR_MAX_RINGS 4096
+#define FR_MAX_RINGS    4096
 #define FR_MAX_ELEMENTS 256
-#define FR_MAX_NAME 65535
+#define FR_MAX_NAME     65535
 /* The fuzzer (test/hardening/fuzz_file_read.c) builds with EVT_FUZZING:
  * checksums are then not enforced, so that its mutations reach the
  * dictionary and the rings. Never set in a real build. */
@@ -142,8 +142,7 @@ static bool decode_header(ompi_evt_fr_file_t *f)
         return false;
     }
     if (OMPI_EVT_FILE_ENDIAN != h.endian) {
-        (void) problem(f, "header: written with another byte order, or damaged (0x%08x)",
-                       h.endian);
+        (void) problem(f, "header: written with another byte order, or damaged (0x%08x)", h.endian);
         return false;
     }
     if (OMPI_EVT_FILE_VERSION != h.version) {
@@ -159,15 +158,13 @@ static bool decode_header(ompi_evt_fr_file_t *f)
     /* The sum matched, but a writer of a future minor change or a forged
      * file could still say anything: check the layout as if untrusted. */
     if (OMPI_EVT_FILE_HEADER_SIZE != h.header_size || OMPI_EVT_FILE_CTL_SIZE != h.ctl_size
-        || OMPI_EVT_FILE_RING_HDR_SIZE != h.ring_hdr_size
-        || OMPI_EVT_FILE_REC_SIZE != h.rec_size || 0 == h.ring_count
-        || FR_MAX_RINGS < h.ring_count || h.ring_capacity < 64
+        || OMPI_EVT_FILE_RING_HDR_SIZE != h.ring_hdr_size || OMPI_EVT_FILE_REC_SIZE != h.rec_size
+        || 0 == h.ring_count || FR_MAX_RINGS < h.ring_count || h.ring_capacity < 64
         || h.ring_capacity > ((uint32_t) 1 << 31) || 0 != (h.ring_capacity & (h.ring_capacity - 1))
         || (uint64_t) OMPI_EVT_FILE_RING_CTL_SPACE + h.ring_capacity != h.ring_stride
-        || FR_MAX_FILE < h.file_size || h.dict_offset < h.header_size
-        || h.dict_size > h.file_size || h.dict_offset > h.file_size - h.dict_size
-        || h.drops_offset > h.file_size || h.drops_count > (h.file_size - h.drops_offset) / 8
-        || h.rings_offset > h.file_size
+        || FR_MAX_FILE < h.file_size || h.dict_offset < h.header_size || h.dict_size > h.file_size
+        || h.dict_offset > h.file_size - h.dict_size || h.drops_offset > h.file_size
+        || h.drops_count > (h.file_size - h.drops_offset) / 8 || h.rings_offset > h.file_size
         || (uint64_t) h.ring_count * h.ring_stride > h.file_size - h.rings_offset) {
         (void) problem(f, "header: inconsistent layout");
         return false;
@@ -321,6 +318,55 @@ static bool dict_event(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_
     return true;
 }
 
+/* Element names given after the event's entry: the event must be known,
+ * with the same number of elements and no names yet. */
+static bool dict_names(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_t body_len)
+{
+    ompi_evt_file_names_t e;
+    ompi_evt_fr_event_t *ev = NULL;
+    uint64_t need;
+    const unsigned char *names;
+
+    if (body_len < sizeof(e)) {
+        return false;
+    }
+    memcpy(&e, body, sizeof(e));
+    for (size_t i = 0; i < f->nevents; ++i) {
+        if (f->events[i].index == e.index) {
+            ev = &f->events[i];
+        }
+    }
+    if (NULL == ev || e.num_elements != ev->num_elements || e.num_elements > FR_MAX_ELEMENTS) {
+        return false;
+    }
+    need = sizeof(e) + (uint64_t) e.num_elements * sizeof(uint32_t);
+    if (need > body_len) {
+        return false;
+    }
+    names = body + need;
+    for (uint32_t i = 0; i < e.num_elements; ++i) {
+        uint32_t len;
+        memcpy(&len, body + sizeof(e) + (size_t) i * sizeof(len), sizeof(len));
+        if (len > FR_MAX_NAME || need + len > body_len || '\0' != ev->elements[i].name[0]) {
+            return false;
+        }
+        need += len;
+    }
+    for (uint32_t i = 0; i < e.num_elements; ++i) {
+        uint32_t len;
+        char *name;
+        memcpy(&len, body + sizeof(e) + (size_t) i * sizeof(len), sizeof(len));
+        name = dup_name(names, len);
+        if (NULL == name) {
+            return false;
+        }
+        free(ev->elements[i].name);
+        ev->elements[i].name = name;
+        names += len;
+    }
+    return true;
+}
+
 static void decode_dict(ompi_evt_fr_file_t *f)
 {
     ompi_evt_file_header_t h;
@@ -377,6 +423,9 @@ static void decode_dict(ompi_evt_fr_file_t *f)
             break;
         case OMPI_EVT_FILE_ENTRY_EVENT:
             ok = dict_event(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
+            break;
+        case OMPI_EVT_FILE_ENTRY_NAMES:
+            ok = dict_names(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
             break;
         default:
             ok = false;
@@ -558,8 +607,9 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
         }
         if (OMPI_EVT_FILE_KIND_SKIP == kind) {
             if (off + size != h.ring_capacity) {
-                (void) problem(f, "ring %u: damaged skip record at position %u: %u bytes after "
-                                  "it not read",
+                (void) problem(f,
+                               "ring %u: damaged skip record at position %u: %u bytes after "
+                               "it not read",
                                i, pos, (uint32_t) (tail - pos));
                 acct->damaged = true;
                 return;
@@ -569,8 +619,9 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
         }
         if (OMPI_EVT_FILE_KIND_RECORD != kind
             || size < OMPI_EVT_FILE_RING_HDR_SIZE + OMPI_EVT_FILE_REC_SIZE) {
-            (void) problem(f, "ring %u: damaged record at position %u (kind %u, size %u): %u "
-                              "bytes after it not read",
+            (void) problem(f,
+                           "ring %u: damaged record at position %u (kind %u, size %u): %u "
+                           "bytes after it not read",
                            i, pos, kind, size, (uint32_t) (tail - pos));
             acct->damaged = true;
             return;
@@ -595,8 +646,7 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
                                "ring %u: record at position %u has %u bytes, event %s needs "
                                "%u: %u bytes after it not read",
                                i, pos, size, r.event->name,
-                               ompi_evt_file_record_size(r.event->extent),
-                               (uint32_t) (tail - pos));
+                               ompi_evt_file_record_size(r.event->extent), (uint32_t) (tail - pos));
                 acct->damaged = true;
                 return;
             }

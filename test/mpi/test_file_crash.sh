@@ -8,6 +8,9 @@
 #           runs and hands the signal on), mpirun kills the spinning others
 #   abort   rank 2 calls MPI_Abort, mpirun kills the others
 #   extkill every rank spins; this script kill -9s rank 3 at a random time
+# Each run's files are then read by ompi-evt-listen --read: every record
+# file_check found is an event of events.jsonl (per rank), and the ranks
+# that died are listed as ended early.
 # EVT_FILE_SEED=n repeats a run (the seed is printed).
 set -u
 seed=${EVT_FILE_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
@@ -33,7 +36,29 @@ check() { # name, modes...
     grep -v '^\s*$' "$dir/$name.out" | head -20
     [ "$rc" -ne 0 ] || { echo "FAIL [$name]: mpirun exited 0 although ranks died"; fail=1; }
     [ "$rc" -ne 124 ] || { echo "FAIL [$name]: timeout"; fail=1; }
-    ./file_check "$dir/$name" "$seed" 4 "$@" || { echo "FAIL [$name]"; fail=1; }
+    ./file_check "$dir/$name" "$seed" 4 "$@" >"$dir/$name.check" 2>&1 \
+        || { echo "FAIL [$name]"; fail=1; }
+    cat "$dir/$name.check"
+    listen "$name"
+}
+listen() { # name: the listener reads the same files
+    mkdir -m 0700 "$dir/$1.listen"
+    timeout 120 ../../tools/ompi-evt-listen --read "$dir/$1" -o "$dir/$1.listen" --quiet \
+        --format jsonl
+    lrc=$?
+    [ "$lrc" -eq 0 ] || { echo "FAIL [$1]: ompi-evt-listen --read exit $lrc"; fail=1; return; }
+    for r in 0 1 2 3; do
+        want=$(sed -n "s/^rank $r ([a-z]*): seq [0-9.]*, \([0-9]*\) records,.*/\1/p" "$dir/$1.check")
+        got=$(grep -c "\"rank\":$r,.*\"event\":\"ompi.test_file_seq\"" "$dir/$1.listen/events.jsonl")
+        if [ -z "$want" ] || [ "$got" -ne "$want" ]; then
+            echo "FAIL [$1]: rank $r: ${got} numbered events in events.jsonl, file_check found ${want:-none}"
+            fail=1
+        fi
+    done
+    early=$(sed -n 's/^ranks that ended early (no FINAL batch): //p' "$dir/$1.listen/summary.txt")
+    echo "[$1] listener: ranks that ended early: $early"
+    [ -n "$early" ] && [ "$early" != none ] \
+        || { echo "FAIL [$1]: the listener does not say which ranks ended early"; fail=1; }
 }
 
 run kill "" kill

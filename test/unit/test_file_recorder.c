@@ -35,13 +35,13 @@
 #include <unistd.h>
 
 #include "evt_file_read.h"
-#include "opal/mca/base/mca_base_event.h"
-#include "opal/runtime/opal.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
+#include "opal/mca/base/mca_base_event.h"
+#include "opal/runtime/opal.h"
 #include "test_file_common.h"
 
 #define FILE_SIZE (64 * 1024)
@@ -103,8 +103,7 @@ static int writer_start(size_t size, int rings)
     if (OPAL_SUCCESS != opal_init_util(NULL, NULL) || OPAL_SUCCESS != mca_base_event_init()) {
         return 1;
     }
-    if (OMPI_SUCCESS
-        != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
+    if (OMPI_SUCCESS != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
         return 2;
     }
     mca_evt_file_component.dir = dir;
@@ -170,8 +169,7 @@ static int run_writer(size_t size, uint64_t n, int end, size_t torn_bytes)
     if (END_FINALIZE == end) {
         cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
     } else {
-        cr_assert(WIFSIGNALED(status) && SIGKILL == WTERMSIG(status), "writer status 0x%x",
-                  status);
+        cr_assert(WIFSIGNALED(status) && SIGKILL == WTERMSIG(status), "writer status 0x%x", status);
     }
     return status;
 }
@@ -350,8 +348,7 @@ Test(file_recorder, self_describing)
     /* the clock pair: realtime of the sample within a minute of now, and
      * each record's time between file creation and close */
     (void) clock_gettime(CLOCK_REALTIME, &now);
-    cr_assert_lt(llabs((long long) (now.tv_sec - ev->source->sample_realtime_ns / 1000000000)),
-                 60);
+    cr_assert_lt(llabs((long long) (now.tv_sec - ev->source->sample_realtime_ns / 1000000000)), 60);
     expect_seqs(f, 0, 4);
     for (size_t i = 0; i < f->nrecords; ++i) {
         ompi_evt_fr_value_t v;
@@ -364,6 +361,54 @@ Test(file_recorder, self_describing)
         cr_assert_eq(v.v.i, 7);
         cr_assert_not(ompi_evt_fr_element(&f->records[i], 3, &v));
     }
+    ompi_evt_fr_free(f);
+}
+
+/* A producer names the elements after registering the event (as the
+ * built-in producers do): the dictionary gets the names in a later entry,
+ * and the reader gives them with the event; naming twice adds nothing. */
+Test(file_recorder, element_names_given_after_registration)
+{
+    static const char *const names[3] = {"seq", "rank", "check"};
+    ompi_evt_fr_file_t *f;
+    const ompi_evt_fr_event_t *ev = NULL;
+    char path[512];
+    int status = 0;
+    pid_t pid = fork();
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        mca_base_event_t *e = NULL;
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+        if (0 != writer_start(FILE_SIZE, 2) || 0 > test_file_seq_register(&e)) {
+            _exit(10);
+        }
+        test_file_seq_raise(e, 0, 7);
+        if (OPAL_SUCCESS != mca_base_event_set_element_names(e, names)
+            || OPAL_SUCCESS != mca_base_event_set_element_names(e, names)) {
+            _exit(11);
+        }
+        test_file_seq_raise(e, 1, 7);
+        writer_stop();
+        _exit(0);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_eq(f->nproblems, 0, "%s", f->nproblems ? f->problems[0] : "");
+    for (size_t i = 0; i < f->nevents; ++i) {
+        if (0 == strcmp(f->events[i].name, TEST_FILE_SEQ_NAME)) {
+            cr_assert_null(ev, "the event is in the dictionary twice");
+            ev = &f->events[i];
+        }
+    }
+    cr_assert_not_null(ev);
+    cr_assert_eq(ev->num_elements, 3);
+    for (int i = 0; i < 3; ++i) {
+        cr_assert_str_eq(ev->elements[i].name, names[i]);
+    }
+    expect_seqs(f, 0, 1);
     ompi_evt_fr_free(f);
 }
 
@@ -455,8 +500,8 @@ Test(file_recorder, forked_child_does_not_write_the_parents_file)
     /* the newest of the parent's 200 that fit, the rest overwritten, and
      * nothing of the child's (whose raises would have evicted some) */
     expect_seqs(f, 200 - f->nrecords, 199);
-    cr_assert_eq(f->nrecords + f->overwritten, 200, "%zu records + %llu overwritten",
-                 f->nrecords, (unsigned long long) f->overwritten);
+    cr_assert_eq(f->nrecords + f->overwritten, 200, "%zu records + %llu overwritten", f->nrecords,
+                 (unsigned long long) f->overwritten);
     ompi_evt_fr_free(f);
 }
 
@@ -564,8 +609,7 @@ Test(file_recorder, damaged_files)
         buf[slot + OMPI_EVT_FILE_RING_CTL_SPACE + (pos & (h.ring_capacity - 1))] ^= 0x03;
         cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
         cr_assert_eq(f->nproblems, 1);
-        cr_assert_not_null(strstr(f->problems[0], "ring 0: damaged record"), "%s",
-                           f->problems[0]);
+        cr_assert_not_null(strstr(f->problems[0], "ring 0: damaged record"), "%s", f->problems[0]);
         cr_assert_eq(f->nrecords, 50);
         for (size_t i = 0; i < 50; ++i) {
             cr_assert_eq(memcmp(f->records[i].payload, good->records[i].payload, 16), 0);
@@ -647,8 +691,8 @@ Test(file_recorder, damaged_files)
 
 /* Run ompi-evt-file-read on @p path: @return its exit status; *records and
  * the summary's counts from its JSON lines. */
-static int run_tool(const char *path, long *records, long *summary_records,
-                    long *overwritten, long *problems)
+static int run_tool(const char *path, long *records, long *summary_records, long *overwritten,
+                    long *problems)
 {
     char cmd[1024], line[65536];
     const char *top = getenv("EVT_TOP_BUILDDIR");

@@ -48,17 +48,17 @@
 typedef enum { LISTEN_P2P_NONE = 0, LISTEN_P2P_SEND, LISTEN_P2P_RECV } listen_p2p_kind_t;
 
 typedef struct listen_type {
-    uint32_t id;               /**< dense, 0.. */
-    char *name;                /**< event name */
-    char *source;              /**< source name */
+    uint32_t id;  /**< dense, 0.. */
+    char *name;   /**< event name */
+    char *source; /**< source name */
     uint16_t num_elements;
     uint16_t payload_size;
     ompi_evt_wire_element_t *elements; /**< names owned here */
-    bool selected;             /**< passes --events */
-    listen_p2p_kind_t p2p;     /**< a p2p completion with the fields below */
+    bool selected;                     /**< passes --events */
+    listen_p2p_kind_t p2p;             /**< a p2p completion with the fields below */
     /** Element indexes of the p2p fields (valid when p2p != NONE). */
     int p2p_comm, p2p_bytes, p2p_start, p2p_complete, p2p_peer, p2p_tag;
-    void *sink_data[4];        /**< per-sink cache (escaped names ...) */
+    void *sink_data[4]; /**< per-sink cache (escaped names ...) */
 } listen_type_t;
 
 /* ------------------------------------------------------------------------
@@ -73,33 +73,33 @@ typedef struct listen_seqset {
 
 /** Reference clock pair of one source of a process (time mapping). */
 typedef struct listen_clock {
-    char *name;                /**< source name */
+    char *name; /**< source name */
     uint64_t ticks_per_second;
-    int64_t ref_ticks;         /**< source ticks ... */
-    int64_t ref_realtime_ns;   /**< ... sampled with this CLOCK_REALTIME */
-    uint64_t ref_seq;          /**< the batch the pair comes from (lowest seq) */
+    int64_t ref_ticks;            /**< source ticks ... */
+    int64_t ref_realtime_ns;      /**< ... sampled with this CLOCK_REALTIME */
+    uint64_t ref_seq;             /**< the batch the pair comes from (lowest seq) */
     int64_t min_ticks, max_ticks; /**< range of the records seen */
-    bool any;                  /**< a record was seen */
+    bool any;                     /**< a record was seen */
 } listen_clock_t;
 
 typedef struct listen_proc {
-    uint32_t id;               /**< dense, 0.., in order of first sight */
+    uint32_t id; /**< dense, 0.., in order of first sight */
     char nspace[OMPI_EVT_WIRE_NSPACE_MAX + 1];
     uint32_t rank;
     char host[OMPI_EVT_WIRE_HOST_MAX + 1];
     uint32_t pid;
-    listen_seqset_t seen;      /**< batches read (pass 1) */
-    listen_seqset_t emitted;   /**< batches merged (pass 2) */
+    listen_seqset_t seen;    /**< batches read (pass 1) */
+    listen_seqset_t emitted; /**< batches merged (pass 2) */
     uint64_t batches, duplicates, records;
     bool final_seen;
     uint64_t final_seq;
-    bool host_changed;         /**< batches of this proc came with another host */
+    bool host_changed; /**< batches of this proc came with another host */
     listen_clock_t *clocks;
     size_t num_clocks;
     ompi_evt_wire_offset_t *offsets; /**< sorted by local_realtime_ns, unique */
     size_t num_offsets;
-    uint64_t *drops;           /**< per type id (num_types_alloc entries) */
-    uint64_t *counts;          /**< events emitted per type id (pass 2, after --events) */
+    uint64_t *drops;  /**< per type id (num_types_alloc entries) */
+    uint64_t *counts; /**< events emitted per type id (pass 2, after --events) */
     size_t types_alloc;
 } listen_proc_t;
 
@@ -150,10 +150,10 @@ typedef struct listen_registry {
     size_t num_procs, cap_procs;
     void *type_index; /**< name -> type chains (private) */
     /* job timeline, after listen_registry_finish() */
-    int64_t t_min, t_max;      /**< first and last event (job ns); t_min > t_max: none */
-    const char *only_nspace;   /**< --nspace: other batches ignored */
+    int64_t t_min, t_max;          /**< first and last event (job ns); t_min > t_max: none */
+    const char *only_nspace;       /**< --nspace: other batches ignored */
     const listen_filter_t *filter; /**< --events: sets listen_type_t::selected */
-    uint64_t ignored_batches;  /**< of other namespaces */
+    uint64_t ignored_batches;      /**< of other namespaces */
 } listen_registry_t;
 
 void listen_registry_init(listen_registry_t *reg);
@@ -206,6 +206,9 @@ typedef struct listen_file {
     uint64_t frames, invalid_batches, damaged, skipped_bytes;
     bool truncated, read_error;
     char *first_error;           /**< first problem met, or NULL */
+    bool flight;                 /**< an evt/file recording (*.oevt), not a node file */
+    uint64_t flight_overwritten; /**< records the circular file overwrote (its capacity) */
+    uint64_t flight_uncarried;   /**< records without a dictionary entry (not listed) */
 } listen_file_t;
 
 typedef struct listen_inputs {
@@ -225,10 +228,21 @@ typedef struct listen_batch {
     size_t len;
     ompi_evt_wire_batch_t wire;
     listen_proc_t *proc;
-    listen_type_t **types;       /**< batch-local type id -> interned type */
-    listen_clock_t **clocks;     /**< batch-local source id -> the process's clock */
+    listen_type_t **types;   /**< batch-local type id -> interned type */
+    listen_clock_t **clocks; /**< batch-local source id -> the process's clock */
     uint32_t file;
 } listen_batch_t;
+
+/** evt/file recordings as input (evt_listen_flight.c): the records of a
+ *  flight-recorder file re-expressed as wire batches of its process. */
+typedef struct listen_flight listen_flight_t;
+/** The file starts with evt/file's magic. */
+bool listen_flight_is_recording(const char *path);
+/** Decode the whole file; sets the file's host and per-pass counters. */
+listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen);
+/** @retval 1 a batch (caller owns it), 0 end, -1 out of memory */
+int listen_flight_next(listen_flight_t *fl, listen_file_t *f, listen_batch_t **out);
+void listen_flight_close(listen_flight_t *fl);
 
 /** Sequential reading of one file: each call yields the next valid batch
  *  (invalid ones are counted in the file's record and skipped). */
@@ -244,13 +258,13 @@ void listen_batch_free(listen_batch_t *b);
  * ------------------------------------------------------------------------ */
 
 typedef struct listen_event {
-    int64_t time_ns;                /**< job timeline */
+    int64_t time_ns; /**< job timeline */
     const listen_proc_t *proc;
     const listen_type_t *type;
-    const listen_clock_t *clock;    /**< to map other tick values of the record */
+    const listen_clock_t *clock; /**< to map other tick values of the record */
     const ompi_evt_wire_type_t *wire_type;
     const uint8_t *payload;
-    int64_t ticks;                  /**< the record's own timestamp */
+    int64_t ticks; /**< the record's own timestamp */
     uint8_t depth;
 } listen_event_t;
 
@@ -270,17 +284,17 @@ typedef struct listen_sink {
 
 /** Merge statistics (pass 2). */
 typedef struct listen_merge_stats {
-    uint64_t events;         /**< handed to the sinks */
-    uint64_t filtered;       /**< not selected by --events */
-    uint64_t out_of_order;   /**< older than an event already handed on */
-    uint64_t forced;         /**< handed on because the window was full */
+    uint64_t events;       /**< handed to the sinks */
+    uint64_t filtered;     /**< not selected by --events */
+    uint64_t out_of_order; /**< older than an event already handed on */
+    uint64_t forced;       /**< handed on because the window was full */
     uint64_t duplicate_batches;
-    uint64_t peak_window;    /**< most records held at once */
+    uint64_t peak_window; /**< most records held at once */
 } listen_merge_stats_t;
 
 typedef struct listen_merge_opts {
-    int64_t window_ns;       /**< time window (job ns) */
-    size_t window_events;    /**< most records held */
+    int64_t window_ns;    /**< time window (job ns) */
+    size_t window_events; /**< most records held */
 } listen_merge_opts_t;
 
 /** Pass 2: read every file again, merge by time, feed the sinks.
@@ -299,10 +313,9 @@ int listen_scan_run(listen_inputs_t *in, listen_registry_t *reg, const listen_fi
 
 /** Output files are written as NAME.tmp.PID (O_EXCL|O_NOFOLLOW, 0600) and
  *  renamed when complete. */
-FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *err,
+FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *err, size_t errlen);
+int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name, char *err,
                       size_t errlen);
-int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name,
-                      char *err, size_t errlen);
 
 int listen_sink_jsonl(listen_sink_t *s, const char *dir, char *err, size_t errlen);
 int listen_sink_perfetto(listen_sink_t *s, const char *dir, char *err, size_t errlen);
@@ -314,8 +327,8 @@ typedef struct listen_summary_info {
     const listen_inputs_t *inputs;
     const listen_merge_stats_t *merge;
     const listen_filter_t *filter;
-    const char *outputs;      /**< which files were written, or NULL */
-    listen_sink_t *sinks;     /**< their reports go into the summary */
+    const char *outputs;  /**< which files were written, or NULL */
+    listen_sink_t *sinks; /**< their reports go into the summary */
     size_t num_sinks;
 } listen_summary_info_t;
 int listen_summary_write(const listen_registry_t *reg, const listen_summary_info_t *info,

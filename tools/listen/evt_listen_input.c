@@ -26,8 +26,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
 #include "evt_listen.h"
+#include "ompi/mca/evt/base/evt_base_nodefile.h"
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -40,20 +40,23 @@ static bool has_suffix(const char *s, const char *suf)
     return n >= m && 0 == strcmp(s + n - m, suf);
 }
 
-/* Add one node file; an error when it is not one. */
+/* Add one node file or evt/file recording; an error when it is neither. */
 static int add_file(listen_inputs_t *in, const char *path, char *err, size_t errlen)
 {
     ompi_evt_nodefile_reader_t r;
     char real[PATH_MAX];
     listen_file_t *f;
+    bool flight = listen_flight_is_recording(path);
     int rc;
 
-    rc = ompi_evt_nodefile_reader_open(&r, path);
-    if (OPAL_SUCCESS != rc) {
-        snprintf(err, errlen, "%s", r.error);
-        return -1;
+    if (!flight) {
+        rc = ompi_evt_nodefile_reader_open(&r, path);
+        if (OPAL_SUCCESS != rc) {
+            snprintf(err, errlen, "%s", r.error);
+            return -1;
+        }
+        ompi_evt_nodefile_reader_close(&r);
     }
-    ompi_evt_nodefile_reader_close(&r);
     if (NULL == realpath(path, real)) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
@@ -72,6 +75,7 @@ static int add_file(listen_inputs_t *in, const char *path, char *err, size_t err
     in->files = f;
     f = &in->files[in->num_files];
     memset(f, 0, sizeof(*f));
+    f->flight = flight;
     f->path = strdup(path);
     if (NULL == f->path) {
         snprintf(err, errlen, "out of memory");
@@ -128,15 +132,16 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
         if (0 != stat(path, &fs) || !S_ISREG(fs.st_mode)) {
             continue;
         }
-        if (has_suffix(names[i], OMPI_EVT_NODEFILE_SUFFIX)
-            || ompi_evt_nodefile_is_nodefile(path)) {
+        if (has_suffix(names[i], OMPI_EVT_NODEFILE_SUFFIX) || has_suffix(names[i], ".oevt")
+            || ompi_evt_nodefile_is_nodefile(path) || listen_flight_is_recording(path)) {
             /* a *.evt that is not a node file is an error (add_file says why) */
             ret = add_file(in, path, err, errlen);
             ++found;
         }
     }
     if (0 == ret && 0 == found) {
-        snprintf(err, errlen, "%s: no node files (*%s) in this folder", arg,
+        snprintf(err, errlen,
+                 "%s: no node files (*%s) or evt/file recordings (*.oevt) in this folder", arg,
                  OMPI_EVT_NODEFILE_SUFFIX);
         ret = -1;
     }
@@ -166,6 +171,7 @@ void listen_inputs_free(listen_inputs_t *in)
 struct listen_cursor {
     listen_file_t *file;
     ompi_evt_nodefile_reader_t reader;
+    listen_flight_t *flight; /* an evt/file recording instead of a node file */
     bool done;
 };
 
@@ -185,12 +191,20 @@ listen_cursor_t *listen_cursor_open(listen_file_t *f, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    c->file = f;
+    if (f->flight) {
+        c->flight = listen_flight_open(f, err, errlen);
+        if (NULL == c->flight) {
+            free(c);
+            return NULL;
+        }
+        return c;
+    }
     if (OPAL_SUCCESS != ompi_evt_nodefile_reader_open(&c->reader, f->path)) {
         snprintf(err, errlen, "%s", c->reader.error);
         free(c);
         return NULL;
     }
-    c->file = f;
     snprintf(f->host, sizeof(f->host), "%s", c->reader.host);
     /* statistics are per pass: this pass's reading sets them again */
     f->frames = f->invalid_batches = f->damaged = f->skipped_bytes = 0;
@@ -202,6 +216,9 @@ int listen_cursor_next(listen_cursor_t *c, listen_batch_t **out)
 {
     listen_file_t *f = c->file;
 
+    if (NULL != c->flight) {
+        return listen_flight_next(c->flight, f, out);
+    }
     while (!c->done) {
         const void *buf;
         size_t len;
@@ -255,6 +272,11 @@ int listen_cursor_next(listen_cursor_t *c, listen_batch_t **out)
 void listen_cursor_close(listen_cursor_t *c)
 {
     if (NULL == c) {
+        return;
+    }
+    if (NULL != c->flight) {
+        listen_flight_close(c->flight);
+        free(c);
         return;
     }
     ompi_evt_nodefile_reader_close(&c->reader);

@@ -49,11 +49,20 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
     bool any;
 
     fprintf(f, "ompi-evt-listen summary\n\n");
-    fprintf(f, "inputs: %zu node file%s\n", in->num_files, 1 == in->num_files ? "" : "s");
+    fprintf(f, "inputs: %zu file%s\n", in->num_files, 1 == in->num_files ? "" : "s");
     for (size_t i = 0; i < in->num_files; ++i) {
         const listen_file_t *lf = &in->files[i];
-        fprintf(f, "  %s (node %s): %llu batches", lf->path, lf->host,
+        fprintf(f, "  %s (%s %s): %llu batches", lf->path,
+                lf->flight ? "evt/file recording on" : "node", lf->host,
                 (unsigned long long) lf->frames);
+        if (lf->flight && lf->flight_overwritten) {
+            fprintf(f, ", %llu older records overwritten (the recording's capacity)",
+                    (unsigned long long) lf->flight_overwritten);
+        }
+        if (lf->flight && lf->flight_uncarried) {
+            fprintf(f, ", %llu records of types missing from its dictionary (not listed)",
+                    (unsigned long long) lf->flight_uncarried);
+        }
         if (lf->invalid_batches) {
             fprintf(f, ", %llu INVALID batches skipped", (unsigned long long) lf->invalid_batches);
         }

@@ -139,7 +139,11 @@ typedef int (*ompi_evt_base_module_init_fn_t)(void);
 typedef int (*ompi_evt_base_module_finalize_fn_t)(void);
 
 /** Does the module export @p event (EXPORTS modules; NULL: every event)?
- *  Called under the engine mutex: no engine call. Context: ANY. */
+ *  Asked when the module is installed, when an event is registered, and
+ *  again when a producer names the event's elements
+ *  (mca_base_event_set_element_names): the same event may be asked more
+ *  than once. Called under the engine mutex: no engine call except
+ *  mca_base_event_element_name(). Context: ANY. */
 typedef bool (*ompi_evt_base_module_exports_fn_t)(const mca_base_event_t *event);
 
 /**

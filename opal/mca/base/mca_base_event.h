@@ -314,6 +314,9 @@ OPAL_DECLSPEC int mca_base_event_register_ptr(
  * @retval OPAL_EXISTS  other names were set before (names never change:
  *         lock-free readers may hold them)
  * @retval OPAL_ERR_OUT_OF_RESOURCE  allocation failed (nothing set)
+ * The installed exporting delivery is asked again whether it exports the
+ * event (its exports hook, under the engine mutex), so that it can carry
+ * names that arrived after the registration.
  * Context: INIT, ANY. Locks: takes the engine mutex.
  */
 OPAL_DECLSPEC int mca_base_event_set_element_names(mca_base_event_t *event,

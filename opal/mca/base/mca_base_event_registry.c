@@ -156,7 +156,8 @@ int mca_base_event_register(const char *project, const char *framework, const ch
     (void) project; /* the prefix is always "ompi." */
     if (NULL == name || '\0' == name[0] || NULL == source || MCA_BASE_VAR_BIND_NO_OBJECT > bind
         || MCA_BASE_VAR_BIND_FIRST_AVAILABLE <= bind || OPAL_INFO_LVL_1 > verbosity
-        || OPAL_INFO_LVL_9 < verbosity || 0 != (flags & ~(uint32_t) MCA_BASE_EVENT_FLAG_SYNCHRONOUS)) {
+        || OPAL_INFO_LVL_9 < verbosity
+        || 0 != (flags & ~(uint32_t) MCA_BASE_EVENT_FLAG_SYNCHRONOUS)) {
         return OPAL_ERR_BAD_PARAM;
     }
     ret = check_layout(num_elements, types, offsets, &extent);
@@ -182,8 +183,7 @@ int mca_base_event_register(const char *project, const char *framework, const ch
         }
         event_names_ready = true;
     }
-    if (OPAL_SUCCESS
-        == opal_hash_table_get_value_ptr(&event_names, fname, strlen(fname), &found)) {
+    if (OPAL_SUCCESS == opal_hash_table_get_value_ptr(&event_names, fname, strlen(fname), &found)) {
         ret = (int) ((intptr_t) found - 1);
         /* Idempotent only for the same event: a different one under a known
          * name would have its raises read with the first one's layout. */
@@ -426,6 +426,12 @@ int mca_base_event_set_element_names(mca_base_event_t *event, const char *const 
      * (pairs with the acquire load in mca_base_event_element_name()) */
     atomic_store_explicit(&event->element_names, copy, memory_order_release);
     copy = NULL;
+    /* an exporting delivery was asked about this event when it was
+     * registered, before it had names: ask again, so that one that
+     * describes its events (evt/file's dictionary) can add them */
+    mca_base_event_export_update((mca_base_event_priv_t *) event,
+                                 atomic_load_explicit(&mca_base_event_delivery,
+                                                      memory_order_relaxed));
 cleanup:
     opal_mutex_unlock(&mca_base_event_lock);
     if (NULL != copy) {

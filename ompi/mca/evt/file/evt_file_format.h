@@ -102,6 +102,7 @@ enum {
 enum {
     OMPI_EVT_FILE_ENTRY_SOURCE = 1,
     OMPI_EVT_FILE_ENTRY_EVENT = 2,
+    OMPI_EVT_FILE_ENTRY_NAMES = 3, /**< element names given after the event's entry */
 };
 
 /** The header. The fixed part (up to header_sum) never changes after the
@@ -194,6 +195,14 @@ typedef struct ompi_evt_file_event_t {
     uint32_t name_len;
     uint32_t reserved;
 } ompi_evt_file_event_t;
+
+/** Names entry body: element names of an event whose entry came earlier
+ *  without them (a producer named the elements after registering the
+ *  event); then num_elements u32 name lengths, then the names (no NUL). */
+typedef struct ompi_evt_file_names_t {
+    int32_t index;         /**< the event's index */
+    uint32_t num_elements; /**< as in its event entry */
+} ompi_evt_file_names_t;
 
 typedef struct ompi_evt_file_element_t {
     uint32_t type;    /**< OMPI_EVT_FILE_TYPE_* */

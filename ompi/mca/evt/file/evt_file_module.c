@@ -45,13 +45,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "opal/constants.h"
-#include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
+#include "opal/constants.h"
+#include "opal/util/output.h"
 
 /* The format describes the kit's layout: keep them in step. */
 _Static_assert(OMPI_EVT_FILE_CTL_SIZE == sizeof(ompi_evt_ring_ctl_t), "ctl size");
@@ -71,7 +71,7 @@ _Static_assert(sizeof(ompi_evt_file_header_t) <= OMPI_EVT_FILE_HEADER_SIZE, "hea
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "counters in the mapping need lock-free atomics");
 
 /* Event and source indexes the dictionary tracks (beyond: dict_refused). */
-#define FILE_TRACKED_EVENTS 65536
+#define FILE_TRACKED_EVENTS  65536
 #define FILE_TRACKED_SOURCES 1024
 /* file_progress() takes the drop counts once per this many calls. */
 #define FILE_DROPS_EVERY 256
@@ -108,13 +108,15 @@ ompi_evt_base_module_t ompi_evt_file_module = {
 /* The open file. Written in INIT context, and by file_exports() under the
  * engine mutex (the dictionary), read by drains. */
 static struct {
-    unsigned char *base;   /* the mapping; NULL when none */
-    size_t size;           /* bytes mapped */
+    unsigned char *base; /* the mapping; NULL when none */
+    size_t size;         /* bytes mapped */
     ompi_evt_file_header_t *hdr;
     char path[PATH_MAX + NAME_MAX + 2];
-    int rings_held;        /* rings the kit holds (alloc minus release) */
-    bool finalized;        /* evtm_finalize ran: unmap at the last release */
+    int rings_held; /* rings the kit holds (alloc minus release) */
+    bool finalized; /* evtm_finalize ran: unmap at the last release */
     unsigned char events_done[FILE_TRACKED_EVENTS / 8];
+    /* the event's element names are in the dictionary, or never will be */
+    unsigned char names_done[FILE_TRACKED_EVENTS / 8];
     unsigned char sources_done[FILE_TRACKED_SOURCES / 8];
     atomic_uint progress_calls;
     bool signals_installed;
@@ -409,8 +411,8 @@ static int file_module_init(void)
      * behind it would be a SIGBUS on the raise path when the disk fills. */
     rc = posix_fallocate(fd, 0, (off_t) file_size);
     if (0 != rc && EOPNOTSUPP != rc && EINVAL != rc) {
-        opal_output_verbose(1, output, "evt:file: cannot reserve %zu bytes for %s: %s",
-                            file_size, file_state.path, strerror(rc));
+        opal_output_verbose(1, output, "evt:file: cannot reserve %zu bytes for %s: %s", file_size,
+                            file_state.path, strerror(rc));
         rc = OPAL_ERROR;
         goto cleanup;
     }
@@ -512,8 +514,7 @@ static void file_storage_atfork_child(void *ctx)
     if (NULL == file_state.base) {
         return;
     }
-    copy = mmap(NULL, file_state.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                0);
+    copy = mmap(NULL, file_state.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (MAP_FAILED == copy) {
         /* cannot copy: leave the parent's file rather than write into it */
         again = mmap(file_state.base, file_state.size, PROT_READ | PROT_WRITE,
@@ -637,7 +638,54 @@ static bool dict_add_source(const mca_base_event_source_t *s)
     return true;
 }
 
-/* The event's entry, once (its source's first). Context: as dict_reserve(). */
+/* Length of element @p i's name, 0 when the producer gave none. */
+static size_t element_name_len(const mca_base_event_t *ev, int i)
+{
+    const char *n = mca_base_event_element_name(ev, i);
+    return NULL == n ? 0 : strlen(n);
+}
+
+/* The element names of an event recorded earlier without them, once.
+ * Context: as dict_reserve(). */
+static void dict_add_names(const mca_base_event_t *ev)
+{
+    size_t size = sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_names_t)
+                  + (size_t) ev->num_elements * sizeof(uint32_t);
+    ompi_evt_file_entry_t *e;
+    ompi_evt_file_names_t *b;
+    uint32_t *lens;
+    unsigned char *names;
+
+    if (bit_test(file_state.names_done, ev->index) || NULL == mca_base_event_element_name(ev, 0)) {
+        return;
+    }
+    bit_set(file_state.names_done, ev->index);
+    for (int i = 0; i < ev->num_elements; ++i) {
+        size += element_name_len(ev, i);
+    }
+    size = file_round_up(size, OMPI_EVT_FILE_ALIGN);
+    e = (ompi_evt_file_entry_t *) dict_reserve(size);
+    if (NULL == e) {
+        return; /* the records stay readable, by position */
+    }
+    memset(e, 0, size);
+    e->size = (uint32_t) size;
+    e->kind = OMPI_EVT_FILE_ENTRY_NAMES;
+    b = (ompi_evt_file_names_t *) (e + 1);
+    b->index = ev->index;
+    b->num_elements = (uint32_t) ev->num_elements;
+    lens = (uint32_t *) (b + 1);
+    names = (unsigned char *) (lens + ev->num_elements);
+    for (int i = 0; i < ev->num_elements; ++i) {
+        lens[i] = (uint32_t) element_name_len(ev, i);
+        memcpy(names, mca_base_event_element_name(ev, i), lens[i]);
+        names += lens[i];
+    }
+    dict_commit(e);
+}
+
+/* The event's entry, once (its source's first), with its element names
+ * when it has them already. Context: as dict_reserve(). */
 static void dict_add_event(const mca_base_event_t *ev)
 {
     size_t size = sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_event_t);
@@ -645,24 +693,33 @@ static void dict_add_event(const mca_base_event_t *ev)
     ompi_evt_file_entry_t *e;
     ompi_evt_file_event_t *b;
     ompi_evt_file_element_t *el;
+    unsigned char *names;
 
     if (0 > ev->index || FILE_TRACKED_EVENTS <= ev->index) {
         dict_refuse();
         return;
     }
     if (bit_test(file_state.events_done, ev->index)) {
+        if (0 < ev->num_elements) {
+            dict_add_names(ev);
+        }
         return;
     }
     /* once, recorded or refused: a refusal is counted once */
     bit_set(file_state.events_done, ev->index);
     if (NULL == ev->source || !dict_add_source(ev->source) || UINT16_MAX < name_len) {
+        bit_set(file_state.names_done, ev->index);
         dict_refuse();
         return;
+    }
+    for (int i = 0; i < ev->num_elements; ++i) {
+        size += element_name_len(ev, i);
     }
     size += (size_t) ev->num_elements * sizeof(ompi_evt_file_element_t) + name_len;
     size = file_round_up(size, OMPI_EVT_FILE_ALIGN);
     e = (ompi_evt_file_entry_t *) dict_reserve(size);
     if (NULL == e) {
+        bit_set(file_state.names_done, ev->index);
         dict_refuse();
         return;
     }
@@ -681,9 +738,21 @@ static void dict_add_event(const mca_base_event_t *ev)
     for (int i = 0; i < ev->num_elements; ++i) {
         el[i].type = file_type_code(ev->types[i]);
         el[i].offset = (uint32_t) ev->offsets[i];
-        el[i].name_len = 0; /* the engine has no element names */
+        /* 0 until the producer names them (a names entry follows then) */
+        el[i].name_len = (uint32_t) element_name_len(ev, i);
     }
-    memcpy(el + ev->num_elements, ev->name, name_len);
+    names = (unsigned char *) (el + ev->num_elements);
+    memcpy(names, ev->name, name_len);
+    names += name_len;
+    for (int i = 0; i < ev->num_elements; ++i) {
+        if (0 < el[i].name_len) {
+            memcpy(names, mca_base_event_element_name(ev, i), el[i].name_len);
+            names += el[i].name_len;
+        }
+    }
+    if (0 == ev->num_elements || NULL != mca_base_event_element_name(ev, 0)) {
+        bit_set(file_state.names_done, ev->index);
+    }
     dict_commit(e);
 }
 
@@ -731,8 +800,9 @@ static void file_take_drops(void)
 /* Context: DRAIN. */
 static int file_progress(void)
 {
-    if (0 == atomic_fetch_add_explicit(&file_state.progress_calls, 1, memory_order_relaxed)
-                 % FILE_DROPS_EVERY) {
+    if (0
+        == atomic_fetch_add_explicit(&file_state.progress_calls, 1, memory_order_relaxed)
+               % FILE_DROPS_EVERY) {
         file_take_drops();
     }
     return 0;
