@@ -10,9 +10,10 @@
  *
  * An evt component's MCA variables, registered from a table: each still
  * goes through mca_base_component_var_register() (read-only scope, the
- * default set in the storage first), and the kit's variables, which every
- * kit-built component names and describes the same way, are registered by
- * one function.
+ * default set in the storage first). What every component registers the
+ * same way has one function each: the variable group with the priority,
+ * and the kit's variables (one name and one description in every
+ * kit-built component).
  */
 
 #ifndef OMPI_EVT_BASE_VAR_H
