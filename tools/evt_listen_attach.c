@@ -21,8 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "ompi/mca/evt/pmix/evt_pmix_latch.h"
 #include "opal/constants.h"
 #include "tools/evt_listen_attach.h"
 
@@ -44,90 +44,6 @@ struct ompi_evt_listen_attach_t {
  * Set (release) before the handlers are registered; handlers load it with
  * acquire. */
 static _Atomic(ompi_evt_listen_attach_t *) the_attach;
-
-/* ------------------------------------------------------------------------
- * Waiting for PMIx's callbacks, bounded (the waiter may leave first: the
- * latch is freed by whichever side is last)
- * ------------------------------------------------------------------------ */
-
-typedef struct latch_t {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool done;
-    pmix_status_t status;
-    size_t ref;
-    atomic_int owners;
-} latch_t;
-
-static latch_t *latch_new(void)
-{
-    latch_t *l = calloc(1, sizeof(*l));
-
-    if (NULL != l) {
-        (void) pthread_mutex_init(&l->lock, NULL);
-        (void) pthread_cond_init(&l->cond, NULL);
-        atomic_init(&l->owners, 2);
-    }
-    return l;
-}
-
-static void latch_put(latch_t *l)
-{
-    if (1 == atomic_fetch_sub_explicit(&l->owners, 1, memory_order_acq_rel)) {
-        (void) pthread_cond_destroy(&l->cond);
-        (void) pthread_mutex_destroy(&l->lock);
-        free(l);
-    }
-}
-
-static void latch_release(latch_t *l, pmix_status_t status, size_t ref)
-{
-    (void) pthread_mutex_lock(&l->lock);
-    l->status = status;
-    l->ref = ref;
-    l->done = true;
-    (void) pthread_cond_broadcast(&l->cond);
-    (void) pthread_mutex_unlock(&l->lock);
-    latch_put(l);
-}
-
-static void reg_cb(pmix_status_t status, size_t ref, void *cbdata)
-{
-    latch_release(cbdata, status, ref);
-}
-
-static void op_cb(pmix_status_t status, void *cbdata)
-{
-    latch_release(cbdata, status, 0);
-}
-
-static int latch_wait(latch_t *l, int timeout_ms, pmix_status_t *status, size_t *ref)
-{
-    struct timespec until;
-    int rc = OPAL_SUCCESS;
-
-    (void) clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += timeout_ms / 1000;
-    until.tv_nsec += (long) (timeout_ms % 1000) * 1000000;
-    if (until.tv_nsec >= 1000000000) {
-        until.tv_nsec -= 1000000000;
-        ++until.tv_sec;
-    }
-    (void) pthread_mutex_lock(&l->lock);
-    while (!l->done && ETIMEDOUT != pthread_cond_timedwait(&l->cond, &l->lock, &until)) {
-    }
-    if (l->done) {
-        *status = l->status;
-        if (NULL != ref) {
-            *ref = l->ref;
-        }
-    } else {
-        rc = OPAL_ERR_TIMEOUT;
-    }
-    (void) pthread_mutex_unlock(&l->lock);
-    latch_put(l);
-    return rc;
-}
 
 /* ------------------------------------------------------------------------
  * Handlers (PMIx's progress thread)
@@ -233,43 +149,19 @@ fail:
     return OPAL_ERR_BAD_PARAM;
 }
 
+/* A handler named @p name, confirmed by PMIx within @p timeout_ms.
+ * Context: TOOL. */
 static int register_handler(pmix_status_t *codes, size_t ncodes, const char *name,
                             pmix_notification_fn_t fn, int timeout_ms, size_t *id)
 {
-    latch_t *l = latch_new();
     pmix_status_t status;
     pmix_info_t info;
     int rc;
 
-    if (NULL == l) {
-        return OPAL_ERR_OUT_OF_RESOURCE;
-    }
     PMIX_INFO_LOAD(&info, PMIX_EVENT_HDLR_NAME, name, PMIX_STRING);
-    status = PMIx_Register_event_handler(codes, ncodes, &info, 1, fn, reg_cb, l);
+    rc = ompi_evt_pmix_latch_register(codes, ncodes, &info, 1, fn, timeout_ms, &status, id);
     PMIX_INFO_DESTRUCT(&info);
-    if (PMIX_SUCCESS != status) {
-        latch_put(l);
-        latch_put(l);
-        return OPAL_ERROR;
-    }
-    rc = latch_wait(l, timeout_ms, &status, id);
-    return OPAL_SUCCESS != rc ? rc : PMIX_SUCCESS == status ? OPAL_SUCCESS : OPAL_ERROR;
-}
-
-static void deregister_handler(size_t id, int timeout_ms)
-{
-    latch_t *l = latch_new();
-    pmix_status_t status;
-
-    if (NULL == l) {
-        return;
-    }
-    if (PMIX_SUCCESS != PMIx_Deregister_event_handler(id, op_cb, l)) {
-        latch_put(l);
-        latch_put(l);
-        return;
-    }
-    (void) latch_wait(l, timeout_ms, &status, NULL);
+    return rc;
 }
 
 int ompi_evt_listen_attach_open(const ompi_evt_listen_attach_target_t *target, const char *tmpdir,
@@ -355,7 +247,7 @@ int ompi_evt_listen_attach_open(const ompi_evt_listen_attach_target_t *target, c
         (void) snprintf(error, error_len, "the PMIx event handler could not be registered (%s)",
                         OPAL_ERR_TIMEOUT == rc ? "no answer in time" : "refused");
         if (a->lost_registered) {
-            deregister_handler(a->lost_handler, timeout_ms);
+            (void) ompi_evt_pmix_latch_deregister(a->lost_handler, timeout_ms);
         }
         (void) PMIx_tool_finalize();
         goto fail;
@@ -395,10 +287,10 @@ void ompi_evt_listen_attach_close(ompi_evt_listen_attach_t *attach)
         return;
     }
     if (attach->batch_registered) {
-        deregister_handler(attach->batch_handler, timeout_ms);
+        (void) ompi_evt_pmix_latch_deregister(attach->batch_handler, timeout_ms);
     }
     if (attach->lost_registered) {
-        deregister_handler(attach->lost_handler, timeout_ms);
+        (void) ompi_evt_pmix_latch_deregister(attach->lost_handler, timeout_ms);
     }
     /* a handler that was already running finishes with the attachment
      * still valid: PMIx_tool_finalize stops PMIx's progress thread */

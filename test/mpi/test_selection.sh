@@ -43,7 +43,7 @@ expect exclude 0 'selected component sync'
 # named, never as what is left after excluding the others.
 run nofile --mca evt ^sync,ring --mca evt_base_verbose 10
 expect nofile 2 '^rank [01]: delivery: inline$'
-expect nofile 2 'evt:file: not selected by name'
+expect nofile 2 'evt:base:select: component file \(priority 0\) is used only when asked for by name'
 expect nofile 2 'evt:base:select: component pmix \(priority 0\) is used only when asked for by name'
 expect nofile 2 'no evt component was found or every one was excluded \(those of priority 0 or less are used only when asked for by name\) \(evt = "\^sync,ring"\)'
 expect nofile 0 'selected component (file|pmix)'

@@ -16,15 +16,14 @@
 
 #include "ompi_config.h"
 
-#include <string.h>
-
-#include "opal/mca/base/mca_base_var.h"
-#include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/base/evt_base_var.h"
 #include "ompi/mca/evt/evt.h"
 #include "ompi/mca/evt/file/evt_file.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/util/output.h"
 
 static int file_register(void);
 static ompi_evt_base_module_t *file_init(int *priority);
@@ -51,106 +50,52 @@ MCA_BASE_COMPONENT_INIT(ompi, evt, file)
 static int file_register(void)
 {
     ompi_evt_file_component_t *c = &mca_evt_file_component;
-    mca_base_component_t *v = &c->super.evtc_version;
+    const ompi_evt_base_var_t vars[] = {
+        {"dir",
+         "Folder of the recorder files, one per process (empty: $TMPDIR/ompi-evt.<uid>, /tmp "
+         "when TMPDIR is unset; not the job's session folder, which mpirun removes at the end "
+         "of the job). It must be owned by the user, or sticky when others may write to it",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_2, &c->dir, 0, NULL},
+        {"size",
+         "Most bytes of each process's file: header, dictionary and evt_file_rings rings whose "
+         "size is the largest power of two that fits (a record takes 40 bytes plus its payload "
+         "rounded up to 8); the newest records that fit are kept",
+         MCA_BASE_VAR_TYPE_SIZE_T, OPAL_INFO_LVL_2, &c->size, OMPI_EVT_FILE_DEFAULT_SIZE, NULL},
+        {"rings",
+         "Rings in each file: at most this many threads record at once (a raise from one more "
+         "is counted dropped); rings of exited threads are reused",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, &c->rings, OMPI_EVT_FILE_DEFAULT_RINGS, NULL},
+        {"sync",
+         "Flush the file to disk (msync) at MPI_Finalize and on fatal signals (SIGSEGV, "
+         "SIGBUS, SIGILL, SIGFPE, SIGABRT). Not needed to survive the death of the process "
+         "(the kernel keeps the pages), only a crash of the machine",
+         MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_4, &c->sync, false, NULL},
+        /* not the kit's drain_interval text: recording itself needs no drain */
+        {"drain_interval",
+         "Microseconds between drains by a timer thread for local tools' callbacks (0: no "
+         "timer). Recording does not need drains",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_6, &c->drain_interval, 0, NULL},
+    };
     int rc;
 
-    (void) mca_base_var_group_component_register(v, "MPI_T events recorded into a crash-safe "
-                                                    "circular file per process (a flight "
-                                                    "recorder)");
-
-    c->priority = OMPI_EVT_FILE_DEFAULT_PRIORITY;
-    rc = mca_base_component_var_register(v, "priority",
-                                         "Priority of the file recorder (below sync and ring: "
-                                         "select it with --mca evt file)",
-                                         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_4,
-                                         MCA_BASE_VAR_SCOPE_READONLY, &c->priority);
-    if (0 > rc) {
-        return rc;
+    rc = ompi_evt_base_register_component(
+        &c->super.evtc_version,
+        "MPI_T events recorded into a crash-safe circular file per process (a flight recorder)",
+        &c->priority, OMPI_EVT_FILE_DEFAULT_PRIORITY, OPAL_INFO_LVL_4,
+        "Priority of the file recorder (below sync and ring: select it with --mca evt file)");
+    if (OPAL_SUCCESS == rc) {
+        rc = ompi_evt_base_register_vars(&c->super.evtc_version, vars,
+                                         sizeof(vars) / sizeof(vars[0]));
     }
-
-    c->dir = NULL;
-    rc = mca_base_component_var_register(v, "dir",
-                                         "Folder of the recorder files, one per process (empty: "
-                                         "$TMPDIR/ompi-evt.<uid>, /tmp when TMPDIR is unset; not "
-                                         "the job's session folder, which mpirun removes at the "
-                                         "end of the job). It must be owned by the user, or "
-                                         "sticky when others may write to it",
-                                         MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_2,
-                                         MCA_BASE_VAR_SCOPE_READONLY, &c->dir);
-    if (0 > rc) {
-        return rc;
-    }
-
-    c->size = OMPI_EVT_FILE_DEFAULT_SIZE;
-    rc = mca_base_component_var_register(v, "size",
-                                         "Most bytes of each process's file: header, "
-                                         "dictionary and evt_file_rings rings whose size is the "
-                                         "largest power of two that fits (a record takes 40 "
-                                         "bytes plus its payload rounded up to 8); the newest "
-                                         "records that fit are kept",
-                                         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_2,
-                                         MCA_BASE_VAR_SCOPE_READONLY, &c->size);
-    if (0 > rc) {
-        return rc;
-    }
-
-    c->rings = OMPI_EVT_FILE_DEFAULT_RINGS;
-    rc = mca_base_component_var_register(v, "rings",
-                                         "Rings in each file: at most this many threads record "
-                                         "at once (a raise from one more is counted dropped); "
-                                         "rings of exited threads are reused",
-                                         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                         MCA_BASE_VAR_SCOPE_READONLY, &c->rings);
-    if (0 > rc) {
-        return rc;
-    }
-
-    c->sync = false;
-    rc = mca_base_component_var_register(v, "sync",
-                                         "Flush the file to disk (msync) at MPI_Finalize and on "
-                                         "fatal signals (SIGSEGV, SIGBUS, SIGILL, SIGFPE, "
-                                         "SIGABRT). Not needed to survive the death of the "
-                                         "process (the kernel keeps the pages), only a crash "
-                                         "of the machine",
-                                         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4,
-                                         MCA_BASE_VAR_SCOPE_READONLY, &c->sync);
-    if (0 > rc) {
-        return rc;
-    }
-
-    c->drain_interval = 0;
-    rc = mca_base_component_var_register(v, "drain_interval",
-                                         "Microseconds between drains by a timer thread for "
-                                         "local tools' callbacks (0: no timer). Recording does "
-                                         "not need drains",
-                                         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
-                                         MCA_BASE_VAR_SCOPE_READONLY, &c->drain_interval);
-    return 0 > rc ? rc : OMPI_SUCCESS;
+    return rc;
 }
 
-/* Is "file" named in the framework's selection (--mca evt file, or a list
- * that names it; not an exclusion list)? */
-static bool file_named(void)
-{
-    const char *sel = ompi_evt_base_framework.framework_selection;
-    size_t n = strlen("file");
-
-    if (NULL == sel || '^' == sel[0]) {
-        return false;
-    }
-    for (const char *p = sel; NULL != (p = strstr(p, "file")); p += n) {
-        if ((p == sel || ',' == p[-1]) && (',' == p[n] || '\0' == p[n])) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Usable when the parameters make a layout and a kit, and, under the
- * framework's selection, when the user named it: a recorder creates files,
- * so it is never chosen by priority alone (--mca evt ^sync,ring does not
- * start recording). The reason goes to evt_base_verbose otherwise. Creates
- * nothing. Context: INIT. */
+/* Usable when the parameters make a layout and a kit; the reason goes to
+ * evt_base_verbose otherwise. A recorder creates files, so it must never be
+ * chosen by priority alone (--mca evt ^sync,ring does not start recording):
+ * its default priority is 0, which the base selects only when the evt
+ * parameter names the component (evt_base_select.c). Creates nothing.
+ * Context: INIT. */
 static ompi_evt_base_module_t *file_init(int *priority)
 {
     ompi_evt_file_component_t *c = &mca_evt_file_component;
@@ -158,11 +103,6 @@ static ompi_evt_base_module_t *file_init(int *priority)
     size_t capacity = 0, file_size = 0;
     const char *reason;
 
-    if (ompi_evt_base_is_open() && !file_named()) {
-        opal_output_verbose(10, ompi_evt_base_framework.framework_output,
-                            "evt:file: not selected by name (--mca evt file): not recording");
-        return NULL;
-    }
     reason = ompi_evt_file_layout(c->size, c->rings, &capacity, &file_size);
     if (NULL == reason) {
         kit->ring_size = capacity;

@@ -24,6 +24,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/base/evt_base_var.h"
 #include "ompi/mca/evt/base/evt_base_wire.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
 #include "opal/mca/base/mca_base_var.h"
@@ -62,102 +63,86 @@ static const mca_base_var_enum_value_t range_values[] = {
     {OMPI_EVT_PMIX_RANGE_CUSTOM, "custom"},   {0, NULL},
 };
 
-/* One integer parameter, default set first. Context: INIT. */
-static int reg_int(const char *name, const char *help, int level, int def, int *storage)
-{
-    *storage = def;
-    return mca_base_component_var_register(&mca_evt_pmix_component.super.evtc_version, name, help,
-                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, level,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-}
-
-static int reg_string(const char *name, const char *help, int level, char **storage)
-{
-    *storage = NULL;
-    return mca_base_component_var_register(&mca_evt_pmix_component.super.evtc_version, name, help,
-                                           MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, level,
-                                           MCA_BASE_VAR_SCOPE_READONLY, storage);
-}
-
-/* Register the evt_pmix_* variables. Context: INIT. */
+/* Register the evt_pmix_* variables (the kit's between sink and verbose,
+ * the order ompi_info lists them in). No allocation but the enumerator
+ * mca_base_var keeps. Context: INIT. */
 static int pmix_register(void)
 {
     ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
-    mca_base_var_enum_t *range_enum = NULL;
+    const mca_base_component_t *v = &c->super.evtc_version;
+    const ompi_evt_base_var_t vars[] = {
+        {"events",
+         "Events to export: comma-separated name patterns, '*' matches any characters, a "
+         "pattern starting with '^' excludes (e.g. \"ompi.mpi.*,^ompi.mpi.p2p_*\"); unset: "
+         "every event",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_2, &c->events, 0, NULL},
+        {"range",
+         "PMIx range of the notifications: local (the node; the only range Open MPI 4.1's "
+         "mpirun delivers), namespace (the job), session, global, custom "
+         "(evt_pmix_custom_range)",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, &c->range, OMPI_EVT_PMIX_RANGE_LOCAL,
+         range_values},
+        {"custom_range",
+         "With evt_pmix_range=custom: the receivers, comma-separated \"nspace\" (every rank) or "
+         "\"nspace:rank\" (e.g. a PMIx tool's own process)",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_3, &c->custom_range, 0, NULL},
+        {"batch_bytes",
+         "Largest batch (one PMIx notification), bytes (4096 to 64 MiB): a batch leaves when it "
+         "is full",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, &c->batch_bytes, OMPI_EVT_PMIX_DEFAULT_BATCH_BYTES,
+         NULL},
+        {"flush_interval",
+         "Milliseconds a batch waits at most for more records before it leaves (a timer thread "
+         "drains every quarter interval, so a rank that does not call MPI still exports)",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_4, &c->flush_interval,
+         OMPI_EVT_PMIX_DEFAULT_FLUSH_INTERVAL_MS, NULL},
+        {"finalize_timeout",
+         "Milliseconds MPI_Finalize waits at most for the last batches to complete, and the "
+         "node sink for every local rank's last batch",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_4, &c->finalize_timeout,
+         OMPI_EVT_PMIX_DEFAULT_FINALIZE_MS, NULL},
+        {"max_inflight",
+         "Most notifications in flight at once (1 to 1024; the PMIx client slows down with "
+         "thousands): when all are in flight, records wait in the rings",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, &c->max_inflight,
+         OMPI_EVT_PMIX_DEFAULT_MAX_INFLIGHT, NULL},
+        {"sink",
+         "Folder of the node files: the lowest rank of each node appends its node's batches to "
+         "DIR/<host>.evt (read them with ompi-evt-listen --read); unset: no node sink",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_2, &c->sink, 0, NULL},
+    };
+    const ompi_evt_base_var_t verbose[] = {
+        {"verbose",
+         "Verbosity of evt/pmix (10: what is exported where, and the counts at the end; 1: "
+         "errors). evt_base_verbose is used when it is higher",
+         MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_5, &c->verbose, 0, NULL},
+    };
+    /* drop-new only, and the timer follows evt_pmix_flush_interval
+     * (pmix_init): no overflow_policy, no drain_interval */
+    const ompi_evt_base_kit_vars_t kit = {
+        .ring_size = {&c->ring_size, OMPI_EVT_PMIX_DEFAULT_RING_SIZE},
+        .pool_size = {&c->pool_size, OMPI_EVT_PMIX_DEFAULT_POOL_SIZE},
+        .drain_budget = {&c->drain_budget, OMPI_EVT_PMIX_DEFAULT_DRAIN_BUDGET},
+    };
     int rc;
 
-    (void) mca_base_var_group_component_register(&c->super.evtc_version,
-                                                 "MPI_T events exported out of the processes "
-                                                 "through PMIx (local tools keep their "
-                                                 "callbacks, as with ring)");
-    if (0 > (rc = reg_int("priority",
-                          "Priority of the pmix delivery component (below sync and ring: "
-                          "select it with --mca evt pmix)",
-                          OPAL_INFO_LVL_4, OMPI_EVT_PMIX_DEFAULT_PRIORITY, &c->priority))
-        || 0 > (rc = reg_string("events",
-                                "Events to export: comma-separated name patterns, '*' matches "
-                                "any characters, a pattern starting with '^' excludes (e.g. "
-                                "\"ompi.mpi.*,^ompi.mpi.p2p_*\"); unset: every event",
-                                OPAL_INFO_LVL_2, &c->events))
-        || 0 > (rc = mca_base_var_enum_create("evt_pmix_range", range_values, &range_enum))) {
-        return rc;
+    rc = ompi_evt_base_register_component(
+        v,
+        "MPI_T events exported out of the processes through PMIx (local tools keep their "
+        "callbacks, as with ring)",
+        &c->priority, OMPI_EVT_PMIX_DEFAULT_PRIORITY, OPAL_INFO_LVL_4,
+        "Priority of the pmix delivery component (below sync and ring: select it with --mca "
+        "evt pmix)");
+    if (OPAL_SUCCESS == rc) {
+        rc = ompi_evt_base_register_vars(v, vars, sizeof(vars) / sizeof(vars[0]));
     }
-    c->range = OMPI_EVT_PMIX_RANGE_LOCAL;
-    rc = mca_base_component_var_register(&c->super.evtc_version, "range",
-                                         "PMIx range of the notifications: local (the node; the "
-                                         "only range Open MPI 4.1's mpirun delivers), namespace "
-                                         "(the job), session, global, custom "
-                                         "(evt_pmix_custom_range)",
-                                         MCA_BASE_VAR_TYPE_INT, range_enum, 0, 0, OPAL_INFO_LVL_3,
-                                         MCA_BASE_VAR_SCOPE_READONLY, &c->range);
-    OBJ_RELEASE(range_enum);
-    if (0 > rc
-        || 0 > (rc = reg_string("custom_range",
-                                "With evt_pmix_range=custom: the receivers, comma-separated "
-                                "\"nspace\" (every rank) or \"nspace:rank\" (e.g. a PMIx tool's "
-                                "own process)",
-                                OPAL_INFO_LVL_3, &c->custom_range))
-        || 0 > (rc = reg_int("batch_bytes",
-                             "Largest batch (one PMIx notification), bytes (4096 to 64 MiB): a "
-                             "batch leaves when it is full",
-                             OPAL_INFO_LVL_5, OMPI_EVT_PMIX_DEFAULT_BATCH_BYTES, &c->batch_bytes))
-        || 0 > (rc = reg_int("flush_interval",
-                             "Milliseconds a batch waits at most for more records before it "
-                             "leaves (a timer thread drains every quarter interval, so a rank "
-                             "that does not call MPI still exports)",
-                             OPAL_INFO_LVL_4, OMPI_EVT_PMIX_DEFAULT_FLUSH_INTERVAL_MS,
-                             &c->flush_interval))
-        || 0 > (rc = reg_int("finalize_timeout",
-                             "Milliseconds MPI_Finalize waits at most for the last batches to "
-                             "complete, and the node sink for every local rank's last batch",
-                             OPAL_INFO_LVL_4, OMPI_EVT_PMIX_DEFAULT_FINALIZE_MS,
-                             &c->finalize_timeout))
-        || 0 > (rc = reg_int("max_inflight",
-                             "Most notifications in flight at once (1 to 1024; the PMIx client "
-                             "slows down with thousands): when all are in flight, records wait "
-                             "in the rings",
-                             OPAL_INFO_LVL_5, OMPI_EVT_PMIX_DEFAULT_MAX_INFLIGHT, &c->max_inflight))
-        || 0 > (rc = reg_string("sink",
-                                "Folder of the node files: the lowest rank of each node "
-                                "appends its node's batches to DIR/<host>.evt (read them with "
-                                "ompi-evt-listen --read); unset: no node sink",
-                                OPAL_INFO_LVL_2, &c->sink))
-        || 0 > (rc = reg_int("ring_size",
-                             "Bytes of each thread's ring (a power of two, at least 4096)",
-                             OPAL_INFO_LVL_5, OMPI_EVT_PMIX_DEFAULT_RING_SIZE, &c->ring_size))
-        || 0 > (rc = reg_int("pool_size",
-                             "Rings allocated at open: at most this many threads raise at once",
-                             OPAL_INFO_LVL_5, OMPI_EVT_PMIX_DEFAULT_POOL_SIZE, &c->pool_size))
-        || 0 > (rc = reg_int("drain_budget", "Most records one progress call takes",
-                             OPAL_INFO_LVL_5, OMPI_EVT_PMIX_DEFAULT_DRAIN_BUDGET, &c->drain_budget))
-        || 0 > (rc = reg_int("verbose",
-                             "Verbosity of evt/pmix (10: what is exported where, and the "
-                             "counts at the end; 1: errors). evt_base_verbose is used when "
-                             "it is higher",
-                             OPAL_INFO_LVL_5, 0, &c->verbose))) {
-        return rc;
+    if (OPAL_SUCCESS == rc) {
+        rc = ompi_evt_base_kit_register_params(v, &kit);
     }
-    return OMPI_SUCCESS;
+    if (OPAL_SUCCESS == rc) {
+        rc = ompi_evt_base_register_vars(v, verbose, 1);
+    }
+    return rc;
 }
 
 /* Context: INIT. */

@@ -10,7 +10,9 @@
  *
  * A one-shot latch for waiting, in INIT context and with a timeout, for a
  * PMIx callback (registration, deregistration) that runs on PMIx's
- * progress thread. Internal to evt/pmix.
+ * progress thread. Used by evt/pmix (a PMIx client) and by
+ * tools/evt_listen_attach.c (a PMIx tool); header-only, so neither links
+ * the other.
  *
  * The latch is heap-allocated and reference-counted by the two sides: a
  * waiter that times out leaves, and the callback, if it ever comes, still
@@ -128,6 +130,60 @@ static inline int ompi_evt_pmix_latch_wait(ompi_evt_pmix_latch_t *l, int timeout
     (void) pthread_mutex_unlock(&l->lock);
     ompi_evt_pmix_latch_put(l);
     return rc;
+}
+
+/**
+ * PMIx_Register_event_handler(), waiting at most @p timeout_ms for PMIx to
+ * confirm it. @p status is PMIx's answer (the call's, then the
+ * callback's; unchanged when no latch could be allocated).
+ * @retval OPAL_SUCCESS (*id set), OPAL_ERR_OUT_OF_RESOURCE (nothing was
+ *         asked), OPAL_ERROR (PMIx refused), OPAL_ERR_TIMEOUT
+ * Context: INIT, TOOL (never on PMIx's progress thread).
+ */
+static inline int ompi_evt_pmix_latch_register(pmix_status_t codes[], size_t ncodes,
+                                               pmix_info_t info[], size_t ninfo,
+                                               pmix_notification_fn_t fn, int timeout_ms,
+                                               pmix_status_t *status, size_t *id)
+{
+    ompi_evt_pmix_latch_t *l = ompi_evt_pmix_latch_new();
+    int rc;
+
+    if (NULL == l) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    *status = PMIx_Register_event_handler(codes, ncodes, info, ninfo, fn,
+                                          ompi_evt_pmix_latch_reg_cb, l);
+    if (PMIX_SUCCESS != *status) {
+        /* no callback will come: both shares of the latch go */
+        ompi_evt_pmix_latch_cancel(l);
+        ompi_evt_pmix_latch_cancel(l);
+        return OPAL_ERROR;
+    }
+    rc = ompi_evt_pmix_latch_wait(l, timeout_ms, status, id);
+    return OPAL_SUCCESS != rc ? rc : PMIX_SUCCESS == *status ? OPAL_SUCCESS : OPAL_ERROR;
+}
+
+/**
+ * PMIx_Deregister_event_handler(), waiting at most @p timeout_ms for PMIx
+ * to confirm that the handler will not run any more.
+ * @retval OPAL_SUCCESS, OPAL_ERR_OUT_OF_RESOURCE (nothing was asked),
+ *         OPAL_ERROR (PMIx refused), OPAL_ERR_TIMEOUT (the handler may
+ *         still run)
+ * Context: INIT, TOOL (never on PMIx's progress thread).
+ */
+static inline int ompi_evt_pmix_latch_deregister(size_t id, int timeout_ms)
+{
+    ompi_evt_pmix_latch_t *l = ompi_evt_pmix_latch_new();
+
+    if (NULL == l) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    if (PMIX_SUCCESS != PMIx_Deregister_event_handler(id, ompi_evt_pmix_latch_op_cb, l)) {
+        ompi_evt_pmix_latch_cancel(l);
+        ompi_evt_pmix_latch_cancel(l);
+        return OPAL_ERROR;
+    }
+    return ompi_evt_pmix_latch_wait(l, timeout_ms, NULL, NULL);
 }
 
 #endif /* MCA_EVT_PMIX_LATCH_H */

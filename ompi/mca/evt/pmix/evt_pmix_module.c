@@ -213,27 +213,21 @@ static void lost_handler(size_t id, pmix_status_t status, const pmix_proc_t *sou
 static void lost_register(void)
 {
     pmix_status_t codes[2] = {PMIX_ERR_LOST_CONNECTION, PMIX_ERR_UNREACH};
-    ompi_evt_pmix_latch_t *latch = ompi_evt_pmix_latch_new();
     pmix_status_t status = PMIX_ERROR;
     pmix_info_t info[2];
     bool yes = true;
+    int rc;
 
-    if (NULL == latch) {
-        return;
-    }
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_HDLR_NAME, "ompi.evt.pmix.lost", PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_EVENT_HDLR_FIRST, &yes, PMIX_BOOL);
-    status = PMIx_Register_event_handler(codes, 2, info, 2, lost_handler,
-                                         ompi_evt_pmix_latch_reg_cb, latch);
+    rc = ompi_evt_pmix_latch_register(codes, 2, info, 2, lost_handler, 10000, &status,
+                                      &pm.lost_handler);
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
-    if (PMIX_SUCCESS != status) {
-        ompi_evt_pmix_latch_cancel(latch);
-        ompi_evt_pmix_latch_cancel(latch);
-    } else if (OPAL_SUCCESS == ompi_evt_pmix_latch_wait(latch, 10000, &status, &pm.lost_handler)
-               && PMIX_SUCCESS == status) {
-        pm.lost_registered = true;
+    if (OPAL_ERR_OUT_OF_RESOURCE == rc) {
+        return;
     }
+    pm.lost_registered = OPAL_SUCCESS == rc;
     if (!pm.lost_registered) {
         opal_output_verbose(1, mca_evt_pmix_component.output,
                             "evt:pmix: no handler for a lost PMIx server (%s): its loss is "
@@ -245,18 +239,12 @@ static void lost_register(void)
 /* Context: INIT. */
 static void lost_deregister(void)
 {
-    ompi_evt_pmix_latch_t *latch;
-
-    if (!pm.lost_registered || NULL == (latch = ompi_evt_pmix_latch_new())) {
-        return;
-    }
-    pm.lost_registered = false;
-    if (PMIX_SUCCESS
-        == PMIx_Deregister_event_handler(pm.lost_handler, ompi_evt_pmix_latch_op_cb, latch)) {
-        (void) ompi_evt_pmix_latch_wait(latch, mca_evt_pmix_component.finalize_timeout, NULL, NULL);
-    } else {
-        ompi_evt_pmix_latch_cancel(latch);
-        ompi_evt_pmix_latch_cancel(latch);
+    /* without memory for the latch nothing is asked: still registered */
+    if (pm.lost_registered
+        && OPAL_ERR_OUT_OF_RESOURCE
+               != ompi_evt_pmix_latch_deregister(pm.lost_handler,
+                                                 mca_evt_pmix_component.finalize_timeout)) {
+        pm.lost_registered = false;
     }
 }
 

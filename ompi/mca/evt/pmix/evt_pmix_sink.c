@@ -203,7 +203,6 @@ int ompi_evt_pmix_sink_open(ompi_evt_pmix_sink_t *sink, const char *dir, const c
                             int timeout_ms)
 {
     pmix_status_t code = OMPI_EVT_WIRE_PMIX_STATUS, status = PMIX_ERROR;
-    ompi_evt_pmix_latch_t *latch;
     pmix_info_t name;
     int rc;
 
@@ -213,29 +212,12 @@ int ompi_evt_pmix_sink_open(ompi_evt_pmix_sink_t *sink, const char *dir, const c
     }
     the_sink = sink;
 
-    latch = ompi_evt_pmix_latch_new();
-    if (NULL == latch) {
-        rc = OPAL_ERR_OUT_OF_RESOURCE;
-        goto fail;
-    }
     PMIX_INFO_LOAD(&name, PMIX_EVENT_HDLR_NAME, "ompi.evt.sink", PMIX_STRING);
-    status = PMIx_Register_event_handler(&code, 1, &name, 1, sink_handler,
-                                         ompi_evt_pmix_latch_reg_cb, latch);
+    rc = ompi_evt_pmix_latch_register(&code, 1, &name, 1, sink_handler, timeout_ms, &status,
+                                      &sink->handler);
     PMIX_INFO_DESTRUCT(&name);
-    if (PMIX_SUCCESS != status) {
-        /* no callback will come: both shares of the latch go */
-        ompi_evt_pmix_latch_cancel(latch);
-        ompi_evt_pmix_latch_cancel(latch);
-        rc = OPAL_ERROR;
+    if (OPAL_SUCCESS != rc) {
         goto fail;
-    } else {
-        size_t ref = 0;
-        rc = ompi_evt_pmix_latch_wait(latch, timeout_ms, &status, &ref);
-        if (OPAL_SUCCESS != rc || PMIX_SUCCESS != status) {
-            rc = OPAL_SUCCESS == rc ? OPAL_ERROR : rc;
-            goto fail;
-        }
-        sink->handler = ref;
     }
     sink->registered = true;
     opal_output_verbose(10, output,
@@ -286,26 +268,15 @@ void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms)
         return;
     }
     if (sink->registered) {
-        ompi_evt_pmix_latch_t *latch = ompi_evt_pmix_latch_new();
-        pmix_status_t status;
-
         sink->registered = false;
-        if (NULL != latch) {
-            status = PMIx_Deregister_event_handler(sink->handler, ompi_evt_pmix_latch_op_cb, latch);
-            if (PMIX_SUCCESS == status) {
-                if (OPAL_SUCCESS != ompi_evt_pmix_latch_wait(latch, timeout_ms, NULL, NULL)) {
-                    /* the handler may still run: keep the sink's memory
-                     * (the_sink stays) and the file open */
-                    opal_output_verbose(1, sink->output,
-                                        "evt:pmix:sink: PMIx did not confirm the handler's "
-                                        "removal in %d ms: the node file stays open",
-                                        timeout_ms);
-                    return;
-                }
-            } else {
-                ompi_evt_pmix_latch_cancel(latch);
-                ompi_evt_pmix_latch_cancel(latch);
-            }
+        if (OPAL_ERR_TIMEOUT == ompi_evt_pmix_latch_deregister(sink->handler, timeout_ms)) {
+            /* the handler may still run: keep the sink's memory (the_sink
+             * stays) and the file open */
+            opal_output_verbose(1, sink->output,
+                                "evt:pmix:sink: PMIx did not confirm the handler's removal in "
+                                "%d ms: the node file stays open",
+                                timeout_ms);
+            return;
         }
     }
     the_sink = NULL;

@@ -14,10 +14,11 @@
 
 #include "ompi_config.h"
 
-#include "opal/mca/base/mca_base_var.h"
 #include "ompi/constants.h"
+#include "ompi/mca/evt/base/evt_base_var.h"
 #include "ompi/mca/evt/evt.h"
 #include "ompi/mca/evt/sync/evt_sync.h"
+#include "opal/mca/base/mca_base_var.h"
 
 static int sync_register(void);
 static ompi_evt_base_module_t *sync_init(int *priority);
@@ -43,19 +44,12 @@ MCA_BASE_COMPONENT_INIT(ompi, evt, sync)
 /* Register evt_sync_priority. No allocation. Context: INIT. */
 static int sync_register(void)
 {
-    int rc;
-
-    (void) mca_base_var_group_component_register(&mca_evt_sync_component.super.evtc_version,
-                                                 "Synchronous MPI_T event delivery: each event "
-                                                 "is delivered in the raising thread");
-    mca_evt_sync_component.priority = OMPI_EVT_SYNC_DEFAULT_PRIORITY;
-    rc = mca_base_component_var_register(&mca_evt_sync_component.super.evtc_version, "priority",
-                                         "Priority of the sync delivery component (the highest "
-                                         "priority usable component is selected)",
-                                         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
-                                         MCA_BASE_VAR_SCOPE_READONLY,
-                                         &mca_evt_sync_component.priority);
-    return 0 > rc ? rc : OMPI_SUCCESS;
+    return ompi_evt_base_register_component(
+        &mca_evt_sync_component.super.evtc_version,
+        "Synchronous MPI_T event delivery: each event is delivered in the raising thread",
+        &mca_evt_sync_component.priority, OMPI_EVT_SYNC_DEFAULT_PRIORITY, OPAL_INFO_LVL_3,
+        "Priority of the sync delivery component (the highest priority usable component is "
+        "selected)");
 }
 
 /* Always usable. Context: INIT. */
