@@ -411,4 +411,21 @@ char *listen_json_string(const char *s);
 #define LISTEN_JSON_VALUE_MAX 48
 size_t listen_json_value(char *out, size_t cap, const ompi_evt_wire_value_t *v);
 
+/** A type's names as JSON text, made once per type by the JSON writers. */
+typedef struct listen_json_type {
+    char *name;   /**< JSON string of the event name */
+    char *source; /**< JSON string of the source name */
+    size_t name_len, source_len;
+    /** Per element, its key: its name as a JSON string and ':'. An
+     *  element without a name has a NULL key, or with @p name_all the key
+     *  of listen_element_name() ("e<i>"). */
+    char **keys;
+    size_t *key_len;
+    uint16_t n;
+} listen_json_type_t;
+/** NULL on allocation failure. */
+listen_json_type_t *listen_json_type_make(const listen_type_t *t, bool name_all);
+/** Free a listen_json_type_t (NULL is fine). */
+void listen_json_type_free(void *jt);
+
 #endif /* EVT_LISTEN_H */

@@ -27,14 +27,6 @@
 #include "evt_listen.h"
 
 typedef struct {
-    char *head;       /**< ,"event":"E","source":"S","elements":[ */
-    size_t head_len;
-    char **keys;      /**< "name": per element, NULL when unnamed */
-    size_t *key_len;
-    uint16_t n;       /**< elements */
-} jtype_t;
-
-typedef struct {
     size_t len;
     char text[]; /**< ,"rank":R,"host":"H","nspace":"NS" */
 } jproc_t;
@@ -43,75 +35,15 @@ typedef struct {
     listen_outbuf_t out;  /**< events.jsonl (first: see listen_outbuf_new); lines are
                                composed in its buffer */
     listen_slots_t procs; /**< jproc_t per process id */
-    listen_slots_t types; /**< jtype_t per type id */
+    listen_slots_t types; /**< listen_json_type_t per type id */
 } jsonl_t;
 
-static void jtype_free(void *p)
-{
-    jtype_t *t = p;
-
-    if (NULL == t) {
-        return;
-    }
-    for (uint16_t i = 0; NULL != t->keys && i < t->n; ++i) {
-        free(t->keys[i]);
-    }
-    free(t->keys);
-    free(t->key_len);
-    free(t->head);
-    free(t);
-}
-
-/* listen_slot_get: the pieces of a line of type @p key */
+/* listen_slot_get: the names of type @p key as JSON text (the fields
+ * object holds the named elements only) */
 static void *jtype_make(void *ctx, const void *key)
 {
-    const listen_type_t *t = key;
-    jtype_t *j = calloc(1, sizeof(*j));
-    char *en = listen_json_string(t->name), *es = listen_json_string(t->source);
-    size_t n;
-
     (void) ctx;
-    if (NULL == j || NULL == en || NULL == es) {
-        goto fail;
-    }
-    n = strlen(en) + strlen(es) + 64;
-    j->head = malloc(n);
-    j->keys = calloc(t->num_elements + 1, sizeof(*j->keys));
-    j->key_len = calloc(t->num_elements + 1, sizeof(*j->key_len));
-    if (NULL == j->head || NULL == j->keys || NULL == j->key_len) {
-        goto fail;
-    }
-    j->n = t->num_elements;
-    j->head_len = (size_t) snprintf(j->head, n, ",\"event\":%s,\"source\":%s,\"elements\":[", en,
-                                    es);
-    for (uint16_t i = 0; i < t->num_elements; ++i) {
-        char *k;
-        if ('\0' == t->elements[i].name[0]) {
-            continue;
-        }
-        k = listen_json_string(t->elements[i].name);
-        if (NULL == k) {
-            goto fail;
-        }
-        j->key_len[i] = strlen(k) + 1;
-        j->keys[i] = malloc(j->key_len[i] + 1);
-        if (NULL == j->keys[i]) {
-            free(k);
-            goto fail;
-        }
-        memcpy(j->keys[i], k, j->key_len[i] - 1);
-        j->keys[i][j->key_len[i] - 1] = ':';
-        j->keys[i][j->key_len[i]] = '\0';
-        free(k);
-    }
-    free(en);
-    free(es);
-    return j;
-fail:
-    free(en);
-    free(es);
-    jtype_free(j);
-    return NULL;
+    return listen_json_type_make(key, false);
 }
 
 /* listen_slot_get: the piece of a line of process @p key */
@@ -144,7 +76,8 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     jsonl_t *s = ctx;
     size_t vat[OMPI_EVT_WIRE_MAX_ELEMENTS], vlen[OMPI_EVT_WIRE_MAX_ELEMENTS];
     const jproc_t *ph = listen_slot_get(&s->procs, ev->proc->id, jproc_make, NULL, ev->proc);
-    const jtype_t *jt = listen_slot_get(&s->types, ev->type->id, jtype_make, NULL, ev->type);
+    const listen_json_type_t *jt = listen_slot_get(&s->types, ev->type->id, jtype_make, NULL,
+                                                   ev->type);
     ompi_evt_wire_value_t v;
     bool any = false;
     char *line;
@@ -161,8 +94,16 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     n += listen_json_value(line + n, LISTEN_JSON_VALUE_MAX, &v);
     memcpy(line + n, ph->text, ph->len);
     n += ph->len;
-    memcpy(line + n, jt->head, jt->head_len);
-    n += jt->head_len;
+    memcpy(line + n, ",\"event\":", 9);
+    n += 9;
+    memcpy(line + n, jt->name, jt->name_len);
+    n += jt->name_len;
+    memcpy(line + n, ",\"source\":", 10);
+    n += 10;
+    memcpy(line + n, jt->source, jt->source_len);
+    n += jt->source_len;
+    memcpy(line + n, ",\"elements\":[", 13);
+    n += 13;
     for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
         (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
         if (0 < i) {
@@ -237,7 +178,7 @@ static void jl_destroy(void *ctx)
 
     listen_outbuf_close(&s->out);
     listen_slots_free(&s->procs, free);
-    listen_slots_free(&s->types, jtype_free);
+    listen_slots_free(&s->types, listen_json_type_free);
     free(s);
 }
 

@@ -226,6 +226,58 @@ char *listen_json_string(const char *s)
     return out;
 }
 
+listen_json_type_t *listen_json_type_make(const listen_type_t *t, bool name_all)
+{
+    listen_json_type_t *j = calloc(1, sizeof(*j));
+
+    if (NULL == j) {
+        return NULL;
+    }
+    j->n = t->num_elements;
+    j->name = listen_json_string(t->name);
+    j->source = listen_json_string(t->source);
+    j->keys = calloc(t->num_elements + 1, sizeof(*j->keys));
+    j->key_len = calloc(t->num_elements + 1, sizeof(*j->key_len));
+    if (NULL == j->name || NULL == j->source || NULL == j->keys || NULL == j->key_len) {
+        listen_json_type_free(j);
+        return NULL;
+    }
+    j->name_len = strlen(j->name);
+    j->source_len = strlen(j->source);
+    for (uint16_t i = 0; i < t->num_elements; ++i) {
+        char un[LISTEN_ELEMENT_NAME_BUF], *k;
+        if ('\0' == t->elements[i].name[0] && !name_all) {
+            continue;
+        }
+        k = listen_json_string(listen_element_name(t, i, un));
+        if (NULL == k || NULL == (j->keys[i] = malloc(strlen(k) + 2))) {
+            free(k);
+            listen_json_type_free(j);
+            return NULL;
+        }
+        j->key_len[i] = (size_t) sprintf(j->keys[i], "%s:", k);
+        free(k);
+    }
+    return j;
+}
+
+void listen_json_type_free(void *p)
+{
+    listen_json_type_t *j = p;
+
+    if (NULL == j) {
+        return;
+    }
+    for (uint16_t i = 0; NULL != j->keys && i < j->n; ++i) {
+        free(j->keys[i]);
+    }
+    free(j->keys);
+    free(j->key_len);
+    free(j->name);
+    free(j->source);
+    free(j);
+}
+
 static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                  "8081828384858687888990919293949596979899";

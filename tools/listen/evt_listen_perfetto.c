@@ -36,13 +36,6 @@
 /** Sends or receives waiting for their partner, at most (then not paired). */
 #define MAX_PENDING   (1u << 20)
 
-typedef struct {
-    char *name;        /**< JSON string of the event name */
-    char *cat;         /**< JSON string of the source name */
-    char **keys;       /**< "key": per element (unnamed: "e<i>") */
-    uint16_t n;
-} ptype_t;
-
 /* One unmatched send or receive. */
 typedef struct pend {
     int64_t ts;        /**< flow point (job ns) */
@@ -66,7 +59,7 @@ typedef struct {
                               through stdio, events composed in its buffer (ap()) */
     bool first;
     int64_t origin;
-    listen_slots_t types; /**< ptype_t per type id */
+    listen_slots_t types; /**< listen_json_type_t per type id */
     uint32_t *ns_of;   /**< namespace number per process id */
     int64_t (*lane_end)[LANES];
     uint32_t *lanes_named;
@@ -87,11 +80,6 @@ static inline void ap(pf_t *s, const char *str, size_t n)
 }
 #define APS(s, lit) ap(s, lit, sizeof(lit) - 1)
 
-static inline void ap_str(pf_t *s, const char *str)
-{
-    ap(s, str, strlen(str));
-}
-
 static inline void ap_u64(pf_t *s, uint64_t u)
 {
     ompi_evt_wire_value_t v = {.type = OMPI_EVT_WIRE_ELEM_UINT64};
@@ -99,52 +87,12 @@ static inline void ap_u64(pf_t *s, uint64_t u)
     s->out.used += listen_json_value(s->out.buf + s->out.used, LISTEN_JSON_VALUE_MAX, &v);
 }
 
-static void ptype_free(void *p)
-{
-    ptype_t *t = p;
-
-    if (NULL == t) {
-        return;
-    }
-    for (uint16_t i = 0; NULL != t->keys && i < t->n; ++i) {
-        free(t->keys[i]);
-    }
-    free(t->keys);
-    free(t->name);
-    free(t->cat);
-    free(t);
-}
-
-/* listen_slot_get: the names of type @p key as JSON text */
+/* listen_slot_get: the names of type @p key as JSON text (args name
+ * every element) */
 static void *ptype_make(void *ctx, const void *key)
 {
-    const listen_type_t *t = key;
-    ptype_t *p = calloc(1, sizeof(*p));
-
     (void) ctx;
-    if (NULL == p) {
-        return NULL;
-    }
-    p->n = t->num_elements;
-    p->name = listen_json_string(t->name);
-    p->cat = listen_json_string(t->source);
-    p->keys = calloc(t->num_elements + 1, sizeof(*p->keys));
-    if (NULL == p->name || NULL == p->cat || NULL == p->keys) {
-        ptype_free(p);
-        return NULL;
-    }
-    for (uint16_t i = 0; i < t->num_elements; ++i) {
-        char un[LISTEN_ELEMENT_NAME_BUF];
-        char *k = listen_json_string(listen_element_name(t, i, un));
-        if (NULL == k || NULL == (p->keys[i] = malloc(strlen(k) + 2))) {
-            free(k);
-            ptype_free(p);
-            return NULL;
-        }
-        sprintf(p->keys[i], "%s:", k);
-        free(k);
-    }
-    return p;
+    return listen_json_type_make(key, true);
 }
 
 /* Microseconds since the origin, with nanosecond decimals. */
@@ -243,7 +191,7 @@ static int pf_begin(void *ctx, const listen_registry_t *reg)
     return ferror(s->out.f) || 0 != fflush(s->out.f) ? -1 : 0;
 }
 
-static void write_args(pf_t *s, const ptype_t *pt, const listen_event_t *ev)
+static void write_args(pf_t *s, const listen_json_type_t *pt, const listen_event_t *ev)
 {
     APS(s, ",\"args\":{");
     for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
@@ -252,7 +200,7 @@ static void write_args(pf_t *s, const ptype_t *pt, const listen_event_t *ev)
         if (0 < i) {
             APS(s, ",");
         }
-        ap_str(s, pt->keys[i]);
+        ap(s, pt->keys[i], pt->key_len[i]);
         s->out.used += listen_json_value(s->out.buf + s->out.used, LISTEN_JSON_VALUE_MAX, &v);
     }
     APS(s, "}}");
@@ -418,7 +366,8 @@ static int match(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bo
 static int pf_event(void *ctx, const listen_event_t *ev)
 {
     pf_t *s = ctx;
-    const ptype_t *pt = listen_slot_get(&s->types, ev->type->id, ptype_make, NULL, ev->type);
+    const listen_json_type_t *pt = listen_slot_get(&s->types, ev->type->id, ptype_make, NULL,
+                                                   ev->type);
     const listen_type_t *t = ev->type;
     uint32_t pid = ev->proc->id + 1;
 
@@ -432,9 +381,9 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         APS(s, ",\"tid\":0,\"ts\":");
         ap_ts(s, ev->time_ns, s->origin);
         APS(s, ",\"name\":");
-        ap_str(s, pt->name);
+        ap(s, pt->name, pt->name_len);
         APS(s, ",\"cat\":");
-        ap_str(s, pt->cat);
+        ap(s, pt->source, pt->source_len);
         write_args(s, pt, ev);
     } else {
         listen_p2p_t p2p;
@@ -476,9 +425,9 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         APS(s, ",\"dur\":");
         ap_ts(s, end, start);
         APS(s, ",\"name\":");
-        ap_str(s, pt->name);
+        ap(s, pt->name, pt->name_len);
         APS(s, ",\"cat\":");
-        ap_str(s, pt->cat);
+        ap(s, pt->source, pt->source_len);
         write_args(s, pt, ev);
         me.ts = start + (end - start) / 2; /* inside the slice: the arrow binds to it */
         me.bytes = p2p.bytes;
@@ -531,7 +480,7 @@ static void pf_destroy(void *ctx)
     pf_t *s = ctx;
 
     listen_outbuf_close(&s->out);
-    listen_slots_free(&s->types, ptype_free);
+    listen_slots_free(&s->types, listen_json_type_free);
     for (size_t i = 0; i < s->qcap; ++i) {
         pend_t *p = s->q[i].head;
         while (NULL != p) {
