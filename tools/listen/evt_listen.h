@@ -24,6 +24,10 @@
  *   evt_listen_merge.c     the second pass: records of every file merged by
  *                          time in a bounded reorder window, handed to sinks
  *   evt_listen_jsonl.c, _perfetto.c, _otf2.c, _summary.c   the sinks
+ *   evt_listen_fields.c    what the sinks read from an event the same way:
+ *                          element names, the point-to-point fields
+ *   evt_listen_out.c       what the writers share: output files, JSON
+ *                          text, per-type caches
  *   evt_listen_filter.c    --events patterns
  *
  * Everything runs on one thread. Inputs are untrusted: everything comes
@@ -317,6 +321,60 @@ FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *
 int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name, char *err,
                       size_t errlen);
 
+/** A text output file (events.jsonl, trace.json) written through stdio
+ *  before the first event and after the last, and in between through a
+ *  buffer of our own that the writer composes text in and that goes to the
+ *  file in large pieces. */
+typedef struct listen_outbuf {
+    FILE *f;   /**< the temporary file; NULL once committed */
+    char *tmp; /**< its path */
+    char *dir;
+    const char *name; /**< the final name in dir (a literal) */
+    char *buf;        /**< LISTEN_OUTBUF_BYTES */
+    size_t used;
+} listen_outbuf_t;
+
+#define LISTEN_OUTBUF_BYTES (4 * 1024 * 1024)
+/** The most one event may append between two listen_outbuf_room() calls. */
+#define LISTEN_OUTBUF_EVENT_MAX (160 * 1024)
+
+/** A writer's context of @p size zeroed bytes that begins with a
+ *  listen_outbuf_t, opened on DIR/.NAME.tmp.PID (listen_out_open).
+ *  Free it with listen_outbuf_close() and free().
+ *  @retval the context, NULL (message in err) */
+void *listen_outbuf_new(size_t size, const char *dir, const char *name, char *err, size_t errlen);
+/** Make room for one event: write the buffer out when less than
+ *  LISTEN_OUTBUF_EVENT_MAX is left. @retval 0, -1 write error */
+int listen_outbuf_room(listen_outbuf_t *o);
+/** Write the buffer to the file, bypassing stdio (whose buffer must be
+ *  empty: fflush before the first event). @retval 0, -1 write error */
+int listen_outbuf_flush(listen_outbuf_t *o);
+/** Close the file and rename it DIR/NAME (a failure is printed).
+ *  The buffer must have been flushed. @retval 0, -1 */
+int listen_outbuf_commit(listen_outbuf_t *o);
+/** Remove the temporary file if not committed, free everything. */
+void listen_outbuf_close(listen_outbuf_t *o);
+
+/** A sink's cache per dense id (type or process id): v[id] is what was
+ *  made for id, or NULL (not yet, or v too short: id >= n). */
+typedef struct listen_slots {
+    void **v;
+    size_t n;
+} listen_slots_t;
+/** What is cached for @p id: made by make(ctx, key) the first time (the
+ *  table grows to hold it). NULL when that fails (tried again next time). */
+void *listen_slot_get(listen_slots_t *t, size_t id, void *(*make)(void *ctx, const void *key),
+                      void *ctx, const void *key);
+/** Free every cached object with @p free_entry, then the table. */
+void listen_slots_free(listen_slots_t *t, void (*free_entry)(void *));
+
+/** Fill in @p sink (begin and report may be NULL; see listen_sink_t). */
+void listen_sink_set(listen_sink_t *sink, const char *name, void *ctx,
+                     int (*begin)(void *, const listen_registry_t *),
+                     int (*event)(void *, const listen_event_t *),
+                     int (*end)(void *, const listen_registry_t *), void (*report)(void *, FILE *),
+                     void (*destroy)(void *));
+
 int listen_sink_jsonl(listen_sink_t *s, const char *dir, char *err, size_t errlen);
 int listen_sink_perfetto(listen_sink_t *s, const char *dir, char *err, size_t errlen);
 int listen_sink_otf2(listen_sink_t *s, const char *dir, char *err, size_t errlen);
@@ -334,6 +392,26 @@ typedef struct listen_summary_info {
 int listen_summary_write(const listen_registry_t *reg, const listen_summary_info_t *info,
                          const char *dir, FILE *also, char *err, size_t errlen);
 
+/* ------------------------------------------------------------------------
+ * What the sinks read from an event
+ * ------------------------------------------------------------------------ */
+
+/** Size of the buffer listen_element_name() may use. */
+#define LISTEN_ELEMENT_NAME_BUF 16
+/** The name an element is shown under: its own, or "e<i>" when it has
+ *  none (written into @p buf). */
+const char *listen_element_name(const listen_type_t *t, uint16_t i,
+                                char buf[LISTEN_ELEMENT_NAME_BUF]);
+
+/** The fields of a point-to-point completion. */
+typedef struct listen_p2p {
+    int64_t start, end; /**< the request's start and completion (job ns) */
+    int64_t peer, tag;
+    uint64_t bytes;
+} listen_p2p_t;
+/** Read the p2p fields of @p ev, whose type's p2p is not LISTEN_P2P_NONE. */
+void listen_event_p2p(const listen_event_t *ev, listen_p2p_t *out);
+
 /** Index of sink_data[] slots in listen_type_t. */
 enum { LISTEN_SLOT_JSONL = 0, LISTEN_SLOT_PERFETTO = 1, LISTEN_SLOT_OTF2 = 2 };
 
@@ -345,5 +423,22 @@ char *listen_json_string(const char *s);
  *  strings "nan", "inf", "-inf"), booleans as true/false. */
 #define LISTEN_JSON_VALUE_MAX 48
 size_t listen_json_value(char *out, size_t cap, const ompi_evt_wire_value_t *v);
+
+/** A type's names as JSON text, made once per type by the JSON writers. */
+typedef struct listen_json_type {
+    char *name;   /**< JSON string of the event name */
+    char *source; /**< JSON string of the source name */
+    size_t name_len, source_len;
+    /** Per element, its key: its name as a JSON string and ':'. An
+     *  element without a name has a NULL key, or with @p name_all the key
+     *  of listen_element_name() ("e<i>"). */
+    char **keys;
+    size_t *key_len;
+    uint16_t n;
+} listen_json_type_t;
+/** NULL on allocation failure. */
+listen_json_type_t *listen_json_type_make(const listen_type_t *t, bool name_all);
+/** Free a listen_json_type_t (NULL is fine). */
+void listen_json_type_free(void *jt);
 
 #endif /* EVT_LISTEN_H */

@@ -18,221 +18,92 @@
  * written exactly (64-bit integers as integers, doubles by json-c).
  */
 
-#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "evt_listen.h"
 
 typedef struct {
-    char *head;       /**< ,"event":"E","source":"S","elements":[ */
-    size_t head_len;
-    char **keys;      /**< "name": per element, NULL when unnamed */
-    size_t *key_len;
-    uint16_t n;       /**< elements */
-} jtype_t;
+    size_t len;
+    char text[]; /**< ,"rank":R,"host":"H","nspace":"NS" */
+} jproc_t;
 
 typedef struct {
-    char *dir;
-    FILE *f;
-    char *tmp;
-    char **proc_head;  /**< ,"rank":R,"host":"H","nspace":"NS" per process id */
-    size_t *proc_len;
-    size_t num_procs;
-    jtype_t **types;   /**< per type id */
-    size_t num_types;
-    char *buf;         /**< lines not yet handed to stdio */
-    size_t used;
-    char err[512];
+    listen_outbuf_t out;  /**< events.jsonl (first: see listen_outbuf_new); lines are
+                               composed in its buffer */
+    listen_slots_t procs; /**< jproc_t per process id */
+    listen_slots_t types; /**< listen_json_type_t per type id */
 } jsonl_t;
 
-static void jtype_free(jtype_t *t)
-{
-    if (NULL == t) {
-        return;
-    }
-    for (uint16_t i = 0; NULL != t->keys && i < t->n; ++i) {
-        free(t->keys[i]);
-    }
-    free(t->keys);
-    free(t->key_len);
-    free(t->head);
-    free(t);
-}
-
-static jtype_t *jtype_make(const listen_type_t *t)
-{
-    jtype_t *j = calloc(1, sizeof(*j));
-    char *en = listen_json_string(t->name), *es = listen_json_string(t->source);
-    size_t n;
-
-    if (NULL == j || NULL == en || NULL == es) {
-        goto fail;
-    }
-    n = strlen(en) + strlen(es) + 64;
-    j->head = malloc(n);
-    j->keys = calloc(t->num_elements + 1, sizeof(*j->keys));
-    j->key_len = calloc(t->num_elements + 1, sizeof(*j->key_len));
-    if (NULL == j->head || NULL == j->keys || NULL == j->key_len) {
-        goto fail;
-    }
-    j->n = t->num_elements;
-    j->head_len = (size_t) snprintf(j->head, n, ",\"event\":%s,\"source\":%s,\"elements\":[", en,
-                                    es);
-    for (uint16_t i = 0; i < t->num_elements; ++i) {
-        char *k;
-        if ('\0' == t->elements[i].name[0]) {
-            continue;
-        }
-        k = listen_json_string(t->elements[i].name);
-        if (NULL == k) {
-            goto fail;
-        }
-        j->key_len[i] = strlen(k) + 1;
-        j->keys[i] = malloc(j->key_len[i] + 1);
-        if (NULL == j->keys[i]) {
-            free(k);
-            goto fail;
-        }
-        memcpy(j->keys[i], k, j->key_len[i] - 1);
-        j->keys[i][j->key_len[i] - 1] = ':';
-        j->keys[i][j->key_len[i]] = '\0';
-        free(k);
-    }
-    free(en);
-    free(es);
-    return j;
-fail:
-    free(en);
-    free(es);
-    jtype_free(j);
-    return NULL;
-}
-
-static int jl_begin(void *ctx, const listen_registry_t *reg)
+/* listen_slot_get: the names of type @p key as JSON text (the fields
+ * object holds the named elements only) */
+static void *jtype_make(void *ctx, const void *key)
 {
     (void) ctx;
-    (void) reg;
-    return 0;
+    return listen_json_type_make(key, false);
 }
 
-static const char *proc_head(jsonl_t *s, const listen_proc_t *p, size_t *len)
+/* listen_slot_get: the piece of a line of process @p key */
+static void *jproc_make(void *ctx, const void *key)
 {
-    if (p->id >= s->num_procs) {
-        size_t n = (size_t) p->id + 1;
-        char **h = realloc(s->proc_head, n * sizeof(*h));
-        size_t *l;
-        if (NULL == h) {
-            return NULL;
-        }
-        s->proc_head = h;
-        l = realloc(s->proc_len, n * sizeof(*l));
-        if (NULL == l) {
-            return NULL;
-        }
-        s->proc_len = l;
-        memset(h + s->num_procs, 0, (n - s->num_procs) * sizeof(*h));
-        s->num_procs = n;
-    }
-    if (NULL == s->proc_head[p->id]) {
-        char *eh = listen_json_string(p->host), *en = listen_json_string(p->nspace);
-        size_t n;
-        if (NULL == eh || NULL == en) {
-            free(eh);
-            free(en);
-            return NULL;
-        }
-        n = strlen(eh) + strlen(en) + 64;
-        s->proc_head[p->id] = malloc(n);
-        if (NULL != s->proc_head[p->id]) {
-            s->proc_len[p->id] = (size_t) snprintf(s->proc_head[p->id], n,
-                                                   ",\"rank\":%u,\"host\":%s,\"nspace\":%s",
-                                                   p->rank, eh, en);
-        }
-        free(eh);
-        free(en);
-        if (NULL == s->proc_head[p->id]) {
-            return NULL;
-        }
-    }
-    *len = s->proc_len[p->id];
-    return s->proc_head[p->id];
-}
+    const listen_proc_t *p = key;
+    char *eh = listen_json_string(p->host), *en = listen_json_string(p->nspace);
+    jproc_t *j = NULL;
 
-static jtype_t *type_cache(jsonl_t *s, const listen_type_t *t)
-{
-    if (t->id >= s->num_types) {
-        size_t n = (size_t) t->id + 16;
-        jtype_t **a = realloc(s->types, n * sizeof(*a));
-        if (NULL == a) {
-            return NULL;
+    (void) ctx;
+    if (NULL != eh && NULL != en) {
+        size_t n = strlen(eh) + strlen(en) + 64;
+        j = malloc(sizeof(*j) + n);
+        if (NULL != j) {
+            j->len = (size_t) snprintf(j->text, n, ",\"rank\":%u,\"host\":%s,\"nspace\":%s",
+                                       p->rank, eh, en);
         }
-        memset(a + s->num_types, 0, (n - s->num_types) * sizeof(*a));
-        s->types = a;
-        s->num_types = n;
     }
-    if (NULL == s->types[t->id]) {
-        s->types[t->id] = jtype_make(t);
-    }
-    return s->types[t->id];
+    free(eh);
+    free(en);
+    return j;
 }
 
 /* A line is at most: 40 + process head (~600) + type head (~600) + per
- * element (key 260 + value 48 twice): under 160 KiB for 256 elements. */
-#define LINE_MAX_BYTES (160 * 1024)
-/* Lines are composed in a buffer of our own and written in large pieces. */
-#define BUF_BYTES (4 * 1024 * 1024)
-
-/* Straight to the file: stdio's buffer is empty (only jl_end uses it). */
-static int flush_buf(jsonl_t *s)
-{
-    size_t done = 0;
-
-    while (done < s->used) {
-        ssize_t w = write(fileno(s->f), s->buf + done, s->used - done);
-        if (w < 0) {
-            if (EINTR == errno) {
-                continue;
-            }
-            return -1;
-        }
-        done += (size_t) w;
-    }
-    s->used = 0;
-    return 0;
-}
+ * element (key 260 + value 48 twice): under LISTEN_OUTBUF_EVENT_MAX
+ * (160 KiB) for 256 elements. */
 
 static int jl_event(void *ctx, const listen_event_t *ev)
 {
     jsonl_t *s = ctx;
     size_t vat[OMPI_EVT_WIRE_MAX_ELEMENTS], vlen[OMPI_EVT_WIRE_MAX_ELEMENTS];
-    size_t plen = 0;
-    const char *ph = proc_head(s, ev->proc, &plen);
-    jtype_t *jt = type_cache(s, ev->type);
+    const jproc_t *ph = listen_slot_get(&s->procs, ev->proc->id, jproc_make, NULL, ev->proc);
+    const listen_json_type_t *jt = listen_slot_get(&s->types, ev->type->id, jtype_make, NULL,
+                                                   ev->type);
     ompi_evt_wire_value_t v;
     bool any = false;
     char *line;
     size_t n;
 
-    if (NULL == ph || NULL == jt) {
+    if (NULL == ph || NULL == jt || 0 != listen_outbuf_room(&s->out)) {
         return -1;
     }
-    if (BUF_BYTES - s->used < LINE_MAX_BYTES && 0 != flush_buf(s)) {
-        return -1;
-    }
-    line = s->buf + s->used;
+    line = s->out.buf + s->out.used;
     memcpy(line, "{\"time_ns\":", 11);
     n = 11;
     v.type = OMPI_EVT_WIRE_ELEM_INT64;
     v.v.i = ev->time_ns;
     n += listen_json_value(line + n, LISTEN_JSON_VALUE_MAX, &v);
-    memcpy(line + n, ph, plen);
-    n += plen;
-    memcpy(line + n, jt->head, jt->head_len);
-    n += jt->head_len;
+    memcpy(line + n, ph->text, ph->len);
+    n += ph->len;
+    memcpy(line + n, ",\"event\":", 9);
+    n += 9;
+    memcpy(line + n, jt->name, jt->name_len);
+    n += jt->name_len;
+    memcpy(line + n, ",\"source\":", 10);
+    n += 10;
+    memcpy(line + n, jt->source, jt->source_len);
+    n += jt->source_len;
+    memcpy(line + n, ",\"elements\":[", 13);
+    n += 13;
     for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
         (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
         if (0 < i) {
@@ -259,7 +130,7 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     }
     memcpy(line + n, "}}\n", 3);
     n += 3;
-    s->used += n;
+    s->out.used += n;
     return 0;
 }
 
@@ -267,7 +138,7 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
 {
     jsonl_t *s = ctx;
 
-    if (0 != flush_buf(s)) {
+    if (0 != listen_outbuf_flush(&s->out)) {
         return -1;
     }
     for (size_t i = 0; i < reg->num_procs; ++i) {
@@ -295,66 +166,31 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
         json_object_object_add(o, "ended_early", json_object_new_boolean(!p->final_seen));
         txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN
                                                     | JSON_C_TO_STRING_NOSLASHESCAPE);
-        fprintf(s->f, "%s\n", txt);
+        fprintf(s->out.f, "%s\n", txt);
         json_object_put(o);
     }
-    if (0 != listen_out_commit(s->f, s->tmp, s->dir, "events.jsonl", s->err, sizeof(s->err))) {
-        s->f = NULL;
-        fprintf(stderr, "ompi-evt-listen: %s\n", s->err);
-        return -1;
-    }
-    s->f = NULL;
-    return 0;
+    return listen_outbuf_commit(&s->out);
 }
 
 static void jl_destroy(void *ctx)
 {
     jsonl_t *s = ctx;
 
-    if (NULL != s->f) {
-        fclose(s->f);
-        unlink(s->tmp);
-    }
-    for (size_t i = 0; i < s->num_procs; ++i) {
-        free(s->proc_head[i]);
-    }
-    for (size_t i = 0; i < s->num_types; ++i) {
-        jtype_free(s->types[i]);
-    }
-    free(s->buf);
-    free(s->proc_head);
-    free(s->proc_len);
-    free(s->types);
-    free(s->tmp);
-    free(s->dir);
+    listen_outbuf_close(&s->out);
+    listen_slots_free(&s->procs, free);
+    listen_slots_free(&s->types, listen_json_type_free);
     free(s);
 }
 
+_Static_assert(0 == offsetof(jsonl_t, out), "listen_outbuf_new: the context begins with it");
+
 int listen_sink_jsonl(listen_sink_t *sink, const char *dir, char *err, size_t errlen)
 {
-    jsonl_t *s = calloc(1, sizeof(*s));
+    jsonl_t *s = listen_outbuf_new(sizeof(*s), dir, "events.jsonl", err, errlen);
 
-    if (NULL == s || NULL == (s->dir = strdup(dir)) || NULL == (s->buf = malloc(BUF_BYTES))) {
-        if (NULL != s) {
-            free(s->dir);
-        }
-        free(s);
-        snprintf(err, errlen, "out of memory");
+    if (NULL == s) {
         return -1;
     }
-    s->f = listen_out_open(dir, "events.jsonl", &s->tmp, err, errlen);
-    if (NULL == s->f) {
-        free(s->buf);
-        free(s->dir);
-        free(s);
-        return -1;
-    }
-    sink->name = "events.jsonl";
-    sink->ctx = s;
-    sink->begin = jl_begin;
-    sink->event = jl_event;
-    sink->end = jl_end;
-    sink->report = NULL;
-    sink->destroy = jl_destroy;
+    listen_sink_set(sink, "events.jsonl", s, NULL, jl_event, jl_end, NULL, jl_destroy);
     return 0;
 }

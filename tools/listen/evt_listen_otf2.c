@@ -62,10 +62,9 @@ typedef struct {
     size_t num_ns;
     int64_t *ns_max_rank;
     uint64_t **ns_loc;           /**< [ns][rank] -> location */
-    /* per type id: region used, attribute ids of its elements */
-    uint32_t **type_attrs;
-    bool *type_used;
-    size_t num_types;
+    /* per type id: the attribute ids of its elements (uint32_t[]); a type
+     * with ids is a region written */
+    listen_slots_t type_attrs;
     attr_t *attrs;
     size_t num_attrs;
     uint64_t clamped, unmapped_peers;
@@ -281,47 +280,25 @@ static uint32_t attr_id(otf_t *s, const char *name, uint8_t type)
     return (uint32_t) s->num_attrs++;
 }
 
-static uint32_t *type_attrs(otf_t *s, const listen_type_t *t)
+/* listen_slot_get: the attribute ids of the elements of type @p key */
+static void *attrs_make(void *ctx, const void *key)
 {
-    if (t->id >= s->num_types) {
-        size_t n = (size_t) t->id + 16;
-        uint32_t **a = realloc(s->type_attrs, n * sizeof(*a));
-        bool *u;
-        if (NULL == a) {
-            return NULL;
-        }
-        s->type_attrs = a;
-        u = realloc(s->type_used, n * sizeof(*u));
-        if (NULL == u) {
-            return NULL;
-        }
-        s->type_used = u;
-        memset(a + s->num_types, 0, (n - s->num_types) * sizeof(*a));
-        memset(u + s->num_types, 0, (n - s->num_types) * sizeof(*u));
-        s->num_types = n;
+    otf_t *s = ctx;
+    const listen_type_t *t = key;
+    uint32_t *ids = calloc(t->num_elements + 1, sizeof(*ids));
+
+    if (NULL == ids) {
+        return NULL;
     }
-    if (NULL == s->type_attrs[t->id]) {
-        uint32_t *ids = calloc(t->num_elements + 1, sizeof(*ids));
-        if (NULL == ids) {
+    for (uint16_t i = 0; i < t->num_elements; ++i) {
+        char un[LISTEN_ELEMENT_NAME_BUF];
+        ids[i] = attr_id(s, listen_element_name(t, i, un), t->elements[i].type);
+        if (UINT32_MAX == ids[i]) {
+            free(ids);
             return NULL;
         }
-        for (uint16_t i = 0; i < t->num_elements; ++i) {
-            char un[16];
-            const char *nm = t->elements[i].name;
-            if ('\0' == nm[0]) {
-                snprintf(un, sizeof(un), "e%u", i);
-                nm = un;
-            }
-            ids[i] = attr_id(s, nm, t->elements[i].type);
-            if (UINT32_MAX == ids[i]) {
-                free(ids);
-                return NULL;
-            }
-        }
-        s->type_attrs[t->id] = ids;
-        s->type_used[t->id] = true;
     }
-    return s->type_attrs[t->id];
+    return ids;
 }
 
 static uint64_t ts_of(otf_t *s, size_t loc, int64_t t)
@@ -374,7 +351,7 @@ static int ot_event(void *ctx, const listen_event_t *ev)
     const listen_type_t *t = ev->type;
     size_t loc = ev->proc->id;
     OTF2_EvtWriter *w = s->w[loc];
-    uint32_t *ids = type_attrs(s, t);
+    const uint32_t *ids = listen_slot_get(&s->type_attrs, t->id, attrs_make, s, t);
     OTF2_RegionRef region = t->id;
 
     if (NULL == ids || 0 != add_attrs(s, ids, ev)) {
@@ -389,28 +366,21 @@ static int ot_event(void *ctx, const listen_event_t *ev)
         return 0;
     }
     {
-        ompi_evt_wire_value_t v;
-        int64_t start, end, peer, tag;
+        listen_p2p_t p2p;
+        int64_t peer, tag;
         uint64_t bytes, ts0, ts1;
         uint32_t ns = s->ns_of[ev->proc->id];
         bool mapped;
 
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_start, &v);
-        start = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_complete,
-                                           &v);
-        end = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_peer, &v);
-        peer = listen_value_i64(&v);
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_tag, &v);
-        tag = listen_value_i64(&v);
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_bytes, &v);
-        bytes = (uint64_t) listen_value_i64(&v);
+        listen_event_p2p(ev, &p2p);
+        peer = p2p.peer;
+        tag = p2p.tag;
+        bytes = p2p.bytes;
         mapped = 0 <= peer && peer <= s->ns_max_rank[ns] && 0 <= tag && tag <= UINT32_MAX;
         if (!mapped) {
             s->unmapped_peers++;
         }
-        ts0 = ts_of(s, loc, start);
+        ts0 = ts_of(s, loc, p2p.start);
         if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)) {
             return -1;
         }
@@ -420,7 +390,7 @@ static int ot_event(void *ctx, const listen_event_t *ev)
                                              bytes)) {
             return -1;
         }
-        ts1 = ts_of(s, loc, end);
+        ts1 = ts_of(s, loc, p2p.end);
         if (mapped && LISTEN_P2P_RECV == t->p2p
             && OTF2_SUCCESS
                    != OTF2_EvtWriter_MpiRecv(w, NULL, ts1, (uint32_t) peer, ns, (uint32_t) tag,
@@ -551,12 +521,12 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
         }
     }
     /* regions: the event types written */
-    for (size_t t = 0; t < s->num_types && t < reg->num_types && 0 == ret; ++t) {
+    for (size_t t = 0; t < s->type_attrs.n && t < reg->num_types && 0 == ret; ++t) {
         const listen_type_t *lt = reg->types[t];
         OTF2_StringRef n, d, e;
         bool p2p;
         char desc[600];
-        if (!s->type_used[t]) {
+        if (NULL == s->type_attrs.v[t]) {
             continue;
         }
         p2p = LISTEN_P2P_NONE != lt->p2p;
@@ -718,15 +688,11 @@ static void ot_destroy(void *ctx)
     for (size_t k = 0; k < s->num_ns; ++k) {
         free(s->ns_loc[k]);
     }
-    for (size_t t = 0; t < s->num_types; ++t) {
-        free(s->type_attrs[t]);
-    }
     for (size_t a = 0; a < s->num_attrs; ++a) {
         free(s->attrs[a].name);
     }
     free(s->attrs);
-    free(s->type_attrs);
-    free(s->type_used);
+    listen_slots_free(&s->type_attrs, free);
     free(s->ns_loc);
     free(s->ns_of);
     free(s->ns_max_rank);
@@ -759,12 +725,6 @@ int listen_sink_otf2(listen_sink_t *sink, const char *dir, char *err, size_t err
         free(s);
         return -1;
     }
-    sink->name = "trace.otf2";
-    sink->ctx = s;
-    sink->begin = ot_begin;
-    sink->event = ot_event;
-    sink->end = ot_end;
-    sink->report = ot_report;
-    sink->destroy = ot_destroy;
+    listen_sink_set(sink, "trace.otf2", s, ot_begin, ot_event, ot_end, ot_report, ot_destroy);
     return 0;
 }

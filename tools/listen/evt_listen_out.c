@@ -11,7 +11,8 @@
  * What every writer shares: output files (written under a temporary name
  * with O_EXCL|O_NOFOLLOW, mode 0600 since they hold a job's data, renamed
  * into place when complete, so a reader never sees half a file and a
- * planted symlink is never followed), and JSON text. All JSON strings
+ * planted symlink is never followed), JSON text, and caches per type or
+ * process id. All JSON strings
  * (names, hosts) and all doubles are produced by json-c; the writers cache
  * the escaped text of each name once and compose lines from those pieces
  * and integers, which is what makes millions of lines per second possible.
@@ -92,6 +93,125 @@ int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char
     return 0;
 }
 
+void *listen_outbuf_new(size_t size, const char *dir, const char *name, char *err, size_t errlen)
+{
+    listen_outbuf_t *o = calloc(1, size);
+
+    if (NULL == o || NULL == (o->dir = strdup(dir))
+        || NULL == (o->buf = malloc(LISTEN_OUTBUF_BYTES))) {
+        if (NULL != o) {
+            free(o->dir);
+        }
+        free(o);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    o->name = name;
+    o->f = listen_out_open(dir, name, &o->tmp, err, errlen);
+    if (NULL == o->f) {
+        free(o->buf);
+        free(o->dir);
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
+int listen_outbuf_flush(listen_outbuf_t *o)
+{
+    size_t done = 0;
+
+    while (done < o->used) {
+        ssize_t w = write(fileno(o->f), o->buf + done, o->used - done);
+        if (w < 0) {
+            if (EINTR == errno) {
+                continue;
+            }
+            return -1;
+        }
+        done += (size_t) w;
+    }
+    o->used = 0;
+    return 0;
+}
+
+int listen_outbuf_room(listen_outbuf_t *o)
+{
+    if (LISTEN_OUTBUF_BYTES - o->used < LISTEN_OUTBUF_EVENT_MAX) {
+        return listen_outbuf_flush(o);
+    }
+    return 0;
+}
+
+int listen_outbuf_commit(listen_outbuf_t *o)
+{
+    char err[512];
+    FILE *f = o->f;
+
+    o->f = NULL; /* closed by listen_out_commit, whatever happens */
+    if (0 != listen_out_commit(f, o->tmp, o->dir, o->name, err, sizeof(err))) {
+        fprintf(stderr, "ompi-evt-listen: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+void listen_outbuf_close(listen_outbuf_t *o)
+{
+    if (NULL != o->f) {
+        fclose(o->f);
+        unlink(o->tmp);
+    }
+    free(o->buf);
+    free(o->tmp);
+    free(o->dir);
+    memset(o, 0, sizeof(*o));
+}
+
+void *listen_slot_get(listen_slots_t *t, size_t id, void *(*make)(void *ctx, const void *key),
+                      void *ctx, const void *key)
+{
+    if (id >= t->n) {
+        size_t n = id + 16;
+        void **v = realloc(t->v, n * sizeof(*v));
+        if (NULL == v) {
+            return NULL;
+        }
+        memset(v + t->n, 0, (n - t->n) * sizeof(*v));
+        t->v = v;
+        t->n = n;
+    }
+    if (NULL == t->v[id]) {
+        t->v[id] = make(ctx, key);
+    }
+    return t->v[id];
+}
+
+void listen_slots_free(listen_slots_t *t, void (*free_entry)(void *))
+{
+    for (size_t i = 0; i < t->n; ++i) {
+        free_entry(t->v[i]);
+    }
+    free(t->v);
+    t->v = NULL;
+    t->n = 0;
+}
+
+void listen_sink_set(listen_sink_t *sink, const char *name, void *ctx,
+                     int (*begin)(void *, const listen_registry_t *),
+                     int (*event)(void *, const listen_event_t *),
+                     int (*end)(void *, const listen_registry_t *), void (*report)(void *, FILE *),
+                     void (*destroy)(void *))
+{
+    sink->name = name;
+    sink->ctx = ctx;
+    sink->begin = begin;
+    sink->event = event;
+    sink->end = end;
+    sink->report = report;
+    sink->destroy = destroy;
+}
+
 char *listen_json_string(const char *s)
 {
     json_object *o = json_object_new_string(s);
@@ -104,6 +224,58 @@ char *listen_json_string(const char *s)
                                                        | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(o);
     return out;
+}
+
+listen_json_type_t *listen_json_type_make(const listen_type_t *t, bool name_all)
+{
+    listen_json_type_t *j = calloc(1, sizeof(*j));
+
+    if (NULL == j) {
+        return NULL;
+    }
+    j->n = t->num_elements;
+    j->name = listen_json_string(t->name);
+    j->source = listen_json_string(t->source);
+    j->keys = calloc(t->num_elements + 1, sizeof(*j->keys));
+    j->key_len = calloc(t->num_elements + 1, sizeof(*j->key_len));
+    if (NULL == j->name || NULL == j->source || NULL == j->keys || NULL == j->key_len) {
+        listen_json_type_free(j);
+        return NULL;
+    }
+    j->name_len = strlen(j->name);
+    j->source_len = strlen(j->source);
+    for (uint16_t i = 0; i < t->num_elements; ++i) {
+        char un[LISTEN_ELEMENT_NAME_BUF], *k;
+        if ('\0' == t->elements[i].name[0] && !name_all) {
+            continue;
+        }
+        k = listen_json_string(listen_element_name(t, i, un));
+        if (NULL == k || NULL == (j->keys[i] = malloc(strlen(k) + 2))) {
+            free(k);
+            listen_json_type_free(j);
+            return NULL;
+        }
+        j->key_len[i] = (size_t) sprintf(j->keys[i], "%s:", k);
+        free(k);
+    }
+    return j;
+}
+
+void listen_json_type_free(void *p)
+{
+    listen_json_type_t *j = p;
+
+    if (NULL == j) {
+        return;
+    }
+    for (uint16_t i = 0; NULL != j->keys && i < j->n; ++i) {
+        free(j->keys[i]);
+    }
+    free(j->keys);
+    free(j->key_len);
+    free(j->name);
+    free(j->source);
+    free(j);
 }
 
 static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"

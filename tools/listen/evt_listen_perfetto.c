@@ -24,10 +24,9 @@
  * that instant on the job timeline (Unix epoch ns).
  */
 
-#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -36,13 +35,6 @@
 #define LANES         32
 /** Sends or receives waiting for their partner, at most (then not paired). */
 #define MAX_PENDING   (1u << 20)
-
-typedef struct {
-    char *name;        /**< JSON string of the event name */
-    char *cat;         /**< JSON string of the source name */
-    char **keys;       /**< "key": per element (unnamed: "e<i>") */
-    uint16_t n;
-} ptype_t;
 
 /* One unmatched send or receive. */
 typedef struct pend {
@@ -63,13 +55,11 @@ typedef struct {
 } pq_t;
 
 typedef struct {
-    char *dir;
-    FILE *f;
-    char *tmp;
+    listen_outbuf_t out; /**< trace.json (first: see listen_outbuf_new): metadata
+                              through stdio, events composed in its buffer (ap()) */
     bool first;
     int64_t origin;
-    ptype_t **types;
-    size_t num_types;
+    listen_slots_t types; /**< listen_json_type_t per type id */
     uint32_t *ns_of;   /**< namespace number per process id */
     int64_t (*lane_end)[LANES];
     uint32_t *lanes_named;
@@ -79,123 +69,30 @@ typedef struct {
     size_t pending;
     uint64_t flow_id;
     uint64_t flows, unpaired, mismatched;
-    char *buf;         /**< events not yet written (see ap()) */
-    size_t used;
-    char err[512];
 } pf_t;
 
-/* Events are composed in a buffer of our own and written in large pieces;
- * stdio is used only before the first event and after the last. */
-#define BUF_BYTES (4 * 1024 * 1024)
-#define EVENT_MAX (160 * 1024)
-
-static int flush_buf(pf_t *s)
-{
-    size_t done = 0;
-
-    while (done < s->used) {
-        ssize_t w = write(fileno(s->f), s->buf + done, s->used - done);
-        if (w < 0) {
-            if (EINTR == errno) {
-                continue;
-            }
-            return -1;
-        }
-        done += (size_t) w;
-    }
-    s->used = 0;
-    return 0;
-}
-
+/* Events are composed in the output's buffer (an event, with its lane's
+ * name and its flow, stays under LISTEN_OUTBUF_EVENT_MAX). */
 static inline void ap(pf_t *s, const char *str, size_t n)
 {
-    memcpy(s->buf + s->used, str, n);
-    s->used += n;
+    memcpy(s->out.buf + s->out.used, str, n);
+    s->out.used += n;
 }
 #define APS(s, lit) ap(s, lit, sizeof(lit) - 1)
-
-static inline void ap_str(pf_t *s, const char *str)
-{
-    ap(s, str, strlen(str));
-}
 
 static inline void ap_u64(pf_t *s, uint64_t u)
 {
     ompi_evt_wire_value_t v = {.type = OMPI_EVT_WIRE_ELEM_UINT64};
     v.v.u = u;
-    s->used += listen_json_value(s->buf + s->used, LISTEN_JSON_VALUE_MAX, &v);
+    s->out.used += listen_json_value(s->out.buf + s->out.used, LISTEN_JSON_VALUE_MAX, &v);
 }
 
-/* room for one more event (and a separator) */
-static int room(pf_t *s)
+/* listen_slot_get: the names of type @p key as JSON text (args name
+ * every element) */
+static void *ptype_make(void *ctx, const void *key)
 {
-    if (BUF_BYTES - s->used < EVENT_MAX) {
-        return flush_buf(s);
-    }
-    return 0;
-}
-
-static void ptype_free(ptype_t *t)
-{
-    if (NULL == t) {
-        return;
-    }
-    for (uint16_t i = 0; NULL != t->keys && i < t->n; ++i) {
-        free(t->keys[i]);
-    }
-    free(t->keys);
-    free(t->name);
-    free(t->cat);
-    free(t);
-}
-
-static ptype_t *ptype_get(pf_t *s, const listen_type_t *t)
-{
-    ptype_t *p;
-
-    if (t->id >= s->num_types) {
-        size_t n = (size_t) t->id + 16;
-        ptype_t **a = realloc(s->types, n * sizeof(*a));
-        if (NULL == a) {
-            return NULL;
-        }
-        memset(a + s->num_types, 0, (n - s->num_types) * sizeof(*a));
-        s->types = a;
-        s->num_types = n;
-    }
-    if (NULL != s->types[t->id]) {
-        return s->types[t->id];
-    }
-    p = calloc(1, sizeof(*p));
-    if (NULL == p) {
-        return NULL;
-    }
-    p->n = t->num_elements;
-    p->name = listen_json_string(t->name);
-    p->cat = listen_json_string(t->source);
-    p->keys = calloc(t->num_elements + 1, sizeof(*p->keys));
-    if (NULL == p->name || NULL == p->cat || NULL == p->keys) {
-        ptype_free(p);
-        return NULL;
-    }
-    for (uint16_t i = 0; i < t->num_elements; ++i) {
-        char un[16], *k;
-        const char *nm = t->elements[i].name;
-        if ('\0' == nm[0]) {
-            snprintf(un, sizeof(un), "e%u", i);
-            nm = un;
-        }
-        k = listen_json_string(nm);
-        if (NULL == k || NULL == (p->keys[i] = malloc(strlen(k) + 2))) {
-            free(k);
-            ptype_free(p);
-            return NULL;
-        }
-        sprintf(p->keys[i], "%s:", k);
-        free(k);
-    }
-    s->types[t->id] = p;
-    return p;
+    (void) ctx;
+    return listen_json_type_make(key, true);
 }
 
 /* Microseconds since the origin, with nanosecond decimals. */
@@ -218,7 +115,7 @@ static void ap_ts(pf_t *s, int64_t t, int64_t origin)
 static void sep(pf_t *s)
 {
     if (!s->first) {
-        fputs(",\n", s->f);
+        fputs(",\n", s->out.f);
     }
     s->first = false;
 }
@@ -244,7 +141,7 @@ static int pf_begin(void *ctx, const listen_registry_t *reg)
     if (NULL == s->ns_of || NULL == s->lane_end || NULL == s->lanes_named) {
         return -1;
     }
-    fputs("{\"traceEvents\":[\n", s->f);
+    fputs("{\"traceEvents\":[\n", s->out.f);
     s->first = true;
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];
@@ -277,23 +174,24 @@ static int pf_begin(void *ctx, const listen_registry_t *reg)
         json_object_object_add(a, "rank", json_object_new_int64(p->rank));
         json_object_object_add(o, "args", a);
         sep(s);
-        fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), s->f);
+        fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), s->out.f);
         json_object_put(o);
         sep(s);
-        fprintf(s->f,
-                "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%u}}",
+        fprintf(s->out.f,
+                "{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":"
+                "%u}}",
                 p->id + 1, p->rank);
         sep(s);
-        fprintf(s->f,
+        fprintf(s->out.f,
                 "{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":"
                 "\"events\"}}",
                 p->id + 1);
     }
     /* from here on events go through the buffer, straight to the file */
-    return ferror(s->f) || 0 != fflush(s->f) ? -1 : 0;
+    return ferror(s->out.f) || 0 != fflush(s->out.f) ? -1 : 0;
 }
 
-static void write_args(pf_t *s, const ptype_t *pt, const listen_event_t *ev)
+static void write_args(pf_t *s, const listen_json_type_t *pt, const listen_event_t *ev)
 {
     APS(s, ",\"args\":{");
     for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
@@ -302,8 +200,8 @@ static void write_args(pf_t *s, const ptype_t *pt, const listen_event_t *ev)
         if (0 < i) {
             APS(s, ",");
         }
-        ap_str(s, pt->keys[i]);
-        s->used += listen_json_value(s->buf + s->used, LISTEN_JSON_VALUE_MAX, &v);
+        ap(s, pt->keys[i], pt->key_len[i]);
+        s->out.used += listen_json_value(s->out.buf + s->out.used, LISTEN_JSON_VALUE_MAX, &v);
     }
     APS(s, "}}");
 }
@@ -368,29 +266,27 @@ static pq_t *queue(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, 
     return &s->q[i];
 }
 
+/* One end of the current flow arrow: @p head opens the event up to "id". */
+static void flow_point(pf_t *s, const char *head, size_t head_len, const pend_t *at)
+{
+    bsep(s);
+    ap(s, head, head_len);
+    ap_u64(s, s->flow_id);
+    APS(s, ",\"pid\":");
+    ap_u64(s, at->pid);
+    APS(s, ",\"tid\":");
+    ap_u64(s, at->tid);
+    APS(s, ",\"ts\":");
+    ap_ts(s, at->ts, s->origin);
+    APS(s, ",\"name\":\"message\",\"cat\":\"p2p\"}");
+}
+#define FLOW_POINT(s, lit, at) flow_point(s, lit, sizeof(lit) - 1, at)
+
 static void flow(pf_t *s, const pend_t *snd, const pend_t *rcv)
 {
     s->flow_id++;
-    bsep(s);
-    APS(s, "{\"ph\":\"s\",\"id\":");
-    ap_u64(s, s->flow_id);
-    APS(s, ",\"pid\":");
-    ap_u64(s, snd->pid);
-    APS(s, ",\"tid\":");
-    ap_u64(s, snd->tid);
-    APS(s, ",\"ts\":");
-    ap_ts(s, snd->ts, s->origin);
-    APS(s, ",\"name\":\"message\",\"cat\":\"p2p\"}");
-    bsep(s);
-    APS(s, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":");
-    ap_u64(s, s->flow_id);
-    APS(s, ",\"pid\":");
-    ap_u64(s, rcv->pid);
-    APS(s, ",\"tid\":");
-    ap_u64(s, rcv->tid);
-    APS(s, ",\"ts\":");
-    ap_ts(s, rcv->ts, s->origin);
-    APS(s, ",\"name\":\"message\",\"cat\":\"p2p\"}");
+    FLOW_POINT(s, "{\"ph\":\"s\",\"id\":", snd);
+    FLOW_POINT(s, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":", rcv);
     s->flows++;
 }
 
@@ -470,11 +366,12 @@ static int match(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bo
 static int pf_event(void *ctx, const listen_event_t *ev)
 {
     pf_t *s = ctx;
-    ptype_t *pt = ptype_get(s, ev->type);
+    const listen_json_type_t *pt = listen_slot_get(&s->types, ev->type->id, ptype_make, NULL,
+                                                   ev->type);
     const listen_type_t *t = ev->type;
     uint32_t pid = ev->proc->id + 1;
 
-    if (NULL == pt || 0 != room(s)) {
+    if (NULL == pt || 0 != listen_outbuf_room(&s->out)) {
         return -1;
     }
     if (LISTEN_P2P_NONE == t->p2p) {
@@ -484,31 +381,20 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         APS(s, ",\"tid\":0,\"ts\":");
         ap_ts(s, ev->time_ns, s->origin);
         APS(s, ",\"name\":");
-        ap_str(s, pt->name);
+        ap(s, pt->name, pt->name_len);
         APS(s, ",\"cat\":");
-        ap_str(s, pt->cat);
+        ap(s, pt->source, pt->source_len);
         write_args(s, pt, ev);
     } else {
-        ompi_evt_wire_value_t v;
-        int64_t start, end, peer, tag;
-        uint64_t bytes;
+        listen_p2p_t p2p;
+        uint32_t ns = s->ns_of[ev->proc->id];
+        int64_t start, end;
         int lane = LANES - 1;
         pend_t me;
 
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_start, &v);
-        start = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_complete,
-                                           &v);
-        end = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
-        if (end < start) {
-            end = start;
-        }
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_peer, &v);
-        peer = listen_value_i64(&v);
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_tag, &v);
-        tag = listen_value_i64(&v);
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) t->p2p_bytes, &v);
-        bytes = (uint64_t) listen_value_i64(&v);
+        listen_event_p2p(ev, &p2p);
+        start = p2p.start;
+        end = p2p.end < start ? start : p2p.end;
         /* the first lane free at the slice's start (records come in
          * completion order, so a lane's last end is its latest) */
         for (int l = 0; l < LANES; ++l) {
@@ -539,19 +425,19 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         APS(s, ",\"dur\":");
         ap_ts(s, end, start);
         APS(s, ",\"name\":");
-        ap_str(s, pt->name);
+        ap(s, pt->name, pt->name_len);
         APS(s, ",\"cat\":");
-        ap_str(s, pt->cat);
+        ap(s, pt->source, pt->source_len);
         write_args(s, pt, ev);
         me.ts = start + (end - start) / 2; /* inside the slice: the arrow binds to it */
-        me.bytes = bytes;
+        me.bytes = p2p.bytes;
         me.pid = pid;
         me.tid = (uint32_t) lane + 1;
         if (LISTEN_P2P_SEND == t->p2p) {
-            if (0 != match(s, s->ns_of[ev->proc->id], ev->proc->rank, peer, tag, true, &me)) {
+            if (0 != match(s, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &me)) {
                 return -1;
             }
-        } else if (0 != match(s, s->ns_of[ev->proc->id], peer, ev->proc->rank, tag, false, &me)) {
+        } else if (0 != match(s, ns, p2p.peer, ev->proc->rank, p2p.tag, false, &me)) {
             return -1;
         }
     }
@@ -564,7 +450,7 @@ static int pf_end(void *ctx, const listen_registry_t *reg)
     json_object *o = json_object_new_object();
     const char *txt;
 
-    if (NULL == o || 0 != flush_buf(s)) {
+    if (NULL == o || 0 != listen_outbuf_flush(&s->out)) {
         json_object_put(o);
         return -1;
     }
@@ -575,15 +461,9 @@ static int pf_end(void *ctx, const listen_registry_t *reg)
     json_object_object_add(o, "mismatched_p2p", json_object_new_uint64(s->mismatched));
     json_object_object_add(o, "producer", json_object_new_string("ompi-evt-listen"));
     txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-    fprintf(s->f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":%s\n}\n", txt);
+    fprintf(s->out.f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":%s\n}\n", txt);
     json_object_put(o);
-    if (0 != listen_out_commit(s->f, s->tmp, s->dir, "trace.json", s->err, sizeof(s->err))) {
-        s->f = NULL;
-        fprintf(stderr, "ompi-evt-listen: %s\n", s->err);
-        return -1;
-    }
-    s->f = NULL;
-    return 0;
+    return listen_outbuf_commit(&s->out);
 }
 
 static void pf_report(void *ctx, FILE *f)
@@ -599,13 +479,8 @@ static void pf_destroy(void *ctx)
 {
     pf_t *s = ctx;
 
-    if (NULL != s->f) {
-        fclose(s->f);
-        unlink(s->tmp);
-    }
-    for (size_t i = 0; i < s->num_types; ++i) {
-        ptype_free(s->types[i]);
-    }
+    listen_outbuf_close(&s->out);
+    listen_slots_free(&s->types, listen_json_type_free);
     for (size_t i = 0; i < s->qcap; ++i) {
         pend_t *p = s->q[i].head;
         while (NULL != p) {
@@ -615,41 +490,21 @@ static void pf_destroy(void *ctx)
         }
     }
     free(s->q);
-    free(s->buf);
-    free(s->types);
     free(s->ns_of);
     free(s->lane_end);
     free(s->lanes_named);
-    free(s->tmp);
-    free(s->dir);
     free(s);
 }
 
+_Static_assert(0 == offsetof(pf_t, out), "listen_outbuf_new: the context begins with it");
+
 int listen_sink_perfetto(listen_sink_t *sink, const char *dir, char *err, size_t errlen)
 {
-    pf_t *s = calloc(1, sizeof(*s));
+    pf_t *s = listen_outbuf_new(sizeof(*s), dir, "trace.json", err, errlen);
 
-    if (NULL == s || NULL == (s->dir = strdup(dir)) || NULL == (s->buf = malloc(BUF_BYTES))) {
-        if (NULL != s) {
-            free(s->dir);
-        }
-        free(s);
-        snprintf(err, errlen, "out of memory");
+    if (NULL == s) {
         return -1;
     }
-    s->f = listen_out_open(dir, "trace.json", &s->tmp, err, errlen);
-    if (NULL == s->f) {
-        free(s->buf);
-        free(s->dir);
-        free(s);
-        return -1;
-    }
-    sink->name = "trace.json";
-    sink->ctx = s;
-    sink->begin = pf_begin;
-    sink->event = pf_event;
-    sink->end = pf_end;
-    sink->report = pf_report;
-    sink->destroy = pf_destroy;
+    listen_sink_set(sink, "trace.json", s, pf_begin, pf_event, pf_end, pf_report, pf_destroy);
     return 0;
 }

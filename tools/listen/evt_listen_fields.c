@@ -1,0 +1,49 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * What the sinks read from an event the same way, so that trace.json and
+ * trace.otf2 name the same element alike and place a point-to-point slice
+ * at the same times: the name an element is shown under, and the fields of
+ * a p2p completion (its start and completion mapped to the job timeline).
+ */
+
+#include <stdio.h>
+
+#include "evt_listen.h"
+
+const char *listen_element_name(const listen_type_t *t, uint16_t i,
+                                char buf[LISTEN_ELEMENT_NAME_BUF])
+{
+    if ('\0' != t->elements[i].name[0]) {
+        return t->elements[i].name;
+    }
+    snprintf(buf, LISTEN_ELEMENT_NAME_BUF, "e%u", i);
+    return buf;
+}
+
+/* The element at @p index of the event, as int64. */
+static int64_t element_i64(const listen_event_t *ev, int index)
+{
+    ompi_evt_wire_value_t v;
+
+    (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) index, &v);
+    return listen_value_i64(&v);
+}
+
+void listen_event_p2p(const listen_event_t *ev, listen_p2p_t *out)
+{
+    const listen_type_t *t = ev->type;
+
+    out->start = listen_time_map(ev->proc, ev->clock, element_i64(ev, t->p2p_start));
+    out->end = listen_time_map(ev->proc, ev->clock, element_i64(ev, t->p2p_complete));
+    out->peer = element_i64(ev, t->p2p_peer);
+    out->tag = element_i64(ev, t->p2p_tag);
+    out->bytes = (uint64_t) element_i64(ev, t->p2p_bytes);
+}
