@@ -24,7 +24,7 @@ run all.listen timeout 100 "$LISTEN" --attach "pid:$spid" --server-tmpdir "$tmp"
 expect_grep 1 "received [0-9]* batches .* $NP ranks done) into .*attached.evt; stopped: every rank sent its last batch" \
     "$scratch/all.listen.out"
 wait_pid "$spid" 100
-[ "$rc" -eq 0 ] || fail "all: server (job) exit $rc"
+[ "$rc" -eq 0 ] || { cat "$scratch/all.srv"; fail "all: server (job) exit $rc"; }
 run all.check timeout 60 ./evt_pmix_check -v -N $NP -n $N -c 3 "$out/attached.evt"
 [ "$rc" -eq 0 ] || fail "all: attached.evt does not hold every event"
 for f in events.jsonl trace.json summary.txt; do
@@ -53,7 +53,7 @@ cat "$scratch/intr.listen.out"
 expect_grep 1 "stopped: interrupted" "$scratch/intr.listen.out"
 [ -s "$out/events.jsonl" ] || fail "intr: no events.jsonl after SIGINT"
 wait_pid "$spid" 100
-[ "$rc" -eq 0 ] || fail "intr: the job failed ($rc) after its listener left"
+[ "$rc" -eq 0 ] || { cat "$scratch/intr.srv"; fail "intr: the job failed ($rc) after its listener left"; }
 run intr.check timeout 60 ./evt_pmix_check -P -N $NP -n 300000 "$out/attached.evt"
 [ "$rc" -eq 0 ] || fail "intr: what the listener holds is not a clean prefix"
 
