@@ -99,18 +99,10 @@ static pmix_status_t up_abort(const pmix_proc_t *p, void *obj, int status, const
     return PMIX_SUCCESS;
 }
 
-/* counted per range, for the last line; completes at once as the default */
-static pmix_status_t up_notify(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
-                               pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
+/* notifications counted per range, for the last line */
+static void count_notify(pmix_data_range_t range)
 {
-    (void) code;
-    (void) src;
-    (void) info;
-    (void) ninfo;
-    (void) cb;
-    (void) cbd;
     atomic_fetch_add(&nnotify[range & 7], 1);
-    return PMIX_OPERATION_SUCCEEDED;
 }
 
 static void up_tool(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cb, void *cbd)
@@ -220,7 +212,7 @@ int main(int argc, char **argv)
     }
 
     evt_tsrv_module_defaults(&module);
-    module.notify_event = up_notify;
+    evt_tsrv_notify_seen = count_notify;
     if (PMIX_SUCCESS != evt_tsrv_init(&module, tmpdir, "evt-test-srv", true)) {
         return 1;
     }

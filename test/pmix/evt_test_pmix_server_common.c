@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 int evt_tsrv_quiet = 0;
+void (*evt_tsrv_notify_seen)(pmix_data_range_t range) = NULL;
 
 void evt_tsrv_log(const char *fmt, ...)
 {
@@ -87,11 +88,13 @@ static pmix_status_t up_notify(pmix_status_t code, const pmix_proc_t *src, pmix_
 {
     (void) code;
     (void) src;
-    (void) range;
     (void) info;
     (void) ninfo;
     (void) cb;
     (void) cbd;
+    if (NULL != evt_tsrv_notify_seen) {
+        evt_tsrv_notify_seen(range);
+    }
     return PMIX_OPERATION_SUCCEEDED;
 }
 

@@ -54,6 +54,11 @@ typedef struct {
 /** Non-zero: no per-rank and per-upcall lines on stderr (evt_tsrv_log). */
 extern int evt_tsrv_quiet;
 
+/** When set, told the range of every notification that passes through
+ *  the server (the notify_event upcall of evt_tsrv_module_defaults()).
+ *  Library thread. */
+extern void (*evt_tsrv_notify_seen)(pmix_data_range_t range);
+
 /** fprintf(stderr, "[server] ...") unless evt_tsrv_quiet. ANY thread. */
 void evt_tsrv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
