@@ -163,7 +163,7 @@ static void send_update(pmix_rank_t rank, pid_t pid)
     ompi_evt_pmix_resource_usage_payload_t p;
     evt_test_resusage_t v;
     pmix_data_array_t *target;
-    pmix_info_t info[3];
+    pmix_info_t info[4];
     pmix_proc_t who;
     bool yes = true;
     char state[2];
@@ -200,13 +200,19 @@ static void send_update(pmix_rank_t rank, pid_t pid)
     info[1].value.type = PMIX_DATA_ARRAY;
     info[1].value.data.darray = target;
     PMIX_INFO_LOAD(&info[2], PMIX_EVENT_DO_NOT_CACHE, &yes, PMIX_BOOL);
+    /* Not for default handlers: an update pushed (-u) while the rank's
+     * producer has no handler for it (not yet registered in MPI_Init, or
+     * deregistered at the start of MPI_Finalize) would reach Open MPI's
+     * default handler, which aborts the rank (status -114); it is dropped
+     * instead. */
+    PMIX_INFO_LOAD(&info[3], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
     if (PMIX_SUCCESS
         == evt_tsrv_latch_wait(&l,
                                PMIx_Notify_event(PMIX_MONITOR_RESUSAGE_UPDATE, &server_proc,
-                                                 PMIX_RANGE_CUSTOM, info, 3, evt_tsrv_op_cb, &l))) {
+                                                 PMIX_RANGE_CUSTOM, info, 4, evt_tsrv_op_cb, &l))) {
         ++updates_sent;
     }
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         PMIX_INFO_DESTRUCT(&info[i]);
     }
 }
