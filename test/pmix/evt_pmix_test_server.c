@@ -51,7 +51,7 @@
 #define JOB_NSPACE "evt-test-job"
 
 static evt_tsrv_job_t job = {.nspace = JOB_NSPACE, .nprocs = 2};
-static atomic_int nfinalized, ntools, tool_seq;
+static atomic_int ntools, tool_seq;
 static atomic_ulong nnotify[8];
 static volatile sig_atomic_t stop;
 
@@ -63,42 +63,6 @@ static void on_term(int sig)
 }
 
 /* ---- upcalls (the rest: evt_tsrv_module_defaults) ---- */
-static pmix_status_t up_connected(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb, void *cbd)
-{
-    (void) obj;
-    evt_tsrv_log("client %s:%u connected\n", p->nspace, p->rank);
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, cbd);
-    }
-    return PMIX_SUCCESS;
-}
-
-static pmix_status_t up_finalized(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb, void *cbd)
-{
-    (void) obj;
-    evt_tsrv_log("client %s:%u finalized\n", p->nspace, p->rank);
-    atomic_fetch_add(&nfinalized, 1);
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, cbd);
-    }
-    return PMIX_SUCCESS;
-}
-
-static pmix_status_t up_abort(const pmix_proc_t *p, void *obj, int status, const char msg[],
-                              pmix_proc_t procs[], size_t np, pmix_op_cbfunc_t cb, void *cbd)
-{
-    (void) obj;
-    (void) procs;
-    (void) np;
-    fprintf(stderr, "[server] abort from %s:%u (status %d: %s): killing the job\n", p->nspace,
-            p->rank, status, NULL == msg ? "" : msg);
-    evt_tsrv_kill_job(&job, SIGTERM);
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, cbd);
-    }
-    return PMIX_SUCCESS;
-}
-
 /* notifications counted per range, for the last line */
 static void count_notify(pmix_data_range_t range)
 {
@@ -151,9 +115,6 @@ int main(int argc, char **argv)
     const char *tmpdir = getenv("EVT_PMIX_TMPDIR"), *waitfile = NULL, *pidfile = NULL;
     int opt, linger = 0, failed = 0, left = 0, rc = 0;
     pmix_server_module_t module = {
-        .client_connected = up_connected,
-        .client_finalized = up_finalized,
-        .abort = up_abort,
         .tool_connected = up_tool,
     };
     pmix_nspace_t job_ns;
@@ -211,7 +172,7 @@ int main(int argc, char **argv)
         snprintf(host, sizeof(host), "localhost");
     }
 
-    evt_tsrv_module_defaults(&module);
+    evt_tsrv_module_defaults(&module, &job);
     evt_tsrv_notify_seen = count_notify;
     if (PMIX_SUCCESS != evt_tsrv_init(&module, tmpdir, "evt-test-srv", true)) {
         return 1;
@@ -254,7 +215,7 @@ int main(int argc, char **argv)
     fprintf(stderr,
             "[server] done: %d/%d ranks failed, %d finalized, %d tool(s) connected, "
             "notifications namespace=%lu session=%lu global=%lu custom=%lu\n",
-            failed, job.nprocs, atomic_load(&nfinalized), atomic_load(&ntools),
+            failed, job.nprocs, evt_tsrv_finalized(), atomic_load(&ntools),
             atomic_load(&nnotify[PMIX_RANGE_NAMESPACE]), atomic_load(&nnotify[PMIX_RANGE_SESSION]),
             atomic_load(&nnotify[PMIX_RANGE_GLOBAL]), atomic_load(&nnotify[PMIX_RANGE_CUSTOM]));
     PMIX_LOAD_NSPACE(job_ns, JOB_NSPACE);

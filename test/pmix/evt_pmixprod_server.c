@@ -70,31 +70,6 @@ static unsigned long updates_sent;
 
 /* ---------------- upcalls (the rest: evt_tsrv_module_defaults) ---------------- */
 
-static pmix_status_t up_ok(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb, void *cbd)
-{
-    (void) p;
-    (void) obj;
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, cbd);
-    }
-    return PMIX_SUCCESS;
-}
-
-static pmix_status_t up_abort(const pmix_proc_t *p, void *obj, int status, const char msg[],
-                              pmix_proc_t procs[], size_t np, pmix_op_cbfunc_t cb, void *cbd)
-{
-    (void) obj;
-    (void) procs;
-    (void) np;
-    fprintf(stderr, "[server] abort from rank %u, status %d: %s\n", p->rank, status,
-            NULL == msg ? "" : msg);
-    evt_tsrv_kill_job(&job, SIGTERM);
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, cbd);
-    }
-    return PMIX_SUCCESS;
-}
-
 static pmix_status_t up_monitor(const pmix_proc_t *requestor, const pmix_info_t *monitor,
                                 pmix_status_t error, const pmix_info_t directives[], size_t ndirs,
                                 pmix_info_cbfunc_t cbfunc, void *cbdata)
@@ -300,9 +275,6 @@ int main(int argc, char **argv)
     char host[256], tmpl[] = "/tmp/evt_pmixprod.XXXXXX";
     const char *tmpdir = getenv("EVT_PMIXPROD_TMPDIR");
     pmix_server_module_t module = {
-        .client_connected = up_ok,
-        .client_finalized = up_ok,
-        .abort = up_abort,
         .monitor = up_monitor,
     };
     death_t death = {0};
@@ -343,7 +315,7 @@ int main(int argc, char **argv)
     if (0 != gethostname(host, sizeof(host))) {
         snprintf(host, sizeof(host), "localhost");
     }
-    evt_tsrv_module_defaults(&module);
+    evt_tsrv_module_defaults(&module, &job);
     if (PMIX_SUCCESS != evt_tsrv_init(&module, tmpdir, "evt-pmixprod-srv", false)) {
         return 1;
     }

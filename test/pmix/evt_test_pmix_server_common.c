@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,50 @@ pmix_status_t evt_tsrv_latch_wait(evt_tsrv_latch_t *l, pmix_status_t call_rc)
 
 /* ---- upcalls every test server serves the same ---- */
 
+static evt_tsrv_job_t *the_job; /* set by evt_tsrv_module_defaults() */
+static atomic_int nfinalized;
+
+static pmix_status_t up_connected(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb, void *cbd)
+{
+    (void) obj;
+    evt_tsrv_log("client %s:%u connected\n", p->nspace, p->rank);
+    if (NULL != cb) {
+        cb(PMIX_SUCCESS, cbd);
+    }
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t up_finalized(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb, void *cbd)
+{
+    (void) obj;
+    evt_tsrv_log("client %s:%u finalized\n", p->nspace, p->rank);
+    atomic_fetch_add(&nfinalized, 1);
+    if (NULL != cb) {
+        cb(PMIX_SUCCESS, cbd);
+    }
+    return PMIX_SUCCESS;
+}
+
+int evt_tsrv_finalized(void)
+{
+    return atomic_load(&nfinalized);
+}
+
+static pmix_status_t up_abort(const pmix_proc_t *p, void *obj, int status, const char msg[],
+                              pmix_proc_t procs[], size_t np, pmix_op_cbfunc_t cb, void *cbd)
+{
+    (void) obj;
+    (void) procs;
+    (void) np;
+    fprintf(stderr, "[server] abort from %s:%u (status %d: %s): killing the job\n", p->nspace,
+            p->rank, status, NULL == msg ? "" : msg);
+    evt_tsrv_kill_job(the_job, SIGTERM);
+    if (NULL != cb) {
+        cb(PMIX_SUCCESS, cbd);
+    }
+    return PMIX_SUCCESS;
+}
+
 static pmix_status_t up_fence(const pmix_proc_t procs[], size_t np, const pmix_info_t info[],
                               size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cb,
                               void *cbd)
@@ -119,8 +164,12 @@ static pmix_status_t up_deregev(pmix_status_t *codes, size_t ncodes, pmix_op_cbf
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-void evt_tsrv_module_defaults(pmix_server_module_t *m)
+void evt_tsrv_module_defaults(pmix_server_module_t *m, evt_tsrv_job_t *job)
 {
+    the_job = job;
+    m->client_connected = up_connected;
+    m->client_finalized = up_finalized;
+    m->abort = up_abort;
     m->fence_nb = up_fence;
     m->register_events = up_regev;
     m->deregister_events = up_deregev;

@@ -75,13 +75,19 @@ void evt_tsrv_op_cb(pmix_status_t status, void *cbdata);
  *  passed to the callback, once it ran. */
 pmix_status_t evt_tsrv_latch_wait(evt_tsrv_latch_t *l, pmix_status_t call_rc);
 
-/** Upcalls a single node serves the same in every test server: fence
- *  completes with the local contributions (they are the whole
- *  collective), event (de)registrations need nothing of the host, and
+/** Upcalls every test server serves the same: client_connected and
+ *  client_finalized log the client (finalized ones are counted:
+ *  evt_tsrv_finalized()); abort kills @p job (SIGTERM); fence completes
+ *  with the local contributions (on a single node they are the whole
+ *  collective); event (de)registrations need nothing of the host; and
  *  notify_event completes at once (the library has already delivered the
  *  event to the local clients and tools; injecting it again would deliver
- *  it twice). @p m's other upcalls are left as they are. */
-void evt_tsrv_module_defaults(pmix_server_module_t *m);
+ *  it twice) after telling evt_tsrv_notify_seen. @p m's other upcalls are
+ *  left as they are. */
+void evt_tsrv_module_defaults(pmix_server_module_t *m, evt_tsrv_job_t *job);
+
+/** How many clients finalized so far. ANY thread. */
+int evt_tsrv_finalized(void);
 
 /** Send @p sig to every live rank of @p job. ANY thread. */
 void evt_tsrv_kill_job(evt_tsrv_job_t *job, int sig);
