@@ -28,18 +28,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "evt_file_read.h"
-#include "opal/mca/base/mca_base_event.h"
-#include "opal/runtime/opal.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/ring/evt_ring.h"
+#include "opal/mca/base/mca_base_event.h"
+#include "opal/runtime/opal.h"
 
-#define BATCH 16384
-#define BATCHES 5 /* per component per round */
-#define ROUNDS 20
+#define BATCH      16384
+#define BATCHES    5 /* per component per round */
+#define ROUNDS     20
 #define RING_BYTES (4 * 1024 * 1024)
 
 typedef struct {
@@ -50,41 +51,11 @@ typedef struct {
 static mca_base_event_t *ev;
 static char dir[64];
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(double), cmp);
-    return v[n / 2];
-}
-
-static void noop_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
-                    mca_base_event_cb_safety_t s, void *ud)
-{
-    __asm__ volatile("" ::: "memory");
-}
-
 static double batch_raise(uint64_t base)
 {
     payload_t p = {0, 2};
-    double t0 = now_ns();
-    for (int i = 0; i < BATCH; ++i) {
-        p.seq = base + (uint64_t) i;
-        (void) mca_base_event_raise(ev, NULL, &p);
-        __asm__ volatile("" ::: "memory");
-    }
-    return (now_ns() - t0) / BATCH;
+
+    return bench_raise_batch(ev, &p, base, BATCH);
 }
 
 static void drain(void)
@@ -190,8 +161,9 @@ int main(void)
         }
     }
     if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &h)
-        || OPAL_SUCCESS != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE,
-                                                            NULL, NULL, noop_cb)) {
+        || OPAL_SUCCESS
+               != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                   bench_noop_cb)) {
         fprintf(stderr, "bench_file: cannot register a callback\n");
         return 1;
     }
@@ -207,15 +179,15 @@ int main(void)
         }
     }
     for (int k = 0; k < NKINDS; ++k) {
-        med[k] = median(all[k], ROUNDS * BATCHES);
+        med[k] = bench_median(all[k], ROUNDS * BATCHES);
     }
     for (int i = 0; i < 9; ++i) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         if (0 != ompi_evt_fr_open(path, &f)) {
             fprintf(stderr, "bench_file: cannot read %s\n", path);
             return 1;
         }
-        rd[i] = now_ns() - t0;
+        rd[i] = bench_now_ns() - t0;
         nrec = f->nrecords;
         if (0 != f->nproblems) {
             fprintf(stderr, "bench_file: %s: %s\n", path, f->problems[0]);
@@ -239,8 +211,8 @@ int main(void)
            100.0 * med[FILE_REC] / med[RING_OVERWRITE]);
     printf("read-back (ompi_evt_fr_open of %zu records, %zu bytes): %.1f ms = %.2f million "
            "records/s, %.0f MB/s\n",
-           nrec, f->len, median(rd, 9) / 1e6, nrec / (median(rd, 9) / 1e9) / 1e6,
-           f->len / (median(rd, 9) / 1e9) / 1e6);
+           nrec, f->len, bench_median(rd, 9) / 1e6, nrec / (bench_median(rd, 9) / 1e9) / 1e6,
+           f->len / (bench_median(rd, 9) / 1e9) / 1e6);
     ompi_evt_fr_free(f);
     (void) unlink(path);
     (void) rmdir(dir);

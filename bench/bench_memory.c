@@ -35,11 +35,12 @@
 
 #include "opal/mca/base/mca_base_event.h"
 
+#include "bench_common.h"
 #include "opal/mca/memory/patcher/memory_patcher_event.h"
 
-#define REGION (1024 * 1024)
+#define REGION    (1024 * 1024)
 #define PER_ROUND 256
-#define ROUNDS 41
+#define ROUNDS    41
 
 enum { MODE_NONE, MODE_AGG, MODE_PER, NMODES };
 static const char *mode_name[NMODES] = {"none", "aggregated", "per-release"};
@@ -62,19 +63,6 @@ static void on_release(mca_base_event_record_t *rec, mca_base_event_registration
     atomic_fetch_add(&per_release_events, 1);
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
 /* One round: map PER_ROUND regions, time their munmaps. ns per munmap. */
 static double round_ns(int touch)
 {
@@ -93,17 +81,16 @@ static double round_ns(int touch)
             }
         }
     }
-    t0 = now_ns();
+    t0 = bench_now_ns();
     for (int i = 0; i < PER_ROUND; ++i) {
         munmap(regions[i], REGION);
     }
-    t1 = now_ns();
+    t1 = bench_now_ns();
     return (t1 - t0) / PER_ROUND;
 }
 
-static mca_base_event_registration_t *listen_on(mca_base_event_t *ev,
-                                                mca_base_event_cb_safety_t safety,
-                                                mca_base_event_cb_fn_t fn)
+static mca_base_event_registration_t *
+listen_on(mca_base_event_t *ev, mca_base_event_cb_safety_t safety, mca_base_event_cb_fn_t fn)
 {
     mca_base_event_registration_t *reg = NULL;
 
@@ -155,7 +142,7 @@ int main(int argc, char **argv)
     printf("bench_memory: munmap of 1 MiB regions (%s), %d rounds x %d, median of round means\n",
            touch ? "touched" : "untouched", ROUNDS, PER_ROUND);
     for (int m = 0; m < nmodes; ++m) {
-        qsort(samples[m], ROUNDS, sizeof(double), cmp_double);
+        qsort(samples[m], ROUNDS, sizeof(double), bench_cmp_double);
         median[m] = samples[m][ROUNDS / 2];
     }
     for (int m = 0; m < nmodes; ++m) {

@@ -48,9 +48,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PP_ITERS 20000
-#define MR_WINDOW 64
-#define MR_WINDOWS 4000
+#define PP_ITERS    20000
+#define MR_WINDOW   64
+#define MR_WINDOWS  4000
 #define ABAB_BLOCKS 40
 
 static long events = 0;
@@ -105,6 +105,8 @@ static double msgrate(int windows)
 }
 
 #ifndef EVT_PLAIN
+#    include "bench_common.h" /* the quantiles */
+
 /** One-process loops (the "self" mode): ns per message. */
 static double self_pingpong(int iters)
 {
@@ -148,7 +150,7 @@ static MPI_T_cb_safety cb_level(void)
     const char *l = getenv("BENCH_CB_LEVEL");
 
     return NULL != l && 0 == strcmp(l, "restricted") ? MPI_T_CB_REQUIRE_MPI_RESTRICTED
-                                                      : MPI_T_CB_REQUIRE_NONE;
+                                                     : MPI_T_CB_REQUIRE_NONE;
 }
 
 static MPI_T_event_registration subscribe(const char *name)
@@ -158,8 +160,8 @@ static MPI_T_event_registration subscribe(const char *name)
 
     if (MPI_SUCCESS != MPI_T_event_get_index(name, &index)
         || MPI_SUCCESS != MPI_T_event_handle_alloc(index, NULL, MPI_INFO_NULL, &reg)
-        || MPI_SUCCESS != MPI_T_event_register_callback(reg, cb_level(), MPI_INFO_NULL, NULL,
-                                                        on_event)) {
+        || MPI_SUCCESS
+               != MPI_T_event_register_callback(reg, cb_level(), MPI_INFO_NULL, NULL, on_event)) {
         fprintf(stderr, "cannot subscribe to %s\n", name);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -185,29 +187,21 @@ static void listen_on(int on)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
+/** "RESULT NAME_ratio_median", "..._q1" and "..._q3" lines of the @p n
+ *  ratios @p v (sorted in place). */
+static void print_ratio_quartiles(const char *name, double *v, int n)
 {
-    double x = *(const double *) a, y = *(const double *) b;
+    double median = bench_quantile(v, n, 0.5), q1 = bench_quantile(v, n, 0.25),
+           q3 = bench_quantile(v, n, 0.75);
 
-    return x < y ? -1 : x > y;
-}
-
-/** Median and quartiles of @p n values (sorted in place). */
-static void quartiles(double *v, int n, double q[3])
-{
-    qsort(v, (size_t) n, sizeof(double), cmp_double);
-    for (int k = 0; k < 3; ++k) {
-        double x = (n - 1) * (k + 1) / 4.0;
-        int i = (int) x;
-        q[k] = (i + 1 < n) ? v[i] + (x - i) * (v[i + 1] - v[i]) : v[n - 1];
-    }
+    printf("RESULT %s_ratio_median %.4f\nRESULT %s_ratio_q1 %.4f\nRESULT %s_ratio_q3 %.4f\n", name,
+           median, name, q1, name, q3);
 }
 
 /** The "abab" mode: see the file comment. */
 static void abab(void)
 {
     static double pp[ABAB_BLOCKS], mr[ABAB_BLOCKS];
-    double q[3];
 
     pingpong(1000);
     msgrate(200);
@@ -228,23 +222,17 @@ static void abab(void)
         mr[b] = mr_t[0] / mr_t[1]; /* rate, inverted: > 1 is slower */
     }
     if (0 == rank) {
-        quartiles(pp, ABAB_BLOCKS, q);
-        printf("RESULT abab_pingpong_ratio_median %.4f\nRESULT abab_pingpong_ratio_q1 %.4f\n"
-               "RESULT abab_pingpong_ratio_q3 %.4f\n",
-               q[1], q[0], q[2]);
-        quartiles(mr, ABAB_BLOCKS, q);
-        printf("RESULT abab_msgrate_ratio_median %.4f\nRESULT abab_msgrate_ratio_q1 %.4f\n"
-               "RESULT abab_msgrate_ratio_q3 %.4f\n",
-               q[1], q[0], q[2]);
+        print_ratio_quartiles("abab_pingpong", pp, ABAB_BLOCKS);
+        print_ratio_quartiles("abab_msgrate", mr, ABAB_BLOCKS);
     }
 }
 #endif
 
 #ifndef EVT_PLAIN
-#define SELF_PAIRS 41
-#define SELF_REPS 5
-#define SELF_PP_ITERS 2000
-#define SELF_MR_WINDOWS 40
+#    define SELF_PAIRS      41
+#    define SELF_REPS       5
+#    define SELF_PP_ITERS   2000
+#    define SELF_MR_WINDOWS 40
 
 /** Best of SELF_REPS runs of @p fn(@p arg): ns per message. */
 static double best_of(double (*fn)(int), int arg)
@@ -262,7 +250,6 @@ static double best_of(double (*fn)(int), int arg)
 static void self_mode(void)
 {
     static double ppr[SELF_PAIRS], mrr[SELF_PAIRS], pp[2][SELF_PAIRS], mr[2][SELF_PAIRS];
-    double q[3];
 
     (void) self_pingpong(SELF_PP_ITERS);
     (void) self_msgrate(SELF_MR_WINDOWS);
@@ -281,19 +268,13 @@ static void self_mode(void)
         ppr[b] = pp[1][b] / pp[0][b];
         mrr[b] = mr[1][b] / mr[0][b];
     }
-    quartiles(ppr, SELF_PAIRS, q);
-    printf("RESULT self_pingpong_ratio_median %.4f\nRESULT self_pingpong_ratio_q1 %.4f\n"
-           "RESULT self_pingpong_ratio_q3 %.4f\n",
-           q[1], q[0], q[2]);
-    quartiles(mrr, SELF_PAIRS, q);
-    printf("RESULT self_msgrate_ratio_median %.4f\nRESULT self_msgrate_ratio_q1 %.4f\n"
-           "RESULT self_msgrate_ratio_q3 %.4f\n",
-           q[1], q[0], q[2]);
+    print_ratio_quartiles("self_pingpong", ppr, SELF_PAIRS);
+    print_ratio_quartiles("self_msgrate", mrr, SELF_PAIRS);
     for (int on = 0; on < 2; ++on) {
-        quartiles(pp[on], SELF_PAIRS, q);
-        printf("RESULT self_pingpong_%s_ns %.1f\n", on ? "listen" : "plain", q[1]);
-        quartiles(mr[on], SELF_PAIRS, q);
-        printf("RESULT self_msgrate_%s_ns %.1f\n", on ? "listen" : "plain", q[1]);
+        printf("RESULT self_pingpong_%s_ns %.1f\n", on ? "listen" : "plain",
+               bench_quantile(pp[on], SELF_PAIRS, 0.5));
+        printf("RESULT self_msgrate_%s_ns %.1f\n", on ? "listen" : "plain",
+               bench_quantile(mr[on], SELF_PAIRS, 0.5));
     }
 }
 #endif

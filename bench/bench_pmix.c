@@ -53,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
@@ -76,31 +77,6 @@ typedef struct {
 
 static mca_base_event_t *ev;
 static pmix_proc_t me;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double quantile(double *v, int n, double q)
-{
-    qsort(v, (size_t) n, sizeof(double), cmp);
-    return v[(int) (q * (n - 1))];
-}
-
-static void noop_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
-                    mca_base_event_cb_safety_t s, void *ud)
-{
-    __asm__ volatile("" ::: "memory");
-}
 
 static void fence(void)
 {
@@ -170,14 +146,8 @@ static void uninstall(void)
 static double batch_raise(void)
 {
     payload_t p = {0, me.rank};
-    double t0 = now_ns();
 
-    for (int i = 0; i < BATCH; ++i) {
-        p.seq = (uint64_t) i;
-        (void) mca_base_event_raise(ev, NULL, &p);
-        __asm__ volatile("" ::: "memory");
-    }
-    return (now_ns() - t0) / BATCH;
+    return bench_raise_batch(ev, &p, 0, BATCH);
 }
 
 /* Median ns per raise over BATCHES batches, flushing (untimed) between. */
@@ -189,22 +159,17 @@ static double raise_cost(void)
         v[b] = batch_raise();
         (void) mca_base_event_flush();
     }
-    return quantile(v, BATCHES, 0.5);
+    return bench_median(v, BATCHES);
 }
 
-static volatile opal_count_t clock_sink;
 static double clock_cost(void)
 {
     double v[BATCHES];
 
     for (int b = 0; b < BATCHES; ++b) {
-        double t0 = now_ns();
-        for (int i = 0; i < BATCH; ++i) {
-            clock_sink = ev->source->get_timestamp(ev->source->ctx);
-        }
-        v[b] = (now_ns() - t0) / BATCH;
+        v[b] = bench_clock_batch(ev->source, BATCH);
     }
-    return quantile(v, BATCHES, 0.5);
+    return bench_median(v, BATCHES);
 }
 
 /* ---- what one record costs in each stage, without PMIx ---- */
@@ -236,7 +201,7 @@ static void mode_stages(void)
         exit(1);
     }
     (void) ompi_evt_wire_encoder_begin(&enc, 0, 0);
-    t0 = now_ns();
+    t0 = bench_now_ns();
     while (n < 4000000) {
         p.seq = (uint64_t) n;
         r.timestamp = n;
@@ -248,7 +213,7 @@ static void mode_stages(void)
         }
         ++n;
     }
-    enc_ns = (now_ns() - t0) / (double) n;
+    enc_ns = (bench_now_ns() - t0) / (double) n;
     ompi_evt_wire_encoder_destruct(&enc);
     memset(&b, 0, sizeof(b));
     if (OPAL_SUCCESS != ompi_evt_wire_decode(copy, len, &b)) {
@@ -256,21 +221,21 @@ static void mode_stages(void)
     }
     per_batch = b.num_records;
     ompi_evt_wire_batch_destruct(&b);
-    t0 = now_ns();
+    t0 = bench_now_ns();
     for (int i = 0; i < reps; ++i) {
         memset(&b, 0, sizeof(b));
         (void) ompi_evt_wire_decode(copy, len, &b);
         ompi_evt_wire_batch_destruct(&b);
     }
-    dec_ns = (now_ns() - t0) / (double) (reps * per_batch);
+    dec_ns = (bench_now_ns() - t0) / (double) (reps * per_batch);
     if (NULL == mkdtemp(dir) || OPAL_SUCCESS != ompi_evt_nodefile_open(&f, dir, "bench")) {
         exit(1);
     }
-    t0 = now_ns();
+    t0 = bench_now_ns();
     for (int i = 0; i < reps; ++i) {
         (void) ompi_evt_nodefile_append(&f, copy, len);
     }
-    app_ns = (now_ns() - t0) / (double) (reps * per_batch);
+    app_ns = (bench_now_ns() - t0) / (double) (reps * per_batch);
     ompi_evt_nodefile_close(&f);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     (void) system(cmd);
@@ -294,7 +259,7 @@ static void mode_raise(void)
         if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &h)
             || OPAL_SUCCESS
                    != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL,
-                                                       NULL, noop_cb)) {
+                                                       NULL, bench_noop_cb)) {
             exit(1);
         }
         ring[r] = raise_cost();
@@ -306,7 +271,7 @@ static void mode_raise(void)
         if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &h)
             || OPAL_SUCCESS
                    != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL,
-                                                       NULL, noop_cb)) {
+                                                       NULL, bench_noop_cb)) {
             exit(1);
         }
         both[r] = raise_cost();
@@ -328,8 +293,8 @@ static void mode_raise(void)
     }
     printf("  median: ring %.2f ns, pmix %.2f ns (ratio %.3f; goal <= 1.10), pmix with a local "
            "registration %.2f ns\n",
-           quantile(ring, ROUNDS, 0.5), quantile(pmix, ROUNDS, 0.5), quantile(ratio, ROUNDS, 0.5),
-           quantile(both, ROUNDS, 0.5));
+           bench_median(ring, ROUNDS), bench_median(pmix, ROUNDS), bench_median(ratio, ROUNDS),
+           bench_median(both, ROUNDS));
     printf("  exported %lu records, %lu not exported\n", exported, dropped);
 }
 
@@ -340,7 +305,7 @@ static void mode_raise(void)
 static unsigned long pace_run(double rate, double seconds, bool progress, uint64_t *raised)
 {
     uint64_t n = 0;
-    double t0 = now_ns(), end = t0 + seconds * 1e9, t;
+    double t0 = bench_now_ns(), end = t0 + seconds * 1e9, t;
     payload_t p = {0, me.rank};
 
     ompi_evt_kit_test_stats_t st0, st1;
@@ -349,7 +314,7 @@ static unsigned long pace_run(double rate, double seconds, bool progress, uint64
      * here), from the kit's counters (the export drop counter itself is
      * taken by the sender as it goes) */
     ompi_evt_base_kit_test_stats(&st0);
-    while ((t = now_ns()) < end) {
+    while ((t = bench_now_ns()) < end) {
         double due = (t - t0) * rate / 1e9;
         while ((double) n < due) {
             for (int k = 0; k < 64; ++k) {
@@ -373,13 +338,14 @@ static unsigned long pace_run(double rate, double seconds, bool progress, uint64
 static void settle(void)
 {
     ompi_evt_pmix_sender_t *snd = ompi_evt_pmix_test_sender();
-    double give_up = now_ns() + 10e9;
+    double give_up = bench_now_ns() + 10e9;
     ompi_evt_kit_test_stats_t st;
 
     do {
         usleep(20000);
         ompi_evt_base_kit_test_stats(&st);
-    } while ((0 < atomic_load(&snd->inflight) || st.stored != st.drained) && now_ns() < give_up);
+    } while ((0 < atomic_load(&snd->inflight) || st.stored != st.drained)
+             && bench_now_ns() < give_up);
 }
 
 /* Rank 1 raises, rank 0 is the node sink. Rank 0 waits for the end in a
@@ -445,7 +411,7 @@ static void bench_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
                           pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
                           pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    double arrival = now_ns();
+    double arrival = bench_now_ns();
 
     for (size_t i = 0; i < ninfo; ++i) {
         ompi_evt_wire_batch_t b;
@@ -518,7 +484,7 @@ static void mode_flood(unsigned long count)
     }
     install("pmix");
     fence();
-    t0 = now_ns();
+    t0 = bench_now_ns();
     for (unsigned long i = 0; i < count; ++i) {
         p.seq = i;
         (void) mca_base_event_raise(ev, NULL, &p);
@@ -526,10 +492,10 @@ static void mode_flood(unsigned long count)
     /* the FINAL batches leave at the module's end */
     uninstall();
     if (0 == me.rank) {
-        while (atomic_load(&finals) < size && now_ns() - t0 < 120e9) {
+        while (atomic_load(&finals) < size && bench_now_ns() - t0 < 120e9) {
             usleep(1000);
         }
-        t1 = now_ns();
+        t1 = bench_now_ns();
         printf("bench_pmix flood: %d ranks x %lu raises as fast as possible into one node sink\n",
                size, count);
         printf("  %lu records arrived, %lu reported dropped (%.1f%%), in %.3f s: %.2f M "
@@ -601,7 +567,7 @@ static void mode_e2e(double seconds)
     }
     for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); ++i) {
         unsigned long in0 = 0 == me.rank ? atomic_load(&sink->records) : 0, drops, raised_all;
-        double t0 = now_ns(), t1;
+        double t0 = bench_now_ns(), t1;
         uint64_t raised;
         unsigned long d = pace_run(rates[i] / size, seconds, false, &raised);
 
@@ -611,9 +577,9 @@ static void mode_e2e(double seconds)
             /* every record of the step that was not dropped arrives: wait
              * for all of them (at most 20 s) */
             unsigned long n;
-            double give_up = now_ns() + 20e9;
+            double give_up = bench_now_ns() + 20e9;
             while ((n = atomic_load(&sink->records) - in0) + drops < raised_all
-                   && now_ns() < give_up) {
+                   && bench_now_ns() < give_up) {
                 usleep(1000);
             }
             if (n + drops != raised_all) {
@@ -661,10 +627,10 @@ static void mode_latency(int ms)
     install("pmix");
     fence();
     if (1 == me.rank) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int i = 0; i < ms; ++i) {
             struct timespec ts;
-            double due = t0 + (double) (i + 1) * 1e6, t = now_ns();
+            double due = t0 + (double) (i + 1) * 1e6, t = bench_now_ns();
             p.seq = (uint64_t) i;
             (void) mca_base_event_raise(ev, NULL, &p);
             if (due > t) {
@@ -685,8 +651,8 @@ static void mode_latency(int ms)
         printf("bench_pmix latency: one raise per ms for %d ms, flush interval %d ms: %d "
                "records; raise -> sink's handler: median %.2f ms, p90 %.2f ms, max %.2f ms "
                "(goal: median <= 2 intervals)\n",
-               ms, mca_evt_pmix_component.flush_interval, n, quantile(lat, n, 0.5) / 1e6,
-               quantile(lat, n, 0.9) / 1e6, quantile(lat, n, 1.0) / 1e6);
+               ms, mca_evt_pmix_component.flush_interval, n, bench_quantile(lat, n, 0.5) / 1e6,
+               bench_quantile(lat, n, 0.9) / 1e6, bench_quantile(lat, n, 1.0) / 1e6);
         pthread_mutex_unlock(&lat_lock);
         fflush(stdout);
     }

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "opal/mca/base/mca_base_event.h"
 
 #define PAIRS 201
@@ -47,60 +48,27 @@
 
 static mca_base_event_t *ev;
 static mca_base_event_source_t *src;
-static volatile opal_count_t clock_sink;
 
 typedef struct {
     uint64_t seq;
     uint64_t value;
 } payload_t;
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-/* quantile f of n values (sorted in place) */
-static double quant(double *v, int n, double f)
-{
-    double x = f * (n - 1);
-    int i = (int) x;
-
-    qsort(v, (size_t) n, sizeof(double), cmp);
-    return i + 1 < n ? v[i] + (x - i) * (v[i + 1] - v[i]) : v[n - 1];
-}
-
 static void noop_cb(MPI_T_event_instance i, MPI_T_event_registration r, MPI_T_cb_safety s, void *u)
 {
-    __asm__ volatile("" ::: "memory");
+    BENCH_CLOBBER();
 }
 
 static double batch_clock(void)
 {
-    double t0 = now_ns();
-    for (int i = 0; i < BATCH; ++i) {
-        clock_sink = src->get_timestamp(src->ctx);
-    }
-    return (now_ns() - t0) / BATCH;
+    return bench_clock_batch(src, BATCH);
 }
 
 static double batch_raise(void)
 {
     payload_t p = {0, 42};
-    double t0 = now_ns();
-    for (int i = 0; i < BATCH; ++i) {
-        p.seq = (uint64_t) i;
-        (void) mca_base_event_raise(ev, NULL, &p);
-        __asm__ volatile("" ::: "memory");
-    }
-    return (now_ns() - t0) / BATCH;
+
+    return bench_raise_batch(ev, &p, 0, BATCH);
 }
 
 /* a drain point outside the timing (deferred components deliver here) */
@@ -123,11 +91,11 @@ static void pairs(double *clk, double *raise, double ratio[3])
         drain();
         q[p] = r[p] / c[p];
     }
-    *clk = quant(c, PAIRS, 0.5);
-    *raise = quant(r, PAIRS, 0.5);
-    ratio[0] = quant(q, PAIRS, 0.25);
-    ratio[1] = quant(q, PAIRS, 0.5);
-    ratio[2] = quant(q, PAIRS, 0.75);
+    *clk = bench_quantile(c, PAIRS, 0.5);
+    *raise = bench_quantile(r, PAIRS, 0.5);
+    ratio[0] = bench_quantile(q, PAIRS, 0.25);
+    ratio[1] = bench_quantile(q, PAIRS, 0.5);
+    ratio[2] = bench_quantile(q, PAIRS, 0.75);
 }
 
 /* 1 registration and 8 cannot be interleaved batch by batch (handles

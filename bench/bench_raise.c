@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
 
-#define N 2000000
+#define N    2000000
 #define REPS 7
 
 /* malloc interposer: counts calls while counting is on */
@@ -33,63 +34,38 @@ void *malloc(size_t size)
     return real(size);
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v)
-{
-    qsort(v, REPS, sizeof(double), cmp);
-    return v[REPS / 2];
-}
-
-static void noop_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
-                    mca_base_event_cb_safety_t s, void *ud)
-{
-    __asm__ volatile("" ::: "memory");
-}
-
 static mca_base_event_t *ev;
 static volatile int32_t sink_v;
 
 static double t_empty(void)
 {
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (int i = 0; i < N; ++i) {
-        __asm__ volatile("" ::: "memory");
+        BENCH_CLOBBER();
     }
-    return (now_ns() - t0) / N;
+    return (bench_now_ns() - t0) / N;
 }
 
 static double t_raise(void)
 {
     int32_t v = 1;
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (int i = 0; i < N; ++i) {
         mca_base_event_raise(ev, NULL, &v);
-        __asm__ volatile("" ::: "memory");
+        BENCH_CLOBBER();
     }
-    return (now_ns() - t0) / N;
+    return (bench_now_ns() - t0) / N;
 }
 
 static double t_clock(void)
 {
     opal_count_t acc = 0;
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (int i = 0; i < N; ++i) {
         acc += ev->source->get_timestamp(ev->source->ctx);
     }
     sink_v = (int32_t) acc;
-    return (now_ns() - t0) / N;
+    return (bench_now_ns() - t0) / N;
 }
 
 static double run(double (*fn)(void))
@@ -98,7 +74,7 @@ static double run(double (*fn)(void))
     for (int r = 0; r < REPS; ++r) {
         v[r] = fn();
     }
-    return median(v);
+    return bench_median(v, REPS);
 }
 
 int main(void)
@@ -128,7 +104,7 @@ int main(void)
         for (int i = 0; i < n; ++i) {
             (void) mca_base_event_handle_alloc(ev, NULL, NULL, &h[i]);
             (void) mca_base_event_register_callback(h[i], MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL,
-                                                    NULL, noop_cb);
+                                                    NULL, bench_noop_cb);
         }
         (void) t_raise(); /* warm: the thread record is claimed here */
         atomic_store(&mallocs, 0);
@@ -151,10 +127,12 @@ int main(void)
     printf("  raise, no listener          %7.2f   (- empty: %+.2f ns; goal <= 1)\n", nolisten,
            nolisten - empty);
     printf("  source clock read           %7.2f\n", clk);
-    printf("  inline delivery, 1 reg      %7.2f   (- clock: %+.2f ns; goal <= 20; ratio %.2fx clock)\n",
+    printf("  inline delivery, 1 reg      %7.2f   (- clock: %+.2f ns; goal <= 20; ratio %.2fx "
+           "clock)\n",
            one, one - clk, one / clk);
-    printf("  inline delivery, 8 regs     %7.2f   (- clock: %+.2f ns = %.2f ns/reg; goal <= 12/reg)\n",
-           eight, eight - clk, (eight - clk) / 8);
+    printf(
+        "  inline delivery, 8 regs     %7.2f   (- clock: %+.2f ns = %.2f ns/reg; goal <= 12/reg)\n",
+        eight, eight - clk, (eight - clk) / 8);
     printf("  mallocs in the timed delivery loops: %ld (goal 0)\n", allocs);
     (void) mca_base_event_finalize();
     return 0 == allocs ? 0 : 1;

@@ -25,68 +25,33 @@
 #include <time.h>
 
 #include "../test/unit/test_ring_common.h"
+#include "bench_common.h"
 
-#define BATCH 16384 /* records per timed batch: 16384 x 56 B = 896 KiB */
-#define BATCHES 41
+#define BATCH      16384 /* records per timed batch: 16384 x 56 B = 896 KiB */
+#define BATCHES    41
 #define RING_BYTES (4 * 1024 * 1024)
 
 static mca_base_event_t *ev;
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(double), cmp);
-    return v[n / 2];
-}
-
-static void noop_cb(mca_base_event_record_t *i, mca_base_event_registration_t *r,
-                    mca_base_event_cb_safety_t s, void *ud)
-{
-    __asm__ volatile("" ::: "memory");
-}
-
 static double batch_raise(void)
 {
     ring_test_payload_t p = {1, 2};
-    double t0 = now_ns();
-    for (int i = 0; i < BATCH; ++i) {
-        p.seq = (uint64_t) i;
-        (void) mca_base_event_raise(ev, NULL, &p);
-        __asm__ volatile("" ::: "memory");
-    }
-    return (now_ns() - t0) / BATCH;
+
+    return bench_raise_batch(ev, &p, 0, BATCH);
 }
 
 static double batch_empty(void)
 {
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (int i = 0; i < BATCH; ++i) {
-        __asm__ volatile("" ::: "memory");
+        BENCH_CLOBBER();
     }
-    return (now_ns() - t0) / BATCH;
+    return (bench_now_ns() - t0) / BATCH;
 }
 
-static volatile opal_count_t clock_sink;
 static double batch_clock(void)
 {
-    mca_base_event_source_t *src = ev->source;
-    double t0 = now_ns();
-    for (int i = 0; i < BATCH; ++i) {
-        clock_sink = src->get_timestamp(src->ctx);
-    }
-    return (now_ns() - t0) / BATCH;
+    return bench_clock_batch(ev->source, BATCH);
 }
 
 /* ---- two producer threads, in lock step with the drainer ---- */
@@ -114,7 +79,7 @@ static void ring_runs(double *ring1, double *ring2a, double *ring2b)
         v[b] = batch_raise();
         (void) mca_base_event_flush();
     }
-    *ring1 = median(v, BATCHES);
+    *ring1 = bench_median(v, BATCHES);
 
     pthread_barrier_init(&bar, NULL, 3);
     for (uintptr_t i = 0; i < 2; ++i) {
@@ -130,8 +95,8 @@ static void ring_runs(double *ring1, double *ring2a, double *ring2b)
         pthread_join(t[i], NULL);
     }
     pthread_barrier_destroy(&bar);
-    *ring2a = median(two_t[0], BATCHES);
-    *ring2b = median(two_t[1], BATCHES);
+    *ring2a = bench_median(two_t[0], BATCHES);
+    *ring2b = bench_median(two_t[1], BATCHES);
 }
 
 int main(void)
@@ -153,19 +118,20 @@ int main(void)
     for (int b = 0; b < BATCHES; ++b) {
         v[b] = batch_empty();
     }
-    empty = median(v, BATCHES);
+    empty = bench_median(v, BATCHES);
     for (int b = 0; b < BATCHES; ++b) {
         v[b] = batch_raise(); /* nobody listens */
     }
-    noraise = median(v, BATCHES);
+    noraise = bench_median(v, BATCHES);
     for (int b = 0; b < BATCHES; ++b) {
         v[b] = batch_clock();
     }
-    clk = median(v, BATCHES);
+    clk = bench_median(v, BATCHES);
 
     if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &h)
-        || OPAL_SUCCESS != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE,
-                                                            NULL, NULL, noop_cb)) {
+        || OPAL_SUCCESS
+               != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                   bench_noop_cb)) {
         return 1;
     }
 
@@ -174,7 +140,7 @@ int main(void)
     for (int b = 0; b < BATCHES; ++b) {
         v[b] = batch_raise();
     }
-    syncd = median(v, BATCHES);
+    syncd = bench_median(v, BATCHES);
     (void) mca_base_event_delivery_set(ompi_evt_base_test_delivery());
 
     ring_runs(&ring1, &ring2a, &ring2b);
@@ -183,7 +149,7 @@ int main(void)
         for (int b = 0; b < BATCHES; ++b) {
             v[b] = batch_clock();
         }
-        tclk = median(v, BATCHES);
+        tclk = bench_median(v, BATCHES);
         ring_runs(&tring1, &tring2a, &tring2b);
         (void) mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_MONOTONIC);
     }
@@ -194,15 +160,16 @@ int main(void)
         for (int k = 0; k < RING_BYTES / 64 / BATCH; ++k) {
             (void) batch_raise();
         }
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         (void) mca_base_event_flush();
-        v[b] = (now_ns() - t0) / (RING_BYTES / 64);
+        v[b] = (bench_now_ns() - t0) / (RING_BYTES / 64);
     }
-    drain_rate = 1e3 / median(v, BATCHES); /* million records/s */
+    drain_rate = 1e3 / bench_median(v, BATCHES); /* million records/s */
 
     ompi_evt_base_kit_test_stats(&st);
     printf("bench_ring: 16-byte payload, one registration (no-op callback), medians of %d "
-           "batches of %d\n", BATCHES, BATCH);
+           "batches of %d\n",
+           BATCHES, BATCH);
     printf("  empty loop iteration            %7.2f ns\n", empty);
     printf("  raise, no listener (empty call) %7.2f ns\n", noraise);
     printf("  source clock read (default)     %7.2f ns\n", clk);

@@ -21,21 +21,13 @@
 #include "ompi/mca/evt/base/evt_base_wire.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
+#include "test/unit/test_wire_all_types.h"
 
 static opal_count_t clk(void *ctx)
 {
     (void) ctx;
     return 123456789;
 }
-
-typedef struct {
-    int32_t i32;
-    uint32_t u32;
-    int64_t i64;
-    uint64_t u64;
-    double d;
-    bool b;
-} all_t;
 
 static int write_file(const char *dir, const char *name, const void *buf, size_t len)
 {
@@ -53,15 +45,15 @@ static int write_file(const char *dir, const char *name, const void *buf, size_t
 
 int main(int argc, char **argv)
 {
-    const mca_base_var_type_t all_types[6] = {MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_UINT32_T,
-                                              MCA_BASE_VAR_TYPE_INT64_T, MCA_BASE_VAR_TYPE_UINT64_T,
-                                              MCA_BASE_VAR_TYPE_DOUBLE,  MCA_BASE_VAR_TYPE_BOOL};
-    const ptrdiff_t all_offs[6] = {0, 4, 8, 16, 24, 32};
     const char *const all_names[6] = {"i", "u", "big", "ubig", "dbl", "flag"};
-    const mca_base_var_type_t p2p_types[8] = {
-        MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_INT64_T,
-        MCA_BASE_VAR_TYPE_INT64_T,  MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T,
-        MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T};
+    const mca_base_var_type_t p2p_types[8] = {MCA_BASE_VAR_TYPE_UINT64_T,
+                                              MCA_BASE_VAR_TYPE_UINT64_T,
+                                              MCA_BASE_VAR_TYPE_INT64_T,
+                                              MCA_BASE_VAR_TYPE_INT64_T,
+                                              MCA_BASE_VAR_TYPE_INT32_T,
+                                              MCA_BASE_VAR_TYPE_INT32_T,
+                                              MCA_BASE_VAR_TYPE_INT32_T,
+                                              MCA_BASE_VAR_TYPE_INT32_T};
     const ptrdiff_t p2p_offs[8] = {0, 8, 16, 24, 32, 36, 40, 44};
     const char *const p2p_names[8] = {"comm", "bytes", "start_time", "complete_time",
                                       "peer", "tag",   "mode",       "comm_peer"};
@@ -93,16 +85,16 @@ int main(int argc, char **argv)
     si = mca_base_event_source_register("ompi.unordered", "seed", MCA_BASE_EVENT_SOURCE_UNORDERED,
                                         1000, OPAL_COUNT_MAX, clk, true, NULL);
     mca_base_event_source_get_by_index(si, &s2);
-    mca_base_event_register_ptr("ompi", "seed", NULL, "all", "", OPAL_INFO_LVL_4, 6, all_types,
-                                all_offs, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, s1, NULL, &all);
+    mca_base_event_register_ptr("ompi", "seed", NULL, "all", "", OPAL_INFO_LVL_4,
+                                ALL_PAYLOAD_NELEMS, all_payload_types, all_payload_offsets, NULL,
+                                MCA_BASE_VAR_BIND_NO_OBJECT, 0, s1, NULL, &all);
     mca_base_event_set_element_names(all, all_names);
-    mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.p2p_send_complete", "", OPAL_INFO_LVL_4,
-                                8, p2p_types, p2p_offs, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, s1,
-                                NULL, &p2p);
+    mca_base_event_register_ptr("ompi", NULL, NULL, "mpi.p2p_send_complete", "", OPAL_INFO_LVL_4, 8,
+                                p2p_types, p2p_offs, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, s1, NULL,
+                                &p2p);
     mca_base_event_set_element_names(p2p, p2p_names);
-    mca_base_event_register_ptr("ompi", "seed", NULL, "unnamed", "", OPAL_INFO_LVL_4, 2,
-                                p2p_types, p2p_offs, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, s2,
-                                NULL, &unnamed);
+    mca_base_event_register_ptr("ompi", "seed", NULL, "unnamed", "", OPAL_INFO_LVL_4, 2, p2p_types,
+                                p2p_offs, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, s2, NULL, &unnamed);
 
     memset(&snd, 0, sizeof(snd));
     strcpy(snd.nspace, "prterun-host-1234@1");
@@ -117,7 +109,7 @@ int main(int argc, char **argv)
     ompi_evt_wire_encoder_begin(&enc, 0, 0);
     ompi_evt_wire_encoder_add_clock(&enc, s1, 1000, 1700000000000000000LL);
     for (int i = 0; i < 4; ++i) {
-        all_t p = {-i, (uint32_t) i, -1000LL * i, 1000ULL * i, 0.5 * i, i & 1};
+        all_payload_t p = {-i, (uint32_t) i, -1000LL * i, 1000ULL * i, 0.5 * i, i & 1};
         mca_base_event_record_t r = {.event = all, .timestamp = 1000 + i, .data = &p, .depth = i};
         ompi_evt_wire_encoder_add_record(&enc, &r);
     }
@@ -153,8 +145,9 @@ int main(int argc, char **argv)
     {
         /* the node file, then its index: one seed */
         char cmd[8400];
-        snprintf(cmd, sizeof(cmd), "cat %s/nodeA.evt %s/nodeA.evt.idx > '%s/nodefile.bin' && rm -r %s",
-                 tmpdir, tmpdir, argv[2], tmpdir);
+        snprintf(cmd, sizeof(cmd),
+                 "cat %s/nodeA.evt %s/nodeA.evt.idx > '%s/nodefile.bin' && rm -r %s", tmpdir,
+                 tmpdir, argv[2], tmpdir);
         rc |= 0 != system(cmd);
     }
 
@@ -166,7 +159,7 @@ int main(int argc, char **argv)
     /* 5: a full batch */
     ompi_evt_wire_encoder_begin(&enc, 4, 0);
     for (int i = 0;; ++i) {
-        all_t p = {i, 0, 0, 0, 0.0, 0};
+        all_payload_t p = {i, 0, 0, 0, 0.0, 0};
         mca_base_event_record_t r = {.event = all, .timestamp = i, .data = &p};
         if (OPAL_SUCCESS != ompi_evt_wire_encoder_add_record(&enc, &r)) {
             break;

@@ -15,6 +15,26 @@ if ! test -x "$fz"; then
     echo "SKIP: fuzz_decoder not built (configure found no clang with -fsanitize=fuzzer)"
     exit 77
 fi
+# fuzz TARGET WORK SEEDS SECONDS TAIL WHAT [HINT]: a fuzzing run of TARGET
+# for SECONDS from the seeds in SEEDS (what it finds goes to WORK/corpus)
+# with the fixed seed; the last TAIL lines of its log; fails on any input
+# that breaks WHAT (listed, and HINT after them), else TARGET's status.
+fuzz() {
+    "$1" -seed="${FUZZ_SEED:-1}" -max_total_time="$4" -print_final_stats=1 \
+        -artifact_prefix="$2/" "$2/corpus" "$3" >"$2/log" 2>&1
+    fuzz_status=$?
+    tail -"$5" "$2/log"
+    # (ls lists what matches; its status is non-zero when any kind is absent)
+    found=$(ls "$2"/crash-* "$2"/leak-* "$2"/timeout-* "$2"/oom-* 2>/dev/null)
+    if [ -n "$found" ]; then
+        echo "FAIL: the fuzzer found an input that breaks the $6:"
+        echo "$found"
+        [ -z "${7:-}" ] || echo "$7"
+        return 1
+    fi
+    return $fuzz_status
+}
+
 work=fuzz-decoder-work
 rm -rf "$work" && mkdir -p "$work/corpus" || exit 1
 regs=$(ls "$src"/regressions/*.bin 2>/dev/null)
@@ -25,30 +45,12 @@ if test -n "$regs"; then
 fi
 # shellcheck disable=SC2086
 "$fz" -artifact_prefix="$work/" "$src"/corpus/*.bin || { echo "FAIL: a seed input"; exit 1; }
-"$fz" -seed="${FUZZ_SEED:-1}" -max_total_time="${FUZZ_SECONDS:-5}" -print_final_stats=1 \
-    -artifact_prefix="$work/" "$work/corpus" "$src/corpus" >"$work/log" 2>&1
-status=$?
-tail -25 "$work/log"
-if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1; then
-    echo "FAIL: the fuzzer found an input that breaks the decoder:"
-    ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* 2>/dev/null
-    echo "(keep it in test/fuzz/regressions/ once fixed)"
-    exit 1
-fi
-test "$status" = 0 || exit "$status"
+fuzz "$fz" "$work" "$src/corpus" "${FUZZ_SECONDS:-5}" 25 decoder \
+    "(keep it in test/fuzz/regressions/ once fixed)" || exit $?
 
 # the node file reader
 nf=./fuzz_nodefile
 work=fuzz-nodefile-work
 rm -rf "$work" && mkdir -p "$work/corpus" || exit 1
 "$nf" -artifact_prefix="$work/" "$src"/corpus_nodefile/*.bin || { echo "FAIL: a node file seed"; exit 1; }
-"$nf" -seed="${FUZZ_SEED:-1}" -max_total_time=$(( (${FUZZ_SECONDS:-5} + 1) / 2 )) -print_final_stats=1 \
-    -artifact_prefix="$work/" "$work/corpus" "$src/corpus_nodefile" >"$work/log" 2>&1
-status=$?
-tail -8 "$work/log"
-if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1; then
-    echo "FAIL: the fuzzer found an input that breaks the node file reader:"
-    ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* 2>/dev/null
-    exit 1
-fi
-exit $status
+fuzz "$nf" "$work" "$src/corpus_nodefile" $(( (${FUZZ_SECONDS:-5} + 1) / 2 )) 8 "node file reader"

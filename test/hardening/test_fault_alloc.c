@@ -36,25 +36,12 @@
 
 #include "evt_failalloc.h"
 #include "ompi/mca/evt/base/base.h"
-#include "ompi/mca/evt/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/util/info.h"
+#include "test/evt_test_check.h"
 
-static int passed = 0, failed = 0;
 static int total_runs = 0, total_injected = 0;
 static uint64_t max_n = 0;
-
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (cond) {                                                                          \
-            ++passed;                                                                        \
-        } else {                                                                             \
-            ++failed;                                                                        \
-            fprintf(stderr, "FAIL %s:%d (%s) ", __FILE__, __LINE__, #cond);                  \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fputc('\n', stderr);                                                             \
-        }                                                                                    \
-    } while (0)
 
 /* ------------------------------------------------------------------------
  * Fixture and counters
@@ -86,8 +73,7 @@ static void drop_cb(opal_count_t n, mca_base_event_registration_t *reg, int si,
     atomic_fetch_add(&dropped, (long long) n);
 }
 
-static void free_cb(mca_base_event_registration_t *reg, mca_base_event_cb_safety_t safety,
-                    void *ud)
+static void free_cb(mca_base_event_registration_t *reg, mca_base_event_cb_safety_t safety, void *ud)
 {
     (void) reg, (void) safety, (void) ud;
     atomic_fetch_add(&free_calls, 1);
@@ -161,12 +147,11 @@ static opal_info_t *new_info(const char *k, const char *v)
  * set up before / torn down after runs unarmed.
  * ------------------------------------------------------------------------ */
 
-
 typedef struct {
     const char *name;
     bool deep_ok; /* engine-only: run in deep mode too */
     void (*setup)(state_t *);
-    int (*run)(state_t *);                /* armed */
+    int (*run)(state_t *);                    /* armed */
     void (*teardown)(state_t *, int outcome); /* unarmed; checks the outcome */
 } scenario_t;
 
@@ -252,8 +237,8 @@ static int run_event_register(state_t *s)
     char name[64];
 
     snprintf(name, sizeof(name), "ev%d", ++scenario_id);
-    s->aux = mca_base_event_register("ompi", "fault", NULL, name, "fault event", OPAL_INFO_LVL_4,
-                                     2, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, src,
+    s->aux = mca_base_event_register("ompi", "fault", NULL, name, "fault event", OPAL_INFO_LVL_4, 2,
+                                     types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, src,
                                      NULL);
     return 0 > s->aux;
 }
@@ -273,8 +258,8 @@ static void teardown_event_register(state_t *s, int outcome)
         }
         return;
     }
-    CHECK(OPAL_SUCCESS == mca_base_event_get_by_name(full, &x) && NULL != x
-              && s->aux == x->index && 2 == x->num_elements,
+    CHECK(OPAL_SUCCESS == mca_base_event_get_by_name(full, &x) && NULL != x && s->aux == x->index
+              && 2 == x->num_elements,
           "event %s not found", full);
 }
 
@@ -308,8 +293,8 @@ static void teardown_handle_alloc(state_t *s, int outcome)
  * must reach it exactly when the call succeeded */
 static int run_register_callback(state_t *s)
 {
-    s->aux = mca_base_event_register_callback(s->reg, MCA_BASE_EVENT_CB_REQUIRE_NONE, s->info,
-                                              NULL, cb);
+    s->aux = mca_base_event_register_callback(s->reg, MCA_BASE_EVENT_CB_REQUIRE_NONE, s->info, NULL,
+                                              cb);
     return OPAL_SUCCESS != s->aux;
 }
 
@@ -317,12 +302,10 @@ static void teardown_register_callback(state_t *s, int outcome)
 {
     evt_test_payload_t p = {1, 2};
     reset_counts();
-    CHECK(outcome ? OPAL_ERR_OUT_OF_RESOURCE == s->aux : true, "register_callback rc %d",
-          s->aux);
+    CHECK(outcome ? OPAL_ERR_OUT_OF_RESOURCE == s->aux : true, "register_callback rc %d", s->aux);
     CHECK(outcome ? !mca_base_event_active(ev) : mca_base_event_active(ev), "gate wrong");
     (void) mca_base_event_raise(ev, src, &p);
-    CHECK((outcome ? 0 : 1) == atomic_load(&delivered), "delivered %d",
-          atomic_load(&delivered));
+    CHECK((outcome ? 0 : 1) == atomic_load(&delivered), "delivered %d", atomic_load(&delivered));
     teardown_reg(s, outcome);
 }
 
@@ -467,8 +450,7 @@ static void teardown_sink(state_t *s, int outcome)
 /* the MPI_T bindings: handle_alloc + register_callback + dropped handler +
  * handle_free through MPI_T_event_* */
 static atomic_int mpit_delivered = 0, mpit_freed = 0;
-static void mpit_cb(MPI_T_event_instance i, MPI_T_event_registration r, MPI_T_cb_safety s,
-                    void *ud)
+static void mpit_cb(MPI_T_event_instance i, MPI_T_event_registration r, MPI_T_cb_safety s, void *ud)
 {
     (void) i, (void) r, (void) s, (void) ud;
     atomic_fetch_add(&mpit_delivered, 1);
@@ -548,8 +530,7 @@ static const scenario_t scenarios[] = {
     {"source_register", true, setup_none, run_source_register, teardown_source_register},
     {"event_register", true, setup_none, run_event_register, teardown_event_register},
     {"handle_alloc", true, setup_info, run_handle_alloc, teardown_handle_alloc},
-    {"register_callback", true, setup_reg_nocb, run_register_callback,
-     teardown_register_callback},
+    {"register_callback", true, setup_reg_nocb, run_register_callback, teardown_register_callback},
     {"set_dropped_handler", true, setup_reg_nocb, run_set_dropped, teardown_set_dropped},
     {"set_info", true, setup_reg, run_set_info, teardown_set_info},
     {"raise_flush_free", true, setup_reg, run_raise, teardown_raise},
@@ -630,8 +611,7 @@ static void run_mpit_cycles(void)
         CHECK(0 == ompi_evt_base_refcount(), "evt reference left: %d", ompi_evt_base_refcount());
         /* usable afterwards: a full cycle with a delivery */
         rc = MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided);
-        CHECK(MPI_SUCCESS == rc, "MPI_T_init_thread after N=%llu: %d", (unsigned long long) n,
-              rc);
+        CHECK(MPI_SUCCESS == rc, "MPI_T_init_thread after N=%llu: %d", (unsigned long long) n, rc);
         if (MPI_SUCCESS == rc) {
             int num = 0;
             CHECK(MPI_SUCCESS == MPI_T_event_get_num(&num) && 0 < num, "no events: %d", num);
@@ -675,13 +655,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "MPI_T_init_thread failed\n");
         return 1;
     }
-    si = mca_base_event_source_register("fault.src", "fault source",
-                                        MCA_BASE_EVENT_SOURCE_ORDERED, 1000000000, OPAL_COUNT_MAX,
-                                        NULL, true, NULL);
+    si = mca_base_event_source_register("fault.src", "fault source", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                        1000000000, OPAL_COUNT_MAX, NULL, true, NULL);
     CHECK(0 <= si && OPAL_SUCCESS == mca_base_event_source_get_by_index(si, &src), "source");
-    ei = mca_base_event_register("ompi", "fault", NULL, "main", "fault event", OPAL_INFO_LVL_4,
-                                 2, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, src,
-                                 NULL);
+    ei = mca_base_event_register("ompi", "fault", NULL, "main", "fault event", OPAL_INFO_LVL_4, 2,
+                                 types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL);
     CHECK(0 <= ei && OPAL_SUCCESS == mca_base_event_get_by_index(ei, &ev), "event");
     if (NULL == src || NULL == ev) {
         return 1;
@@ -697,6 +675,5 @@ int main(int argc, char **argv)
     CHECK(MPI_SUCCESS == MPI_T_finalize(), "MPI_T_finalize");
     printf("%d scenario runs, %d operations, %d with an injected failure, N up to %llu\n", nsc,
            total_runs, total_injected, (unsigned long long) max_n);
-    printf("%d passed, %d failed\n", passed, failed);
-    return 0 == failed ? 0 : 1;
+    return evt_test_report(NULL);
 }

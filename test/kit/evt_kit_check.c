@@ -40,22 +40,9 @@
 #include <unistd.h>
 
 #include "mpi.h"
-#include "opal/mca/base/mca_base_event.h"
 #include "ompi/mca/evt/base/base.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (cond) {                                                                        \
-            ++passed;                                                                      \
-        } else {                                                                           \
-            ++failed;                                                                      \
-            printf("FAIL %s:%d: ", __func__, __LINE__);                                    \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-        }                                                                                  \
-    } while (0)
+#include "opal/mca/base/mca_base_event.h"
+#include "test/evt_test_check.h"
 
 typedef struct {
     uint64_t seq;
@@ -67,11 +54,11 @@ typedef struct {
     atomic_long delivered;
     atomic_long dropped;
     atomic_int freed;
-    atomic_int in_raise;      /* delivered while its raise was running */
-    atomic_int order_errors;  /* per producer: seq not increasing; timestamps decreasing */
+    atomic_int in_raise;     /* delivered while its raise was running */
+    atomic_int order_errors; /* per producer: seq not increasing; timestamps decreasing */
     uint64_t next_seq[16];
     MPI_Count last_ts;
-    bool free_self;           /* free the handle from the first callback */
+    bool free_self; /* free the handle from the first callback */
     MPI_T_event_registration handle;
 } kit_sink_t;
 
@@ -147,8 +134,7 @@ static void sink_close(kit_sink_t *k, long raised, const char *what)
 {
     drain_point();
     if (0 == atomic_load(&k->freed)) {
-        CHECK(MPI_SUCCESS == MPI_T_event_handle_free(k->handle, k, kit_free_cb), "%s: free",
-              what);
+        CHECK(MPI_SUCCESS == MPI_T_event_handle_free(k->handle, k, kit_free_cb), "%s: free", what);
     }
     drain_point();
     CHECK(1 == atomic_load(&k->freed), "%s: free callback called %d times", what,
@@ -216,7 +202,7 @@ static void test_ordering(void)
     sink_close(&k, 5000, "ordering");
 }
 
-#define KIT_THREADS 4
+#define KIT_THREADS    4
 #define KIT_PER_THREAD 3000
 static atomic_int go;
 static void *raiser(void *arg)
@@ -324,8 +310,8 @@ static void test_self_free(void)
      * were raised while registered, and those pending at the free were
      * counted dropped (reported before the free callback) */
     CHECK((deferred ? 10 : 1) == atomic_load(&k.delivered) + atomic_load(&k.dropped),
-          "delivered %ld + dropped %ld != %d raised while registered",
-          atomic_load(&k.delivered), atomic_load(&k.dropped), deferred ? 10 : 1);
+          "delivered %ld + dropped %ld != %d raised while registered", atomic_load(&k.delivered),
+          atomic_load(&k.dropped), deferred ? 10 : 1);
     kit_raise(10, 0);
     drain_point();
     CHECK(1 == atomic_load(&k.delivered), "a raise after the free was delivered");
@@ -390,8 +376,7 @@ int main(int argc, char **argv)
           "component %s selected, %s asked", ompi_evt_base.name ? ompi_evt_base.name : "none",
           name);
     if (NULL == ompi_evt_base.name || 0 != strcmp(ompi_evt_base.name, name)) {
-        printf("%d passed, %d failed\n", passed, failed);
-        return 1;
+        return evt_test_report(NULL);
     }
     flags = mca_base_event_delivery_flags();
     deferred = 0 != (flags & MCA_BASE_EVENT_DELIVERY_DEFERRED);
@@ -413,8 +398,7 @@ int main(int argc, char **argv)
                                             MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL, &kit_ev);
     CHECK(0 <= kit_index, "event");
     if (0 > kit_index) {
-        printf("%d passed, %d failed\n", passed, failed);
-        return 1;
+        return evt_test_report(NULL);
     }
     test_exports();
     test_flush();
@@ -425,6 +409,5 @@ int main(int argc, char **argv)
     test_self_free();
     test_overflow();
     (void) MPI_T_finalize();
-    printf("%d passed, %d failed\n", passed, failed);
-    return 0 == failed ? 0 : 1;
+    return evt_test_report(NULL);
 }

@@ -8,19 +8,10 @@
 #     events, nothing dropped);
 #   - run through the test kit (evt_kit_check count --path DIR).
 # Prints "N passed, M failed".
-set -u
-top="${EVT_TOP_BUILDDIR:?run from make check}"
-src="${EVT_TOP_SRCDIR:?run from make check}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/evt-comp.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-ko() { failed=$((failed + 1)); echo "FAILED: $*"; }
-finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+evt_scratch=evt-comp
+. "${EVT_TOP_SRCDIR:?run from make check}/test/evt_test_install.sh"
 
-if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" install DESTDIR="$tmp/root" \
-        >"$tmp/install.log" 2>&1; then ok; else ko "make install"; tail -20 "$tmp/install.log"; finish; fi
+stage_install || finish
 pc=$(find "$tmp/root" -name ompi-evt-component.pc | head -n 1)
 m4=$(find "$tmp/root" -name ompi-evt.m4 | head -n 1)
 lib=$(find "$tmp/root" -name libompi_evt.so | head -n 1)

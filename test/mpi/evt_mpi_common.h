@@ -26,22 +26,8 @@
 #include "ompi/runtime/ompi_evt_payloads.h" /* offsets of the built-in payloads */
 #include "opal/mca/base/mca_base_event.h"   /* MCA_BASE_EVENT_MAX_PAYLOAD */
 
-static int evt_passed = 0;
-static int evt_failed = 0;
-static int evt_rank = -1;
-
-#define CHECK(cond, ...)                                                          \
-    do {                                                                          \
-        if (cond) {                                                               \
-            ++evt_passed;                                                         \
-        } else {                                                                  \
-            ++evt_failed;                                                         \
-            fprintf(stderr, "rank %d: FAIL %s:%d: %s: ", evt_rank, __FILE__,      \
-                    __LINE__, #cond);                                             \
-            fprintf(stderr, __VA_ARGS__);                                         \
-            fprintf(stderr, "\n");                                                \
-        }                                                                         \
-    } while (0)
+/* CHECK(), the counts and evt_test_rank (the rank named in failures) */
+#include "test/evt_test_check.h"
 
 #define EVT_MAX_SEEN 64
 
@@ -57,8 +43,8 @@ typedef struct evt_recorder_t {
     unsigned char payload[EVT_MAX_SEEN][MCA_BASE_EVENT_MAX_PAYLOAD];
 } evt_recorder_t;
 
-static void evt_recorder_cb(MPI_T_event_instance instance, MPI_T_event_registration handle,
-                            MPI_T_cb_safety safety, void *user_data)
+static inline void evt_recorder_cb(MPI_T_event_instance instance, MPI_T_event_registration handle,
+                                   MPI_T_cb_safety safety, void *user_data)
 {
     evt_recorder_t *r = (evt_recorder_t *) user_data;
     MPI_Count ts = 0;
@@ -70,7 +56,8 @@ static void evt_recorder_cb(MPI_T_event_instance instance, MPI_T_event_registrat
     }
     r->source_index = src;
     r->last_timestamp = ts;
-    if (r->count < EVT_MAX_SEEN && MPI_SUCCESS != MPI_T_event_copy(instance, r->payload[r->count])) {
+    if (r->count < EVT_MAX_SEEN
+        && MPI_SUCCESS != MPI_T_event_copy(instance, r->payload[r->count])) {
         ++r->bad_calls;
     }
     ++r->count;
@@ -78,7 +65,7 @@ static void evt_recorder_cb(MPI_T_event_instance instance, MPI_T_event_registrat
 
 /* Subscribe @p r to the event named @p name. Returns MPI_SUCCESS or the
  * failing call's code. */
-static int evt_recorder_start(evt_recorder_t *r, const char *name)
+static inline int evt_recorder_start(evt_recorder_t *r, const char *name)
 {
     int rc;
 
@@ -97,19 +84,19 @@ static int evt_recorder_start(evt_recorder_t *r, const char *name)
                                          evt_recorder_cb);
 }
 
-static int evt_recorder_stop(evt_recorder_t *r)
+static inline int evt_recorder_stop(evt_recorder_t *r)
 {
     return MPI_T_event_handle_free(r->handle, NULL, NULL);
 }
 
-static int32_t evt_i32(const evt_recorder_t *r, int n, size_t off)
+static inline int32_t evt_i32(const evt_recorder_t *r, int n, size_t off)
 {
     int32_t v;
     memcpy(&v, r->payload[n] + off, sizeof(v));
     return v;
 }
 
-static uint64_t evt_u64(const evt_recorder_t *r, int n, size_t off)
+static inline uint64_t evt_u64(const evt_recorder_t *r, int n, size_t off)
 {
     uint64_t v;
     memcpy(&v, r->payload[n] + off, sizeof(v));
@@ -117,7 +104,7 @@ static uint64_t evt_u64(const evt_recorder_t *r, int n, size_t off)
 }
 
 /* Index of the source named @p name, -1 if none. */
-static int evt_source_index(const char *name)
+static inline int evt_source_index(const char *name)
 {
     int num = 0;
 
@@ -130,8 +117,8 @@ static int evt_source_index(const char *name)
         MPI_T_source_order order;
         MPI_Count tps, maxt;
 
-        if (MPI_SUCCESS == MPI_T_source_get_info(i, sname, &nlen, desc, &dlen, &order, &tps,
-                                                 &maxt, NULL)
+        if (MPI_SUCCESS
+                == MPI_T_source_get_info(i, sname, &nlen, desc, &dlen, &order, &tps, &maxt, NULL)
             && 0 == strcmp(sname, name)) {
             return i;
         }
@@ -139,11 +126,10 @@ static int evt_source_index(const char *name)
     return -1;
 }
 
-static int evt_report(void)
+static inline int evt_report(void)
 {
-    printf("rank %d: %d passed, %d failed\n", evt_rank, evt_passed, evt_failed);
-    fflush(stdout);
-    return 0 == evt_failed ? 0 : 1;
+    printf("rank %d: ", evt_test_rank);
+    return evt_test_report(NULL);
 }
 
 #endif /* EVT_MPI_COMMON_H */

@@ -22,22 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int evt_test_rank = -1;
-static long evt_test_passed = 0;
-static long evt_test_failed = 0;
+#include "test/evt_test_check.h"
 
-#define EVT_CHECK(cond, ...)                                                                       \
-    do {                                                                                           \
-        if (cond) {                                                                                \
-            ++evt_test_passed;                                                                     \
-        } else {                                                                                   \
-            ++evt_test_failed;                                                                     \
-            fprintf(stderr, "[rank %d] FAIL %s:%d (%s): ", evt_test_rank, __FILE__, __LINE__,     \
-                    #cond);                                                                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
+/* The counts, CHECK() and evt_test_rank (set by evt_test_init) */
+#define EVT_CHECK(cond, ...) CHECK(cond, __VA_ARGS__)
 
 /** MPI_Init + MPI_T_init_thread; aborts if either fails. */
 static inline void evt_test_init(int *argc, char ***argv)
@@ -52,10 +40,12 @@ static inline void evt_test_init(int *argc, char ***argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &evt_test_rank);
 }
 
-/** Subscribe @p cb to event @p name (bound to *obj_handle when not NULL). */
-static inline MPI_T_event_registration evt_test_subscribe(const char *name, void *obj_handle,
-                                                          MPI_T_event_cb_function *cb,
-                                                          void *user_data)
+/** Subscribe @p cb to event @p name (bound to *obj_handle when not NULL)
+ *  with the callback safety @p safety. */
+static inline MPI_T_event_registration evt_test_subscribe_safe(const char *name, void *obj_handle,
+                                                               MPI_T_event_cb_function *cb,
+                                                               void *user_data,
+                                                               MPI_T_cb_safety safety)
 {
     MPI_T_event_registration reg = NULL;
     int index = -1, rc;
@@ -70,9 +60,16 @@ static inline MPI_T_event_registration evt_test_subscribe(const char *name, void
     if (MPI_SUCCESS != rc) {
         return NULL;
     }
-    rc = MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL, user_data, cb);
+    rc = MPI_T_event_register_callback(reg, safety, MPI_INFO_NULL, user_data, cb);
     EVT_CHECK(MPI_SUCCESS == rc, "MPI_T_event_register_callback(%s) = %d", name, rc);
     return reg;
+}
+
+/** evt_test_subscribe_safe() with MPI_T_CB_REQUIRE_NONE. */
+static inline MPI_T_event_registration
+evt_test_subscribe(const char *name, void *obj_handle, MPI_T_event_cb_function *cb, void *user_data)
+{
+    return evt_test_subscribe_safe(name, obj_handle, cb, user_data, MPI_T_CB_REQUIRE_NONE);
 }
 
 static inline void evt_test_unsubscribe(MPI_T_event_registration reg)
@@ -99,7 +96,8 @@ static inline void evt_test_flush(void)
 /** Sum the counts over the ranks, print them, finalize; the exit code. */
 static inline int evt_test_finish(const char *name)
 {
-    long local[2] = {evt_test_passed, evt_test_failed}, total[2] = {0, 0};
+    long local[2] = {atomic_load(&evt_test_passed), atomic_load(&evt_test_failed)};
+    long total[2] = {0, 0};
 
     MPI_Allreduce(local, total, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (0 == evt_test_rank) {

@@ -27,24 +27,11 @@
 
 #include "evt_file_read.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
+#include "test/evt_test_check.h"
 #include "test_file_common.h"
 
 /* Events other than ours a rank may raise (MPI_Init, communicators...) */
 #define OTHER_EVENTS_MAX 64
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (cond) {                                                                        \
-            ++passed;                                                                      \
-        } else {                                                                           \
-            ++failed;                                                                      \
-            printf("FAIL rank %d: ", rank);                                                \
-            printf(__VA_ARGS__);                                                           \
-            printf("\n");                                                                  \
-        }                                                                                  \
-    } while (0)
 
 static void check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, const char *mode)
 {
@@ -146,14 +133,14 @@ int main(int argc, char **argv)
         ++nfiles;
         if (0 != ompi_evt_fr_open(path, &f)) {
             printf("FAIL: cannot read %s\n", path);
-            ++failed;
+            ++evt_test_failed;
             continue;
         }
         if (0 <= f->rank && f->rank < np && NULL == files[f->rank]) {
             files[f->rank] = f;
         } else {
             printf("FAIL: %s: rank %d unexpected or twice\n", path, f->rank);
-            ++failed;
+            ++evt_test_failed;
             ompi_evt_fr_free(f);
         }
     }
@@ -161,12 +148,14 @@ int main(int argc, char **argv)
     CHECK(nfiles == np, "%d files for %d ranks", nfiles, np);
     for (rank = 0; rank < np; ++rank) {
         const char *mode = argv[4 + (rank < argc - 4 ? rank : argc - 5)];
+
+        evt_test_rank = rank; /* named in the failures */
         CHECK(NULL != files[rank], "no file");
         if (NULL != files[rank]) {
             check_rank(files[rank], rank, seed, mode);
             ompi_evt_fr_free(files[rank]);
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return 0 == failed ? 0 : 1;
+    evt_test_rank = -1;
+    return evt_test_report(NULL);
 }

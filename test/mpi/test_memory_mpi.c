@@ -26,18 +26,7 @@
 #include <sys/mman.h>
 
 #include "opal/mca/base/mca_base_event.h"
-
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        fprintf(stderr, "FAIL: %s\n", what);
-    }
-}
+#include "test/evt_test_check.h"
 
 #define MAX_SEEN 4096
 static atomic_int nseen;
@@ -65,9 +54,8 @@ static void on_released(mca_base_event_record_t *rec, mca_base_event_registratio
     atomic_fetch_add(&agg_bytes, b);
 }
 
-static mca_base_event_registration_t *listen_on(mca_base_event_t *ev,
-                                                mca_base_event_cb_safety_t safety,
-                                                mca_base_event_cb_fn_t fn)
+static mca_base_event_registration_t *
+listen_on(mca_base_event_t *ev, mca_base_event_cb_safety_t safety, mca_base_event_cb_fn_t fn)
 {
     mca_base_event_registration_t *reg = NULL;
     if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &reg)
@@ -91,32 +79,32 @@ int main(int argc, char **argv)
                    == mca_base_event_get_by_name("ompi.mca.memory.patcher.release", &release);
 
     if (0 == strcmp(mode, "absent")) {
-        check(!have_released, "released absent without memory/patcher");
-        check(!have_release, "release absent without memory/patcher");
+        CHECK(!have_released, "released absent without memory/patcher");
+        CHECK(!have_release, "release absent without memory/patcher");
     } else {
         mca_base_event_registration_t *ra, *rr = NULL;
         void *p;
 
-        check(have_released, "released registered after MPI_Init");
-        check(0 == strcmp(mode, "ring") ? have_release : !have_release,
+        CHECK(have_released, "released registered after MPI_Init");
+        CHECK(0 == strcmp(mode, "ring") ? have_release : !have_release,
               "release registered exactly when the delivery takes async-signal raises");
         ra = have_released ? listen_on(released, MCA_BASE_EVENT_CB_REQUIRE_NONE, on_released)
                            : NULL;
         if (have_release) {
             rr = listen_on(release, MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE, on_release);
-            check(NULL != rr, "listen on release");
+            CHECK(NULL != rr, "listen on release");
         }
         p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         munmap(p, len);
         (void) mca_base_event_flush();
-        check(atomic_load(&agg_count) >= 1 && atomic_load(&agg_bytes) >= len,
+        CHECK(atomic_load(&agg_count) >= 1 && atomic_load(&agg_bytes) >= len,
               "the munmap arrives aggregated");
         if (NULL != rr) {
             int found = 0, n = atomic_load(&nseen);
             for (int i = 0; i < n && i < MAX_SEEN; ++i) {
                 found += seen_bytes[i] == len && seen_addr[i] == (uint64_t) (uintptr_t) p;
             }
-            check(1 == found, "one per-release event with the munmap's bytes and address");
+            CHECK(1 == found, "one per-release event with the munmap's bytes and address");
             (void) mca_base_event_handle_free(rr, NULL, NULL);
         }
         if (NULL != ra) {
@@ -124,6 +112,6 @@ int main(int argc, char **argv)
         }
     }
     MPI_Finalize();
-    printf("test_memory_mpi %s: %d passed, %d failed\n", mode, passed, failed);
-    return failed ? 1 : 0;
+    printf("test_memory_mpi %s: ", mode);
+    return evt_test_report(NULL);
 }

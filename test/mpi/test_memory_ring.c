@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "opal/mca/base/mca_base_event.h"
+#include "test/evt_test_check.h"
 
 #define MiB (1024 * 1024)
 
@@ -56,20 +57,6 @@
 #ifndef EVT_ASAN
 #    define EVT_ASAN 0
 #endif
-
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (cond) {                                                                                \
-            ++passed;                                                                              \
-        } else {                                                                                   \
-            ++failed;                                                                              \
-            fprintf(stderr, "FAIL %s:%d (%s): ", __FILE__, __LINE__, #cond);                       \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 /* One per-release view: every instance it received, in static storage (the
  * ASYNC_SIGNAL_SAFE callback may take atomics and static memory only). */
@@ -241,7 +228,7 @@ static void window_close(const char *what)
  * ------------------------------------------------------------------------ */
 
 #define NTHREADS 4
-#define ROUNDS 200
+#define ROUNDS   200
 static pthread_barrier_t start, done, leave;
 static void *thread_regions[NTHREADS][ROUNDS];
 
@@ -389,15 +376,14 @@ int main(int argc, char **argv)
 
     MPI_Init(&argc, &argv);
     if (OPAL_SUCCESS != mca_base_event_get_by_name("ompi.mca.memory.patcher.released", &released)
-        || OPAL_SUCCESS != mca_base_event_get_by_name("ompi.mca.memory.patcher.release",
-                                                      &release)) {
+        || OPAL_SUCCESS
+               != mca_base_event_get_by_name("ompi.mca.memory.patcher.release", &release)) {
         fprintf(stderr, "FAIL: both memory events must be registered with OMPI_MCA_evt=ring\n");
         MPI_Finalize();
         printf("test_memory_ring: 0 passed, 1 failed\n");
         return 1;
     }
-    CHECK(0 == strcmp(release->source->name, "ompi.unordered"), "source %s",
-          release->source->name);
+    CHECK(0 == strcmp(release->source->name, "ompi.unordered"), "source %s", release->source->name);
     CHECK(2 == release->num_elements && MCA_BASE_VAR_TYPE_UINT64_T == release->types[0]
               && MCA_BASE_VAR_TYPE_UINT64_T == release->types[1] && 0 == release->offsets[0]
               && 8 == release->offsets[1],
@@ -498,6 +484,5 @@ int main(int argc, char **argv)
     (void) mca_base_event_handle_free(sig, NULL, NULL);
     (void) mca_base_event_handle_free(agg, NULL, NULL);
     MPI_Finalize();
-    printf("test_memory_ring: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return evt_test_report("test_memory_ring");
 }

@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 
     rc = MPI_Init(&argc, &argv);
     CHECK(MPI_SUCCESS == rc, "MPI_Init -> %d", rc);
-    MPI_Comm_rank(MPI_COMM_WORLD, &evt_rank);
+    MPI_Comm_rank(MPI_COMM_WORLD, &evt_test_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     rc = MPI_T_init_thread(MPI_THREAD_SINGLE, &tprov);
@@ -35,12 +35,12 @@ int main(int argc, char **argv)
     rc = evt_recorder_start(&my_rec, "ompi.mything_base_happened");
     CHECK(MPI_SUCCESS == rc, "subscribe custom -> %d", rc);
     for (int i = 0; i < NRAISE; ++i) {
-        my_producer_raise(1000 + evt_rank * 10 + i);
+        my_producer_raise(1000 + evt_test_rank * 10 + i);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     CHECK(NRAISE == my_rec.count, "custom count %d", my_rec.count);
     for (int i = 0; i < NRAISE && i < my_rec.count; ++i) {
-        CHECK(1000 + evt_rank * 10 + i == evt_i32(&my_rec, i, 0), "value[%d] %d", i,
+        CHECK(1000 + evt_test_rank * 10 + i == evt_i32(&my_rec, i, 0), "value[%d] %d", i,
               evt_i32(&my_rec, i, 0));
     }
     CHECK(0 == init_rec.count, "initialization was raised before the subscription: %d",

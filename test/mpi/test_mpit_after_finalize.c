@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     CHECK(MPI_SUCCESS == rc, "MPI_Init -> %d", rc);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    evt_rank = rank;
+    evt_test_rank = rank;
     MPI_Barrier(MPI_COMM_WORLD);
     CHECK(0 == fini_rec.count, "no finalization before MPI_Finalize: %d", fini_rec.count);
     rc = MPI_Finalize();

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 
     rc = MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
     CHECK(MPI_SUCCESS == rc, "MPI_Init_thread -> %d", rc);
-    MPI_Comm_rank(MPI_COMM_WORLD, &evt_rank);
+    MPI_Comm_rank(MPI_COMM_WORLD, &evt_test_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     /* Exactly one initialization, whether the hook, the wrapper or both saw it. */
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
               "thread_level %d, provided %d",
               evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, thread_level)),
               provided);
-        CHECK(evt_rank
+        CHECK(evt_test_rank
                   == evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, world_rank)),
               "world_rank %d",
               evt_i32(&init_rec, 0, offsetof(ompi_evt_initialization_payload_t, world_rank)));
@@ -72,12 +72,12 @@ int main(int argc, char **argv)
     rc = evt_recorder_start(&my_rec, "ompi.mything_base_happened");
     CHECK(MPI_SUCCESS == rc, "subscribe custom -> %d", rc);
     for (int i = 0; i < NRAISE; ++i) {
-        my_producer_raise(evt_rank * 100 + i);
+        my_producer_raise(evt_test_rank * 100 + i);
         MPI_Barrier(MPI_COMM_WORLD);
     }
     CHECK(NRAISE == my_rec.count, "custom count %d", my_rec.count);
     for (int i = 0; i < NRAISE && i < my_rec.count; ++i) {
-        CHECK(evt_rank * 100 + i == evt_i32(&my_rec, i, 0), "value[%d] = %d", i,
+        CHECK(evt_test_rank * 100 + i == evt_i32(&my_rec, i, 0), "value[%d] = %d", i,
               evt_i32(&my_rec, i, 0));
     }
     CHECK(evt_source_index("ompi.mything") == my_rec.source_index, "custom source %d",

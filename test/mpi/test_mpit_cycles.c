@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     }
     rc = MPI_Init(&argc, &argv);
     CHECK(MPI_SUCCESS == rc, "MPI_Init -> %d", rc);
-    MPI_Comm_rank(MPI_COMM_WORLD, &evt_rank);
+    MPI_Comm_rank(MPI_COMM_WORLD, &evt_test_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (; c < 5; ++c) {
         cycle(c, &first_index, &first_init_index);

@@ -183,11 +183,10 @@ static void free_under_tool_lock(void)
         CHECK(MPI_SUCCESS == MPI_T_event_handle_alloc(my_index(), NULL, MPI_INFO_NULL, &next),
               "alloc %d", i);
         CHECK(MPI_SUCCESS
-                  == MPI_T_event_register_callback(next, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL,
-                                                   NULL, locking_cb),
+                  == MPI_T_event_register_callback(next, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL, NULL,
+                                                   locking_cb),
               "register %d", i);
-        CHECK(MPI_SUCCESS == MPI_T_event_set_dropped_handler(next, count_dropped), "dropped %d",
-              i);
+        CHECK(MPI_SUCCESS == MPI_T_event_set_dropped_handler(next, count_dropped), "dropped %d", i);
         tool_lock_held = 0;
         pthread_mutex_unlock(&tool_lock);
         cur = next;
@@ -198,8 +197,7 @@ static void free_under_tool_lock(void)
     drain_point();
     CHECK(0 == atomic_load(&self_deadlocks), "%ld callbacks ran under the tool's own lock",
           atomic_load(&self_deadlocks));
-    CHECK(2001 == atomic_load(&freed_cbs), "free callbacks %ld of 2001",
-          atomic_load(&freed_cbs));
+    CHECK(2001 == atomic_load(&freed_cbs), "free callbacks %ld of 2001", atomic_load(&freed_cbs));
     MPI_T_finalize();
 }
 
@@ -293,8 +291,7 @@ static void toggle_dropped_handler(void)
         pthread_create(&t[i], NULL, overflower, NULL);
     }
     for (int i = 0; i < 4000 && 4 * 300000 != atomic_load(&raised_total); ++i) {
-        CHECK(MPI_SUCCESS
-                  == MPI_T_event_set_dropped_handler(h, 0 == i % 2 ? NULL : count_dropped),
+        CHECK(MPI_SUCCESS == MPI_T_event_set_dropped_handler(h, 0 == i % 2 ? NULL : count_dropped),
               "toggle %d", i);
         drain_point();
     }
@@ -358,7 +355,7 @@ int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
 
-    evt_rank = 0;
+    evt_test_rank = 0;
     if (0 == strcmp(what, "register_while_freeing")) {
         register_while_freeing();
     } else if (0 == strcmp(what, "free_under_tool_lock")) {

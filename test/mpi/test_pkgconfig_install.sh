@@ -11,19 +11,10 @@
 #    payload structs) alone, without Open MPI's headers, builds as C and as
 #    C++.
 # Prints "N passed, M failed".
-set -u
-top="${EVT_TOP_BUILDDIR:?run from make check}"
-src="${EVT_TOP_SRCDIR:?run from make check}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/evt-pc.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-ko() { failed=$((failed + 1)); echo "FAILED: $*" >&2; }
+evt_scratch=evt-pc
+. "${EVT_TOP_SRCDIR:?run from make check}/test/evt_test_install.sh"
 
-# A nested make of the same tree: keep the outer make's jobserver out of it.
-if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" install DESTDIR="$tmp/root" \
-        >"$tmp/install.log" 2>&1; then ok; else ko "make install"; tail -20 "$tmp/install.log" >&2; fi
+stage_install
 
 # In a sanitizer tree the library needs the sanitizer runtime: build with the
 # tree's compiler (OMPI_CC) and flags (from EVT_RUN_ENV).
@@ -31,7 +22,7 @@ san="${EVT_SANITIZER_CFLAGS:-}"
 if [ -n "${EVT_CC:-}" ]; then OMPI_CC="$EVT_CC"; export OMPI_CC; fi
 
 pc=$(find "$tmp/root" -name ompi-evt.pc | head -n 1)
-if [ -n "$pc" ]; then ok; else ko "ompi-evt.pc installed"; echo "0 passed, $((failed)) failed"; exit 1; fi
+if [ -n "$pc" ]; then ok; else ko "ompi-evt.pc installed"; finish; fi
 PKG_CONFIG_PATH=$(dirname "$pc")
 export PKG_CONFIG_PATH
 cflags=$(pkg-config --define-prefix --cflags ompi-evt) && ok || ko "pkg-config --cflags"
@@ -86,5 +77,4 @@ if command -v "${CXX:-c++}" >/dev/null 2>&1; then
             -o "$tmp/payloads_cc.o" >"$tmp/plcc.log" 2>&1; then ok; else ko "payload header, C++"; cat "$tmp/plcc.log" >&2; fi
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

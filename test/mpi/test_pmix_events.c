@@ -132,21 +132,13 @@ static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source
 
 static MPI_T_event_registration subscribe(const char *name, MPI_T_event_cb_function *cb)
 {
-    MPI_T_event_registration reg = NULL;
-    int index = -1, rc;
+    MPI_T_event_registration reg;
+    int rc;
 
-    rc = MPI_T_event_get_index(name, &index);
-    EVT_CHECK(MPI_SUCCESS == rc, "MPI_T_event_get_index(%s) = %d", name, rc);
-    if (MPI_SUCCESS != rc) {
+    reg = evt_test_subscribe_safe(name, NULL, cb, NULL, MPI_T_CB_REQUIRE_THREAD_SAFE);
+    if (NULL == reg) {
         return NULL;
     }
-    rc = MPI_T_event_handle_alloc(index, NULL, MPI_INFO_NULL, &reg);
-    EVT_CHECK(MPI_SUCCESS == rc, "handle_alloc(%s) = %d", name, rc);
-    if (MPI_SUCCESS != rc) {
-        return NULL;
-    }
-    rc = MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, MPI_INFO_NULL, NULL, cb);
-    EVT_CHECK(MPI_SUCCESS == rc, "register_callback(%s) = %d", name, rc);
     rc = MPI_T_event_set_dropped_handler(reg, on_dropped);
     EVT_CHECK(MPI_SUCCESS == rc, "set_dropped_handler(%s) = %d", name, rc);
     return reg;

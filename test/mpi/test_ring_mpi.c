@@ -24,7 +24,7 @@
 
 #define PER_PHASE 50
 
-static atomic_int in_blocking;   /* main thread is inside MPI_Recv/MPI_Barrier */
+static atomic_int in_blocking; /* main thread is inside MPI_Recv/MPI_Barrier */
 static atomic_int delivered, delivered_blocked, delivered_other_thread;
 /* a second registration at MPI_T_CB_REQUIRE_NONE: its callback may call
  * MPI, so it never runs inside an MPI call's progress (issue 10 item 3) */
@@ -43,7 +43,7 @@ static void waiting_register(void)
     }
 }
 static pthread_t main_thread;
-static atomic_int raise_go;      /* helper: raise when set to a phase number */
+static atomic_int raise_go; /* helper: raise when set to a phase number */
 
 static void cb(MPI_T_event_instance inst, MPI_T_event_registration h, MPI_T_cb_safety s, void *ud)
 {
@@ -87,7 +87,7 @@ static void phase(int n, int blocked_rank, int barrier)
 {
     int before = atomic_load(&delivered), token = n;
 
-    if (evt_rank == blocked_rank) {
+    if (evt_test_rank == blocked_rank) {
         int before_blocked = atomic_load(&delivered_blocked);
         /* this thread's ring: records only a NONE-level callback takes */
         for (int32_t i = 0; i < PER_PHASE; ++i) {
@@ -98,7 +98,7 @@ static void phase(int n, int blocked_rank, int barrier)
         if (barrier) {
             MPI_Barrier(MPI_COMM_WORLD);
         } else {
-            MPI_Recv(&token, 1, MPI_INT, 1 - evt_rank, n, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&token, 1, MPI_INT, 1 - evt_test_rank, n, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         atomic_store(&in_blocking, 0);
         CHECK(PER_PHASE == atomic_load(&delivered_blocked) - before_blocked,
@@ -110,7 +110,7 @@ static void phase(int n, int blocked_rank, int barrier)
         if (barrier) {
             MPI_Barrier(MPI_COMM_WORLD);
         } else {
-            MPI_Send(&token, 1, MPI_INT, 1 - evt_rank, n, MPI_COMM_WORLD);
+            MPI_Send(&token, 1, MPI_INT, 1 - evt_test_rank, n, MPI_COMM_WORLD);
         }
         CHECK(before == atomic_load(&delivered), "phase %d: nothing raised here", n);
     }
@@ -125,24 +125,25 @@ int main(int argc, char **argv)
 
     main_thread = pthread_self();
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &evt_rank);
+    MPI_Comm_rank(MPI_COMM_WORLD, &evt_test_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(2 == size, "size %d", size);
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    CHECK(NULL != ompi_evt_base.name && 0 == strcmp(ompi_evt_base.name, "ring"),
-          "ring selected");
+    CHECK(NULL != ompi_evt_base.name && 0 == strcmp(ompi_evt_base.name, "ring"), "ring selected");
     my_producer_register();
     waiting_register();
     CHECK(NULL != waiting_ev, "waiting event");
     CHECK(MPI_SUCCESS == MPI_T_event_get_index("ompi.mything_base_happened", &idx), "index");
     CHECK(MPI_SUCCESS == MPI_T_event_handle_alloc(idx, NULL, MPI_INFO_NULL, &h), "alloc");
-    CHECK(MPI_SUCCESS == MPI_T_event_register_callback(h, MPI_T_CB_REQUIRE_MPI_RESTRICTED,
-                                                       MPI_INFO_NULL, NULL, cb),
+    CHECK(MPI_SUCCESS
+              == MPI_T_event_register_callback(h, MPI_T_CB_REQUIRE_MPI_RESTRICTED, MPI_INFO_NULL,
+                                               NULL, cb),
           "callback");
     CHECK(MPI_SUCCESS == MPI_T_event_get_index("ompi.mything_base_waiting", &idx), "index 2");
     CHECK(MPI_SUCCESS == MPI_T_event_handle_alloc(idx, NULL, MPI_INFO_NULL, &hn), "alloc none");
-    CHECK(MPI_SUCCESS == MPI_T_event_register_callback(hn, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL,
-                                                       NULL, none_cb),
+    CHECK(MPI_SUCCESS
+              == MPI_T_event_register_callback(hn, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL, NULL,
+                                               none_cb),
           "callback none");
 
     /* deferred: a raise is not delivered at once */

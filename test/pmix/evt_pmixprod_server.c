@@ -31,30 +31,25 @@
  * Env EVT_PMIXPROD_TMPDIR: rendezvous folder (default: a new one in /tmp).
  * Prints "[server] ..." lines; exits 0 when every rank exited 0. */
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <pmix.h>
-#include <pmix_server.h>
-
+#include "evt_test_pmix_server_common.h"
+#include "evt_test_resusage_info.h"
 #include "ompi/runtime/ompi_evt_pmix_keys.h"
 #include "ompi/runtime/ompi_evt_procstat.h"
 
-#define NSPACE    "evt-pmixprod-job"
-#define MAX_PROCS 16
-#define MAX_REQS  64
+#define NSPACE   "evt-pmixprod-job"
+#define MAX_REQS 64
 
-static int nprocs = 2;
-static pid_t pids[MAX_PROCS];
+static evt_tsrv_job_t job = {.nspace = NSPACE, .nprocs = 2};
 static pmix_proc_t server_proc;
 
 /* resource-usage requests (under reqs_lock) */
@@ -69,103 +64,11 @@ static req_t reqs[MAX_REQS];
 static pthread_mutex_t reqs_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int done;
 static unsigned push_rate; /* -u */
-static double push_next[MAX_PROCS];
+static double push_next[EVT_TSRV_MAX_PROCS];
 static int monitor_upcalls;
 static unsigned long updates_sent;
 
-/* a one-shot latch for the library's callbacks */
-typedef struct {
-    pthread_mutex_t m;
-    pthread_cond_t c;
-    int done;
-    pmix_status_t st;
-} latch_t;
-#define LATCH_INIT                                                           \
-    {                                                                        \
-        PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_SUCCESS \
-    }
-static void op_cb(pmix_status_t st, void *cbdata)
-{
-    latch_t *l = cbdata;
-
-    pthread_mutex_lock(&l->m);
-    l->st = st;
-    l->done = 1;
-    pthread_cond_broadcast(&l->c);
-    pthread_mutex_unlock(&l->m);
-}
-static pmix_status_t latch_wait(latch_t *l)
-{
-    pthread_mutex_lock(&l->m);
-    while (!l->done) {
-        pthread_cond_wait(&l->c, &l->m);
-    }
-    pthread_mutex_unlock(&l->m);
-    return l->st;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* ---------------- upcalls ---------------- */
-
-static pmix_status_t up_ok(const pmix_proc_t *p, void *obj, pmix_op_cbfunc_t cb, void *cbd)
-{
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, cbd);
-    }
-    return PMIX_SUCCESS;
-}
-
-static pmix_status_t up_abort(const pmix_proc_t *p, void *obj, int status, const char msg[],
-                              pmix_proc_t procs[], size_t np, pmix_op_cbfunc_t cb, void *cbd)
-{
-    fprintf(stderr, "[server] abort from rank %u, status %d: %s\n", p->rank, status,
-            NULL == msg ? "" : msg);
-    for (int i = 0; i < nprocs; ++i) {
-        if (0 < pids[i]) {
-            kill(pids[i], SIGTERM);
-        }
-    }
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, cbd);
-    }
-    return PMIX_SUCCESS;
-}
-
-/* one node: the local contribution is the whole result */
-static pmix_status_t up_fence(const pmix_proc_t procs[], size_t np, const pmix_info_t info[],
-                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cb,
-                              void *cbd)
-{
-    if (NULL != cb) {
-        cb(PMIX_SUCCESS, data, ndata, cbd, NULL, NULL);
-    }
-    return PMIX_SUCCESS;
-}
-
-/* the library has delivered to every local client already */
-static pmix_status_t up_notify(pmix_status_t code, const pmix_proc_t *src, pmix_data_range_t range,
-                               pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
-{
-    return PMIX_OPERATION_SUCCEEDED;
-}
-
-static pmix_status_t up_regev(pmix_status_t *codes, size_t ncodes, const pmix_info_t info[],
-                              size_t ninfo, pmix_op_cbfunc_t cb, void *cbd)
-{
-    return PMIX_OPERATION_SUCCEEDED;
-}
-
-static pmix_status_t up_deregev(pmix_status_t *codes, size_t ncodes, pmix_op_cbfunc_t cb, void *cbd)
-{
-    return PMIX_OPERATION_SUCCEEDED;
-}
+/* ---------------- upcalls (the rest: evt_tsrv_module_defaults) ---------------- */
 
 static pmix_status_t up_monitor(const pmix_proc_t *requestor, const pmix_info_t *monitor,
                                 pmix_status_t error, const pmix_info_t directives[], size_t ndirs,
@@ -191,13 +94,13 @@ static pmix_status_t up_monitor(const pmix_proc_t *requestor, const pmix_info_t 
 
         for (k = 0; k < MAX_REQS && reqs[k].live; ++k) {
         }
-        if (0 == rate || MAX_REQS == k || requestor->rank >= (pmix_rank_t) nprocs) {
+        if (0 == rate || MAX_REQS == k || requestor->rank >= (pmix_rank_t) job.nprocs) {
             rc = PMIX_ERR_BAD_PARAM;
         } else {
             reqs[k].live = true;
             reqs[k].rank = requestor->rank;
             reqs[k].rate = rate;
-            reqs[k].next = now_s() + rate;
+            reqs[k].next = evt_tsrv_now() + rate;
             snprintf(reqs[k].id, sizeof(reqs[k].id), "%s", id);
         }
         fprintf(stderr, "[server] monitor: resource usage of rank %u every %u s (id %s): %d\n",
@@ -226,17 +129,6 @@ static pmix_status_t up_monitor(const pmix_proc_t *requestor, const pmix_info_t 
     return rc;
 }
 
-static pmix_server_module_t module = {
-    .client_connected = up_ok,
-    .client_finalized = up_ok,
-    .abort = up_abort,
-    .fence_nb = up_fence,
-    .register_events = up_regev,
-    .deregister_events = up_deregev,
-    .notify_event = up_notify,
-    .monitor = up_monitor,
-};
-
 /* ---------------- events the server generates ---------------- */
 
 /* A resource-usage update of @p rank (pid @p pid) to that rank alone. */
@@ -244,16 +136,13 @@ static void send_update(pmix_rank_t rank, pid_t pid)
 {
     ompi_evt_procstat_t st;
     ompi_evt_pmix_resource_usage_payload_t p;
-    pmix_data_array_t *da, *target;
-    pmix_info_t *f, info[3];
+    evt_test_resusage_t v;
+    pmix_data_array_t *target;
+    pmix_info_t info[4];
     pmix_proc_t who;
-    struct timeval tv;
-    float pcpu, pss, vsize, rss, peak;
-    uint16_t nthr, cpu;
-    int32_t pri;
-    time_t when;
     bool yes = true;
     char state[2];
+    evt_tsrv_latch_t l = EVT_TSRV_LATCH_INIT;
 
     if (0 != ompi_evt_procstat_read(NULL, pid, &st)
         || 0
@@ -262,38 +151,23 @@ static void send_update(pmix_rank_t rank, pid_t pid)
         return;
     }
     PMIX_PROC_LOAD(&who, NSPACE, rank);
-    tv.tv_sec = (time_t) (p.cpu_time_usec / 1000000);
-    tv.tv_usec = (suseconds_t) (p.cpu_time_usec % 1000000);
-    pcpu = (float) p.percent_cpu;
-    pss = (float) p.pss_mb;
-    vsize = (float) p.vsize_mb;
-    rss = (float) p.rss_mb;
-    peak = (float) p.peak_vsize_mb;
-    nthr = (uint16_t) p.num_threads;
-    cpu = (uint16_t) p.cpu;
-    pri = p.priority;
-    when = (time_t) p.sample_time;
     state[0] = (char) p.state;
     state[1] = '\0';
-
-    PMIX_DATA_ARRAY_CREATE(da, 12, PMIX_INFO);
-    f = (pmix_info_t *) da->array;
-    PMIX_INFO_LOAD(&f[0], PMIX_PROCID, &who, PMIX_PROC);
-    PMIX_INFO_LOAD(&f[1], PMIX_PROC_OS_STATE, state, PMIX_STRING);
-    PMIX_INFO_LOAD(&f[2], PMIX_PROC_TIME, &tv, PMIX_TIMEVAL);
-    PMIX_INFO_LOAD(&f[3], PMIX_PROC_PERCENT_CPU, &pcpu, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[4], PMIX_PROC_PRIORITY, &pri, PMIX_INT32);
-    PMIX_INFO_LOAD(&f[5], PMIX_PROC_NUM_THREADS, &nthr, PMIX_UINT16);
-    PMIX_INFO_LOAD(&f[6], PMIX_PROC_PSS, &pss, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[7], PMIX_PROC_VSIZE, &vsize, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[8], PMIX_PROC_RSS, &rss, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[9], PMIX_PROC_PEAK_VSIZE, &peak, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[10], PMIX_PROC_CPU, &cpu, PMIX_UINT16);
-    PMIX_INFO_LOAD(&f[11], PMIX_PROC_SAMPLE_TIME, &when, PMIX_TIME);
-    PMIX_INFO_CONSTRUCT(&info[0]);
-    PMIX_LOAD_KEY(info[0].key, PMIX_PROC_RESOURCE_USAGE);
-    info[0].value.type = PMIX_DATA_ARRAY;
-    info[0].value.data.darray = da;
+    v = (evt_test_resusage_t){
+        .state = state,
+        .cpu_time = {.tv_sec = (time_t) (p.cpu_time_usec / 1000000),
+                     .tv_usec = (suseconds_t) (p.cpu_time_usec % 1000000)},
+        .percent_cpu = (float) p.percent_cpu,
+        .pss = (float) p.pss_mb,
+        .vsize = (float) p.vsize_mb,
+        .rss = (float) p.rss_mb,
+        .peak_vsize = (float) p.peak_vsize_mb,
+        .priority = p.priority,
+        .num_threads = (uint16_t) p.num_threads,
+        .cpu = (uint16_t) p.cpu,
+        .sample_time = (time_t) p.sample_time,
+    };
+    evt_test_resusage_info(&info[0], &who, &v);
     PMIX_DATA_ARRAY_CREATE(target, 1, PMIX_PROC);
     memcpy(target->array, &who, sizeof(who));
     PMIX_INFO_CONSTRUCT(&info[1]);
@@ -301,22 +175,28 @@ static void send_update(pmix_rank_t rank, pid_t pid)
     info[1].value.type = PMIX_DATA_ARRAY;
     info[1].value.data.darray = target;
     PMIX_INFO_LOAD(&info[2], PMIX_EVENT_DO_NOT_CACHE, &yes, PMIX_BOOL);
-    latch_t l = LATCH_INIT;
+    /* Not for default handlers: an update pushed (-u) while the rank's
+     * producer has no handler for it (not yet registered in MPI_Init, or
+     * deregistered at the start of MPI_Finalize) would reach Open MPI's
+     * default handler, which aborts the rank (status -114); it is dropped
+     * instead. */
+    PMIX_INFO_LOAD(&info[3], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
     if (PMIX_SUCCESS
-        == PMIx_Notify_event(PMIX_MONITOR_RESUSAGE_UPDATE, &server_proc, PMIX_RANGE_CUSTOM, info, 3,
-                             op_cb, &l)) {
-        (void) latch_wait(&l);
+        == evt_tsrv_latch_wait(&l,
+                               PMIx_Notify_event(PMIX_MONITOR_RESUSAGE_UPDATE, &server_proc,
+                                                 PMIX_RANGE_CUSTOM, info, 4, evt_tsrv_op_cb, &l))) {
         ++updates_sent;
     }
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         PMIX_INFO_DESTRUCT(&info[i]);
     }
 }
 
 static void *updater(void *arg)
 {
+    (void) arg;
     while (!done) {
-        double t = now_s();
+        double t = evt_tsrv_now();
 
         for (int k = 0; k < MAX_REQS; ++k) {
             pmix_rank_t rank = 0;
@@ -329,14 +209,14 @@ static void *updater(void *arg)
                 reqs[k].next += reqs[k].rate;
             }
             pthread_mutex_unlock(&reqs_lock);
-            if (due && 0 < pids[rank]) {
-                send_update(rank, pids[rank]);
+            if (due && 0 < job.pids[rank]) {
+                send_update(rank, job.pids[rank]);
             }
         }
-        for (int r = 0; 0 < push_rate && r < nprocs; ++r) {
-            if (0 < pids[r] && push_next[r] <= t) {
+        for (int r = 0; 0 < push_rate && r < job.nprocs; ++r) {
+            if (0 < job.pids[r] && push_next[r] <= t) {
                 push_next[r] += push_rate;
-                send_update((pmix_rank_t) r, pids[r]);
+                send_update((pmix_rank_t) r, job.pids[r]);
             }
         }
         usleep(20000);
@@ -344,126 +224,74 @@ static void *updater(void *arg)
     return NULL;
 }
 
-/* Rank @p rank was killed by @p sig: tell the job. */
-static void announce_kill(int rank, int sig)
+/* Rank @p r ended with wait status @p status: when a signal killed it,
+ * tell the job. */
+static void announce_kill(int r, int status, void *arg)
 {
     pmix_info_t info[3];
     pmix_proc_t who;
-    int code = 128 + sig;
+    int sig, code;
     bool yes = true;
-    latch_t l = LATCH_INIT;
+    evt_tsrv_latch_t l = EVT_TSRV_LATCH_INIT;
 
-    PMIX_PROC_LOAD(&who, NSPACE, (pmix_rank_t) rank);
+    (void) arg;
+    if (!WIFSIGNALED(status)) {
+        return;
+    }
+    sig = WTERMSIG(status);
+    code = 128 + sig;
+    PMIX_PROC_LOAD(&who, NSPACE, (pmix_rank_t) r);
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &who, PMIX_PROC);
     PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
     PMIX_INFO_LOAD(&info[2], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
-    if (PMIX_SUCCESS
-        == PMIx_Notify_event(PMIX_ERR_PROC_ABORTED_BY_SIG, &server_proc, PMIX_RANGE_NAMESPACE, info,
-                             3, op_cb, &l)) {
-        (void) latch_wait(&l);
-    }
-    fprintf(stderr, "[server] announced: rank %d killed by signal %d\n", rank, sig);
+    (void) evt_tsrv_latch_wait(&l, PMIx_Notify_event(PMIX_ERR_PROC_ABORTED_BY_SIG, &server_proc,
+                                                     PMIX_RANGE_NAMESPACE, info, 3, evt_tsrv_op_cb,
+                                                     &l));
+    fprintf(stderr, "[server] announced: rank %d killed by signal %d\n", r, sig);
     for (int i = 0; i < 3; ++i) {
         PMIX_INFO_DESTRUCT(&info[i]);
     }
 }
 
-/* ---------------- the job ---------------- */
+/* -x: die (SIGKILL on itself) once the ranks ran that long */
+typedef struct {
+    double start;
+    int after;
+} death_t;
 
-static int register_job(const char *host)
+static void maybe_die(void *arg)
 {
-    char ranks[4 * MAX_PROCS + 1] = "", *regex = NULL, *ppn = NULL;
-    uint32_t n = (uint32_t) nprocs, zero = 0, one = 1;
-    pmix_rank_t leader = 0;
-    pmix_info_t *info;
-    size_t ninfo = 12 + (size_t) nprocs, i = 0;
-    pmix_nspace_t ns;
-    latch_t l = LATCH_INIT;
-    pmix_status_t rc;
+    const death_t *d = arg;
 
-    for (int r = 0; r < nprocs; ++r) {
-        sprintf(ranks + strlen(ranks), "%s%d", r ? "," : "", r);
+    if (0 < d->after && evt_tsrv_now() - d->start >= d->after) {
+        fprintf(stderr, "[server] dying now (-x %d)\n", d->after);
+        fflush(stderr);
+        raise(SIGKILL);
     }
-    PMIx_generate_regex(host, &regex);
-    PMIx_generate_ppn(ranks, &ppn);
-    PMIX_INFO_CREATE(info, ninfo);
-    PMIX_INFO_LOAD(&info[i++], PMIX_UNIV_SIZE, &n, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[i++], PMIX_JOB_SIZE, &n, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[i++], PMIX_MAX_PROCS, &n, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[i++], PMIX_LOCAL_SIZE, &n, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[i++], PMIX_NODE_SIZE, &n, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[i++], PMIX_LOCAL_PEERS, ranks, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[i++], PMIX_NODE_MAP, regex, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[i++], PMIX_PROC_MAP, ppn, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[i++], PMIX_JOBID, NSPACE, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[i++], PMIX_NUM_NODES, &one, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[i++], PMIX_APPNUM, &zero, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[i++], PMIX_LOCALLDR, &leader, PMIX_PROC_RANK);
-    for (int r = 0; r < nprocs; ++r) {
-        pmix_data_array_t *da;
-        pmix_info_t *pi;
-        uint16_t lr = (uint16_t) r;
-        pmix_rank_t rk = (pmix_rank_t) r;
-
-        PMIX_DATA_ARRAY_CREATE(da, 7, PMIX_INFO);
-        pi = (pmix_info_t *) da->array;
-        PMIX_INFO_LOAD(&pi[0], PMIX_RANK, &rk, PMIX_PROC_RANK);
-        PMIX_INFO_LOAD(&pi[1], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
-        PMIX_INFO_LOAD(&pi[2], PMIX_NODE_RANK, &lr, PMIX_UINT16);
-        PMIX_INFO_LOAD(&pi[3], PMIX_GLOBAL_RANK, &rk, PMIX_PROC_RANK);
-        PMIX_INFO_LOAD(&pi[4], PMIX_APP_RANK, &rk, PMIX_PROC_RANK);
-        PMIX_INFO_LOAD(&pi[5], PMIX_NODEID, &zero, PMIX_UINT32);
-        PMIX_INFO_LOAD(&pi[6], PMIX_HOSTNAME, host, PMIX_STRING);
-        PMIX_INFO_LOAD(&info[i++], PMIX_PROC_DATA, da, PMIX_DATA_ARRAY);
-        PMIX_DATA_ARRAY_FREE(da);
-    }
-    PMIX_LOAD_NSPACE(ns, NSPACE);
-    rc = PMIx_server_register_nspace(ns, nprocs, info, i, op_cb, &l);
-    if (PMIX_SUCCESS == rc) {
-        rc = latch_wait(&l);
-    }
-    PMIX_INFO_FREE(info, ninfo);
-    free(regex);
-    free(ppn);
-    return rc;
-}
-
-/* A malloc'ed copy of @p env (PMIx_server_setup_fork() adds to it with
- * realloc). */
-static char **copy_env(char **env)
-{
-    size_t n = 0;
-    char **copy;
-
-    while (NULL != env[n]) {
-        ++n;
-    }
-    copy = calloc(n + 1, sizeof(*copy));
-    for (size_t i = 0; NULL != copy && i < n; ++i) {
-        copy[i] = strdup(env[i]);
-    }
-    return copy;
 }
 
 int main(int argc, char **argv)
 {
-    extern char **environ;
     char host[256], tmpl[] = "/tmp/evt_pmixprod.XXXXXX";
     const char *tmpdir = getenv("EVT_PMIXPROD_TMPDIR");
-    pmix_info_t sinfo[4];
-    pmix_rank_t srank = 0;
+    pmix_server_module_t module = {
+        .monitor = up_monitor,
+    };
+    death_t death = {0};
+    evt_tsrv_reap_t how = {.tick = maybe_die,
+                           .ended = announce_kill,
+                           .arg = &death,
+                           .tick_us = 20000};
     pthread_t upd;
-    int opt, die_after = 0, left = 0, failed = 0;
-    double start;
-    pmix_status_t rc;
+    int opt, left = 0, failed;
 
     while (-1 != (opt = getopt(argc, argv, "+n:x:u:"))) {
         switch (opt) {
         case 'n':
-            nprocs = atoi(optarg);
+            job.nprocs = atoi(optarg);
             break;
         case 'x':
-            die_after = atoi(optarg);
+            death.after = atoi(optarg);
             break;
         case 'u':
             push_rate = (unsigned) atoi(optarg);
@@ -472,7 +300,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (optind >= argc || 1 > nprocs || MAX_PROCS < nprocs) {
+    if (optind >= argc || 1 > job.nprocs || EVT_TSRV_MAX_PROCS < job.nprocs) {
         fprintf(stderr, "usage: %s [-n N] [-x S] [-u R] -- prog [args...]\n", argv[0]);
         return 2;
     }
@@ -484,100 +312,38 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
-    gethostname(host, sizeof(host));
-    PMIX_INFO_LOAD(&sinfo[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
-    PMIX_INFO_LOAD(&sinfo[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
-    PMIX_INFO_LOAD(&sinfo[2], PMIX_SERVER_NSPACE, "evt-pmixprod-srv", PMIX_STRING);
-    PMIX_INFO_LOAD(&sinfo[3], PMIX_SERVER_RANK, &srank, PMIX_PROC_RANK);
-    rc = PMIx_server_init(&module, sinfo, 4);
-    if (PMIX_SUCCESS != rc) {
-        fprintf(stderr, "[server] PMIx_server_init: %s\n", PMIx_Error_string(rc));
+    if (0 != gethostname(host, sizeof(host))) {
+        snprintf(host, sizeof(host), "localhost");
+    }
+    evt_tsrv_module_defaults(&module, &job);
+    if (PMIX_SUCCESS != evt_tsrv_init(&module, tmpdir, "evt-pmixprod-srv", false)) {
         return 1;
     }
     PMIX_PROC_LOAD(&server_proc, "evt-pmixprod-srv", 0);
-    if (PMIX_SUCCESS != (rc = register_job(host))) {
-        fprintf(stderr, "[server] register_nspace: %s\n", PMIx_Error_string(rc));
+    if (PMIX_SUCCESS != evt_tsrv_register_job(&job, host)) {
         return 1;
     }
-    for (int r = 0; r < nprocs; ++r) {
-        push_next[r] = now_s() + push_rate;
+    for (int r = 0; r < job.nprocs; ++r) {
+        push_next[r] = evt_tsrv_now() + push_rate;
     }
     pthread_create(&upd, NULL, updater, NULL);
 
-    for (int r = 0; r < nprocs; ++r) {
-        pmix_proc_t p;
-        char **env = NULL;
-        latch_t l = LATCH_INIT;
-
-        PMIX_PROC_LOAD(&p, NSPACE, (pmix_rank_t) r);
-        rc = PMIx_server_register_client(&p, geteuid(), getegid(), NULL, op_cb, &l);
-        if (PMIX_SUCCESS == rc) {
-            rc = latch_wait(&l);
-        }
-        env = copy_env(environ);
-        if (PMIX_SUCCESS == rc) {
-            rc = PMIx_server_setup_fork(&p, &env);
-        }
-        if (PMIX_SUCCESS != rc) {
-            fprintf(stderr, "[server] rank %d: %s\n", r, PMIx_Error_string(rc));
+    for (int r = 0; r < job.nprocs; ++r) {
+        if (0 != evt_tsrv_spawn(&job, r, &argv[optind])) {
+            evt_tsrv_kill_job(&job, SIGKILL);
             return 1;
         }
-        pids[r] = fork();
-        if (0 == pids[r]) {
-            execve(argv[optind], &argv[optind], env);
-            perror("execve");
-            _exit(127);
-        }
-        for (char **e = env; NULL != e && NULL != *e; ++e) {
-            free(*e);
-        }
-        free(env);
         ++left;
     }
 
-    start = now_s();
-    while (0 < left) {
-        int st;
-        pid_t pid = waitpid(-1, &st, WNOHANG);
-
-        if (0 == pid) {
-            if (0 < die_after && now_s() - start >= die_after) {
-                fprintf(stderr, "[server] dying now (-x %d)\n", die_after);
-                fflush(stderr);
-                raise(SIGKILL);
-            }
-            usleep(20000);
-            continue;
-        }
-        if (0 > pid) {
-            if (EINTR == errno) {
-                continue;
-            }
-            break;
-        }
-        for (int r = 0; r < nprocs; ++r) {
-            if (pids[r] != pid) {
-                continue;
-            }
-            pids[r] = 0;
-            --left;
-            if (!WIFEXITED(st) || 0 != WEXITSTATUS(st)) {
-                ++failed;
-            }
-            fprintf(stderr, "[server] rank %d %s %d\n", r,
-                    WIFEXITED(st) ? "exited" : "killed by signal",
-                    WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-            if (WIFSIGNALED(st)) {
-                announce_kill(r, WTERMSIG(st));
-            }
-        }
-    }
+    death.start = evt_tsrv_now();
+    failed = evt_tsrv_reap(&job, left, &how);
     done = 1;
     pthread_join(upd, NULL);
     fprintf(stderr,
             "[server] done: %d of %d ranks failed, %lu resource updates sent, %d monitor "
             "upcalls\n",
-            failed, nprocs, updates_sent, monitor_upcalls);
+            failed, job.nprocs, updates_sent, monitor_upcalls);
     (void) PMIx_server_finalize();
     if (NULL == getenv("EVT_PMIXPROD_TMPDIR")) {
         char cmd[512];

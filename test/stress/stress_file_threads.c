@@ -24,23 +24,15 @@
 #include <unistd.h>
 
 #include "evt_file_read.h"
-#include "opal/mca/base/mca_base_event.h"
-#include "opal/runtime/opal.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/file/evt_file.h"
+#include "opal/mca/base/mca_base_event.h"
+#include "opal/runtime/opal.h"
+#include "test/evt_test_check.h"
 
-#if defined(__SANITIZE_THREAD__)
-#    define EVT_TSAN_DIVISOR 20
-#elif defined(__has_feature)
-#    if __has_feature(thread_sanitizer)
-#        define EVT_TSAN_DIVISOR 20
-#    endif
-#endif
-#ifndef EVT_TSAN_DIVISOR
-#    define EVT_TSAN_DIVISOR 1
-#endif
+#define EVT_TSAN_DIVISOR (EVT_TEST_UNDER_TSAN ? 20 : 1)
 
 #define NTHREADS 3
 
@@ -54,17 +46,6 @@ static uint64_t next_seq[NTHREADS]; /* callbacks run in one drainer at a time */
 static mca_base_event_t *ev;
 static long per_thread;
 static atomic_int producers_left;
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        fprintf(stderr, "FAIL: %s\n", what);
-    }
-}
 
 static void cb(mca_base_event_record_t *inst, mca_base_event_registration_t *reg,
                mca_base_event_cb_safety_t safety, void *ud)
@@ -134,8 +115,8 @@ int main(int argc, char **argv)
                                            MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL, &ev)
         || OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &h)
         || OPAL_SUCCESS
-               != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL,
-                                                   NULL, cb)
+               != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                   cb)
         || OPAL_SUCCESS != mca_base_event_set_dropped_handler(h, dropped_cb)) {
         fprintf(stderr, "install failed\n");
         return 1;
@@ -156,19 +137,19 @@ int main(int argc, char **argv)
     (void) mca_base_event_flush();
     (void) mca_base_event_handle_free(h, NULL, NULL);
     (void) mca_base_event_flush();
-    check(atomic_load(&delivered) + atomic_load(&dropped) == total,
+    CHECK(atomic_load(&delivered) + atomic_load(&dropped) == total,
           "registration: delivered + dropped == raised");
-    check(0 == atomic_load(&out_of_order), "registration: each thread's records in order");
-    check(0 < atomic_load(&delivered), "registration: something delivered");
-    printf("registration: %ld raised, %ld delivered, %ld dropped\n", total,
-           atomic_load(&delivered), atomic_load(&dropped));
+    CHECK(0 == atomic_load(&out_of_order), "registration: each thread's records in order");
+    CHECK(0 < atomic_load(&delivered), "registration: something delivered");
+    printf("registration: %ld raised, %ld delivered, %ld dropped\n", total, atomic_load(&delivered),
+           atomic_load(&dropped));
 
     /* the file, still open (as after a crash) */
-    check(0 == ompi_evt_fr_open(path, &f), "file read");
+    CHECK(0 == ompi_evt_fr_open(path, &f), "file read");
     if (NULL != f) {
         int bad = 0;
-        check(0 == f->nproblems, "file valid");
-        check((long) f->nrecords + (long) f->overwritten == total,
+        CHECK(0 == f->nproblems, "file valid");
+        CHECK((long) f->nrecords + (long) f->overwritten == total,
               "file: records + overwritten == raised");
         for (int i = 0; i <= NTHREADS; ++i) {
             last[i] = UINT64_MAX;
@@ -183,7 +164,7 @@ int main(int argc, char **argv)
             }
             last[r] = p.seq;
         }
-        check(0 == bad, "file: each ring one thread's records, consecutive");
+        CHECK(0 == bad, "file: each ring one thread's records, consecutive");
         printf("file: %zu records, %llu overwritten\n", f->nrecords,
                (unsigned long long) f->overwritten);
         ompi_evt_fr_free(f);
@@ -192,6 +173,5 @@ int main(int argc, char **argv)
     (void) mca_base_event_finalize();
     (void) unlink(path);
     (void) rmdir(dir);
-    printf("%d passed, %d failed\n", passed, failed);
-    return 0 == failed ? 0 : 1;
+    return evt_test_report(NULL);
 }

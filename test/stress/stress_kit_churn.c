@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "../unit/test_ring_common.h"
+#include "test/evt_test_check.h"
 
 #if defined(__SANITIZE_THREAD__)
 #    define EVT_TSAN 1
@@ -34,13 +35,13 @@
 #    define EVT_TSAN 0
 #endif
 
-#define NREGS 2000
+#define NREGS    2000
 #define NRAISERS 3
 
 typedef struct {
     atomic_long delivered, dropped;
     atomic_int freed, after_free;
-    bool refused; /* its own callback freed it first (no free callback then) */
+    bool refused;               /* its own callback freed it first (no free callback then) */
     atomic_long raised_at_free; /* global raise count when the free returned */
     long raised_at_alloc;
     bool self_free;
@@ -51,17 +52,6 @@ static reg_t regs[NREGS];
 static mca_base_event_t *ev;
 static atomic_long raised;
 static atomic_int stop;
-static int passed, failed;
-
-static void check(int ok, const char *what, long a, long b)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        fprintf(stderr, "FAIL: %s (%ld, %ld)\n", what, a, b);
-    }
-}
 
 static void cb(mca_base_event_record_t *inst, mca_base_event_registration_t *h,
                mca_base_event_cb_safety_t safety, void *ud)
@@ -117,7 +107,7 @@ int main(int argc, char **argv)
     pthread_t t[NRAISERS + 1];
     int nregs = EVT_TSAN ? NREGS / 10 : NREGS;
 
-    check(0 == ring_test_start(1 << 14, 16, -1), "start", 0, 0);
+    CHECK(0 == ring_test_start(1 << 14, 16, -1), "start");
     ev = ring_test_event("churn", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
     for (int i = 0; i < NRAISERS; ++i) {
         pthread_create(&t[i], NULL, raiser, NULL);
@@ -132,9 +122,9 @@ int main(int argc, char **argv)
         if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &r->h)
             || OPAL_SUCCESS != mca_base_event_set_dropped_handler(r->h, dropped)
             || OPAL_SUCCESS
-                   != mca_base_event_register_callback(r->h, MCA_BASE_EVENT_CB_REQUIRE_NONE,
-                                                       NULL, r, cb)) {
-            check(0, "alloc", i, atomic_load(&raised));
+                   != mca_base_event_register_callback(r->h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL,
+                                                       r, cb)) {
+            CHECK(0, "alloc (registration %d, %ld raised)", i, (long) atomic_load(&raised));
             continue;
         }
         sched_yield();
@@ -143,13 +133,13 @@ int main(int argc, char **argv)
         int rc = mca_base_event_handle_free(r->h, r, freed);
         atomic_store(&r->raised_at_free, atomic_load(&raised));
         if (OPAL_SUCCESS != rc) {
-            check(r->self_free, "free refused for a live handle", i, rc);
+            CHECK(r->self_free, "free refused for a live handle (registration %d, rc %d)", i, rc);
             r->refused = true;
         }
         if (0 == i % 97) {
             /* close the kit under the drainer and the raisers, open again */
             ompi_evt_base_uninstall();
-            check(0 == ring_test_start(1 << 14, 16, -1), "restart", i, 0);
+            CHECK(0 == ring_test_start(1 << 14, 16, -1), "restart (after registration %d)", i);
         }
     }
     atomic_store(&stop, 1);
@@ -160,15 +150,17 @@ int main(int argc, char **argv)
     for (int i = 0; i < nregs; ++i) {
         reg_t *r = &regs[i];
         long got = atomic_load(&r->delivered) + atomic_load(&r->dropped);
-        check((r->refused ? 0 : 1) == atomic_load(&r->freed), "free callback exactly once", i,
-              atomic_load(&r->freed));
-        check(0 == atomic_load(&r->after_free), "no callback after the free callback", i,
-              atomic_load(&r->after_free));
-        check(got <= atomic_load(&r->raised_at_free) - r->raised_at_alloc + NRAISERS,
-              "delivered + dropped <= raised while it lived", got,
-              atomic_load(&r->raised_at_free) - r->raised_at_alloc);
+        CHECK((r->refused ? 0 : 1) == atomic_load(&r->freed),
+              "free callback exactly once (registration %d: %ld)", i,
+              (long) atomic_load(&r->freed));
+        CHECK(0 == atomic_load(&r->after_free),
+              "no callback after the free callback (registration %d: %ld)", i,
+              (long) atomic_load(&r->after_free));
+        CHECK(got <= atomic_load(&r->raised_at_free) - r->raised_at_alloc + NRAISERS,
+              "delivered + dropped <= raised while it lived (%ld, %ld)", (long) got,
+              (long) (atomic_load(&r->raised_at_free) - r->raised_at_alloc));
     }
     ring_test_stop();
-    printf("%d passed, %d failed (%ld raised)\n", passed, failed, atomic_load(&raised));
-    return 0 == failed ? 0 : 1;
+    printf("%ld raised\n", atomic_load(&raised));
+    return evt_test_report(NULL);
 }

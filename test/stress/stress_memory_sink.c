@@ -19,23 +19,12 @@
 #include <stdio.h>
 
 #include "opal/mca/memory/patcher/memory_patcher_event.h"
+#include "test/evt_test_check.h"
 
-#define NTHREADS 4
+#define NTHREADS   4
 #define PER_THREAD 200000
 
 static atomic_int running;
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        fprintf(stderr, "FAIL: %s\n", what);
-    }
-}
-
 static void *adder(void *arg)
 {
     uint64_t size = (uint64_t) (uintptr_t) arg;
@@ -77,10 +66,10 @@ int main(void)
         got_count += b.count;
         got_bytes += b.bytes;
     }
-    check(0 == empty_count_batches, "every batch has count >= 1");
-    check(got_count == (uint64_t) NTHREADS * PER_THREAD, "count total exact");
-    check(got_bytes == want_bytes, "bytes total exact");
-    check(!opal_memory_patcher_event_sink_take(&b), "empty afterwards");
-    printf("(%llu batches) %d passed, %d failed\n", (unsigned long long) batches, passed, failed);
-    return failed ? 1 : 0;
+    CHECK(0 == empty_count_batches, "every batch has count >= 1");
+    CHECK(got_count == (uint64_t) NTHREADS * PER_THREAD, "count total exact");
+    CHECK(got_bytes == want_bytes, "bytes total exact");
+    CHECK(!opal_memory_patcher_event_sink_take(&b), "empty afterwards");
+    printf("%llu batches\n", (unsigned long long) batches);
+    return evt_test_report(NULL);
 }

@@ -28,22 +28,10 @@
 #include "../unit/test_pmix_common.h"
 #include "ompi/mca/evt/base/evt_base_nodefile.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
+#include "test/evt_test_check.h"
 
 #define RECORDS   200000
 #define EXT_DROPS 5000
-
-static atomic_long passed, failed;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (cond) {                                                          \
-            ++passed;                                                        \
-        } else {                                                             \
-            ++failed;                                                        \
-            fprintf(stderr, "FAIL %s:%d (%s): ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
 
 static mca_base_event_t *ev_a, *ev_b;
 static ompi_evt_pmix_sender_t s;
@@ -281,6 +269,5 @@ int main(void)
     ev_b = pmixtest_event("b");
     sender_stress();
     sink_stress();
-    printf("stress_pmix: %ld passed, %ld failed\n", atomic_load(&passed), atomic_load(&failed));
-    return 0 == failed ? 0 : 1;
+    return evt_test_report("stress_pmix");
 }

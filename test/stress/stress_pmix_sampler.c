@@ -32,27 +32,17 @@
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
+#include "test/evt_test_check.h"
 
 #define RUNS   3
 #define NCHURN 8
 
-static int passed, failed;
 /* written by the sampler thread's raises, read by main after the runs */
 static atomic_uint delivered, bad_fields, first_seq, last_seq, out_of_order;
 static atomic_long dropped;
 static atomic_bool seen_any;
 static atomic_ulong churn_delivered;
 static int keep_tag;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        fprintf(stderr, "FAIL: %s\n", what);
-    }
-}
 
 static void on_sample(mca_base_event_record_t *rec, mca_base_event_registration_t *reg,
                       mca_base_event_cb_safety_t safety, void *user)
@@ -101,26 +91,26 @@ int main(void)
     unsigned long churn = 0;
     char what[256];
 
-    check(OPAL_SUCCESS == opal_init_util(NULL, NULL), "opal_init_util");
-    check(OPAL_SUCCESS == mca_base_event_init(), "engine init");
-    check(OPAL_SUCCESS == ompi_evt_producers_register(), "producers registered");
-    check(OPAL_SUCCESS == mca_base_event_get_by_name("ompi.pmix.proc_resource_usage", &ev),
+    CHECK(OPAL_SUCCESS == opal_init_util(NULL, NULL), "opal_init_util");
+    CHECK(OPAL_SUCCESS == mca_base_event_init(), "engine init");
+    CHECK(OPAL_SUCCESS == ompi_evt_producers_register(), "producers registered");
+    CHECK(OPAL_SUCCESS == mca_base_event_get_by_name("ompi.pmix.proc_resource_usage", &ev),
           "the resource-usage event exists");
-    if (0 < failed) {
+    if (0 < evt_test_failed) {
         return 1;
     }
-    check(OPAL_SUCCESS == mca_base_event_handle_alloc(ev, NULL, NULL, &keep), "handle_alloc");
-    check(OPAL_SUCCESS
+    CHECK(OPAL_SUCCESS == mca_base_event_handle_alloc(ev, NULL, NULL, &keep), "handle_alloc");
+    CHECK(OPAL_SUCCESS
               == mca_base_event_register_callback(keep, MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE, NULL,
                                                   &keep_tag, on_sample),
           "register_callback");
-    check(OPAL_SUCCESS == mca_base_event_set_dropped_handler(keep, on_dropped),
+    CHECK(OPAL_SUCCESS == mca_base_event_set_dropped_handler(keep, on_dropped),
           "set_dropped_handler");
 
     for (int run = 0; run < RUNS; ++run) {
         double end = now_s() + 1.3;
 
-        check(OPAL_SUCCESS == ompi_evt_pmix_sampler_start(1, 7, NULL), "sampler start");
+        CHECK(OPAL_SUCCESS == ompi_evt_pmix_sampler_start(1, 7, NULL), "sampler start");
         /* registrations come and go while the sampler raises: 8 live at
          * any time, the oldest freed for a new one */
         while (now_s() < end) {
@@ -151,13 +141,13 @@ int main(void)
 
         snprintf(what, sizeof(what), "%u delivered + %ld dropped == %u raised (seq %u..%u)", d,
                  drop, last - first + 1, first, last);
-        check(atomic_load(&seen_any) && (long) d + drop == (long) (last - first + 1), what);
+        CHECK(atomic_load(&seen_any) && (long) d + drop == (long) (last - first + 1), what);
         snprintf(what, sizeof(what), "at least 2 samples per run: %u raised", last - first + 1);
-        check(last - first + 1 >= 2 * RUNS, what);
-        check(0 == atomic_load(&out_of_order), "consecutive seq numbers");
+        CHECK(last - first + 1 >= 2 * RUNS, what);
+        CHECK(0 == atomic_load(&out_of_order), "consecutive seq numbers");
     }
-    check(0 == atomic_load(&bad_fields), "every sample's pid, rank, origin, threads, RSS");
-    check(0 < atomic_load(&churn_delivered), "samples reached the short-lived registrations too");
+    CHECK(0 == atomic_load(&bad_fields), "every sample's pid, rank, origin, threads, RSS");
+    CHECK(0 < atomic_load(&churn_delivered), "samples reached the short-lived registrations too");
     for (int k = 0; k < NCHURN; ++k) {
         if (NULL != live[k]) {
             (void) mca_base_event_handle_free(live[k], NULL, NULL);
@@ -165,8 +155,7 @@ int main(void)
     }
     (void) mca_base_event_handle_free(keep, NULL, NULL);
     (void) mca_base_event_finalize();
-    printf("stress_pmix_sampler: %lu registrations churned (%lu samples to them); %d passed, %d "
-           "failed\n",
-           churn, atomic_load(&churn_delivered), passed, failed);
-    return 0 == failed ? 0 : 1;
+    printf("stress_pmix_sampler: %lu registrations churned (%lu samples to them)\n", churn,
+           atomic_load(&churn_delivered));
+    return evt_test_report("stress_pmix_sampler");
 }

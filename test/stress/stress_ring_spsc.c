@@ -21,17 +21,9 @@
 #include <stdlib.h>
 
 #include "ompi/mca/evt/base/evt_base_ring.h"
+#include "test/evt_test_check.h"
 
-#if defined(__SANITIZE_THREAD__)
-#    define EVT_TSAN_DIVISOR 10
-#elif defined(__has_feature)
-#    if __has_feature(thread_sanitizer)
-#        define EVT_TSAN_DIVISOR 10
-#    endif
-#endif
-#ifndef EVT_TSAN_DIVISOR
-#    define EVT_TSAN_DIVISOR 1
-#endif
+#define EVT_TSAN_DIVISOR (EVT_TEST_UNDER_TSAN ? 10 : 1)
 
 static ompi_evt_ring_spsc_t ring;
 static uint64_t storage[512]; /* 4 KiB ring: full often */
@@ -39,18 +31,6 @@ static ompi_evt_ring_ctl_t ctl;
 static unsigned long n_records;
 static unsigned long dropped;
 static atomic_int producer_done;
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        fprintf(stderr, "FAIL: %s\n", what);
-    }
-}
-
 static size_t body_len(uint64_t seq)
 {
     return 8 + 8 * (seq % 12); /* 8 .. 96 bytes */
@@ -134,19 +114,19 @@ int main(int argc, char **argv)
         n_records /= (unsigned long) atoi(scale);
     }
     /* Start the positions just below the 32-bit wrap. */
-    check(ompi_evt_ring_spsc_init(&ring, &ctl, storage, sizeof(storage), UINT_MAX - 1023, false), "init");
+    CHECK(ompi_evt_ring_spsc_init(&ring, &ctl, storage, sizeof(storage), UINT_MAX - 1023, false),
+          "init");
     pthread_create(&c, NULL, consumer, NULL);
     pthread_create(&p, NULL, producer, NULL);
     pthread_join(p, NULL);
     pthread_join(c, NULL);
 
-    check(0 == bad_order, "records consumed in the order produced");
-    check(0 == bad_body, "record lengths and contents intact");
-    check(consumed + dropped == n_records, "consumed + dropped == produced");
-    check(consumed > 0, "something got through");
-    check(ompi_evt_ring_spsc_empty(&ring), "ring empty at the end");
+    CHECK(0 == bad_order, "records consumed in the order produced");
+    CHECK(0 == bad_body, "record lengths and contents intact");
+    CHECK(consumed + dropped == n_records, "consumed + dropped == produced");
+    CHECK(consumed > 0, "something got through");
+    CHECK(ompi_evt_ring_spsc_empty(&ring), "ring empty at the end");
     printf("stress_ring_spsc: %lu records, %lu consumed, %lu dropped\n", n_records, consumed,
            dropped);
-    printf("%d passed, %d failed\n", passed, failed);
-    return 0 == failed ? 0 : 1;
+    return evt_test_report(NULL);
 }

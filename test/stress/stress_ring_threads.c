@@ -17,17 +17,9 @@
 #include <stdlib.h>
 
 #include "../unit/test_ring_common.h"
+#include "test/evt_test_check.h"
 
-#if defined(__SANITIZE_THREAD__)
-#    define EVT_TSAN_DIVISOR 20
-#elif defined(__has_feature)
-#    if __has_feature(thread_sanitizer)
-#        define EVT_TSAN_DIVISOR 20
-#    endif
-#endif
-#ifndef EVT_TSAN_DIVISOR
-#    define EVT_TSAN_DIVISOR 1
-#endif
+#define EVT_TSAN_DIVISOR (EVT_TEST_UNDER_TSAN ? 20 : 1)
 
 #define NTHREADS 8
 
@@ -40,18 +32,6 @@ static counts_t reg_a, reg_b;
 static mca_base_event_t *ev;
 static long per_thread;
 static atomic_int producers_left;
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        fprintf(stderr, "FAIL: %s\n", what);
-    }
-}
-
 static void cb(mca_base_event_record_t *inst, mca_base_event_registration_t *reg,
                mca_base_event_cb_safety_t safety, void *ud)
 {
@@ -87,8 +67,8 @@ static mca_base_event_registration_t *listen_on(counts_t *c)
 {
     mca_base_event_registration_t *h = NULL;
     if (OPAL_SUCCESS != mca_base_event_handle_alloc(ev, NULL, NULL, &h)
-        || OPAL_SUCCESS != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE,
-                                                            NULL, c, cb)
+        || OPAL_SUCCESS
+               != mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, c, cb)
         || OPAL_SUCCESS != mca_base_event_set_dropped_handler(h, dropped)) {
         return NULL;
     }
@@ -103,13 +83,13 @@ int main(int argc, char **argv)
     long raised;
 
     per_thread = argc > 1 ? atol(argv[1]) : 1000000 / EVT_TSAN_DIVISOR;
-    check(0 == ring_test_start(OMPI_EVT_KIT_MIN_RING_SIZE, 16, OMPI_EVT_OVERFLOW_DROP_NEW),
+    CHECK(0 == ring_test_start(OMPI_EVT_KIT_MIN_RING_SIZE, 16, OMPI_EVT_OVERFLOW_DROP_NEW),
           "start");
     ev = ring_test_event("stress8", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
-    check(NULL != ev, "event");
+    CHECK(NULL != ev, "event");
     ha = listen_on(&reg_a);
     hb = listen_on(&reg_b);
-    check(NULL != ha && NULL != hb, "registrations");
+    CHECK(NULL != ha && NULL != hb, "registrations");
     atomic_store(&producers_left, NTHREADS);
     for (uintptr_t i = 0; i < NTHREADS; ++i) {
         pthread_create(&t[i], NULL, producer, (void *) i);
@@ -122,7 +102,7 @@ int main(int argc, char **argv)
     }
     (void) mca_base_event_flush();
     /* setting the dropped handler again reports the drops counted so far */
-    check(OPAL_SUCCESS == mca_base_event_set_dropped_handler(ha, dropped)
+    CHECK(OPAL_SUCCESS == mca_base_event_set_dropped_handler(ha, dropped)
               && OPAL_SUCCESS == mca_base_event_set_dropped_handler(hb, dropped),
           "dropped handlers reset");
     raised = NTHREADS * per_thread;
@@ -130,17 +110,15 @@ int main(int argc, char **argv)
     printf("stress_ring_threads: %d threads x %ld raises; stored %lu, dropped full %lu; "
            "a: delivered %ld dropped %ld; b: delivered %ld dropped %ld\n",
            NTHREADS, per_thread, st.stored, st.dropped_full, atomic_load(&reg_a.delivered),
-           atomic_load(&reg_a.dropped), atomic_load(&reg_b.delivered),
-           atomic_load(&reg_b.dropped));
-    check(atomic_load(&reg_a.delivered) + atomic_load(&reg_a.dropped) == raised,
+           atomic_load(&reg_a.dropped), atomic_load(&reg_b.delivered), atomic_load(&reg_b.dropped));
+    CHECK(atomic_load(&reg_a.delivered) + atomic_load(&reg_a.dropped) == raised,
           "registration a: delivered + dropped == raised");
-    check(atomic_load(&reg_b.delivered) + atomic_load(&reg_b.dropped) == raised,
+    CHECK(atomic_load(&reg_b.delivered) + atomic_load(&reg_b.dropped) == raised,
           "registration b: delivered + dropped == raised");
-    check(atomic_load(&reg_a.out_of_order) == 0 && atomic_load(&reg_b.out_of_order) == 0,
+    CHECK(atomic_load(&reg_a.out_of_order) == 0 && atomic_load(&reg_b.out_of_order) == 0,
           "each thread's records in the order raised");
-    check((long) (st.stored + st.dropped_full) == raised, "ring: stored + dropped == raised");
-    check(atomic_load(&reg_a.delivered) == (long) st.stored, "every stored record delivered");
+    CHECK((long) (st.stored + st.dropped_full) == raised, "ring: stored + dropped == raised");
+    CHECK(atomic_load(&reg_a.delivered) == (long) st.stored, "every stored record delivered");
     ring_test_stop();
-    printf("%d passed, %d failed\n", passed, failed);
-    return 0 == failed ? 0 : 1;
+    return evt_test_report(NULL);
 }

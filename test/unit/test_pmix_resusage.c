@@ -16,6 +16,7 @@
 
 #include "ompi/runtime/ompi_evt_pmix.h"
 #include "ompi/runtime/ompi_evt_pmix_keys.h"
+#include "test/pmix/evt_test_resusage_info.h"
 
 static pmix_proc_t me, other;
 
@@ -30,32 +31,21 @@ TestSuite(resusage, .init = up);
 /* A PMIX_PROC_RESOURCE_USAGE info about @p who with every field. */
 static void container(pmix_info_t *out, const pmix_proc_t *who, float rss)
 {
-    pmix_data_array_t *da;
-    pmix_info_t *f;
-    struct timeval tv = {.tv_sec = 12, .tv_usec = 345678};
-    float pcpu = 42.5f, pss = 10.25f, vsize = 300.5f, peak = 310.0f;
-    int32_t pri = 20;
-    uint16_t nthr = 5, cpu = 1;
-    time_t when = 1700000000;
+    const evt_test_resusage_t v = {
+        .state = "R",
+        .cpu_time = {.tv_sec = 12, .tv_usec = 345678},
+        .percent_cpu = 42.5f,
+        .pss = 10.25f,
+        .vsize = 300.5f,
+        .rss = rss,
+        .peak_vsize = 310.0f,
+        .priority = 20,
+        .num_threads = 5,
+        .cpu = 1,
+        .sample_time = 1700000000,
+    };
 
-    PMIX_DATA_ARRAY_CREATE(da, 12, PMIX_INFO);
-    f = (pmix_info_t *) da->array;
-    PMIX_INFO_LOAD(&f[0], PMIX_PROCID, who, PMIX_PROC);
-    PMIX_INFO_LOAD(&f[1], PMIX_PROC_OS_STATE, "R", PMIX_STRING);
-    PMIX_INFO_LOAD(&f[2], PMIX_PROC_TIME, &tv, PMIX_TIMEVAL);
-    PMIX_INFO_LOAD(&f[3], PMIX_PROC_PERCENT_CPU, &pcpu, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[4], PMIX_PROC_PRIORITY, &pri, PMIX_INT32);
-    PMIX_INFO_LOAD(&f[5], PMIX_PROC_NUM_THREADS, &nthr, PMIX_UINT16);
-    PMIX_INFO_LOAD(&f[6], PMIX_PROC_PSS, &pss, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[7], PMIX_PROC_VSIZE, &vsize, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[8], PMIX_PROC_RSS, &rss, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[9], PMIX_PROC_PEAK_VSIZE, &peak, PMIX_FLOAT);
-    PMIX_INFO_LOAD(&f[10], PMIX_PROC_CPU, &cpu, PMIX_UINT16);
-    PMIX_INFO_LOAD(&f[11], PMIX_PROC_SAMPLE_TIME, &when, PMIX_TIME);
-    PMIX_INFO_CONSTRUCT(out);
-    PMIX_LOAD_KEY(out->key, PMIX_PROC_RESOURCE_USAGE);
-    out->value.type = PMIX_DATA_ARRAY;
-    out->value.data.darray = da;
+    evt_test_resusage_info(out, who, &v);
 }
 
 Test(resusage, own_container_every_field)
@@ -141,12 +131,13 @@ Test(resusage, unexpected_types_stay_unknown)
 
     container(&info, &me, 1.0f);
     f = (pmix_info_t *) info.value.data.darray->array;
-    PMIX_INFO_DESTRUCT(&f[8]);
-    PMIX_INFO_LOAD(&f[8], PMIX_PROC_RSS, &rss, PMIX_DOUBLE);
-    PMIX_INFO_DESTRUCT(&f[3]);
-    PMIX_INFO_LOAD(&f[3], PMIX_PROC_PERCENT_CPU, "high", PMIX_STRING); /* not a number */
-    PMIX_INFO_DESTRUCT(&f[1]);
-    PMIX_INFO_LOAD(&f[1], PMIX_PROC_OS_STATE, "", PMIX_STRING); /* no state */
+    PMIX_INFO_DESTRUCT(&f[EVT_TEST_RESUSAGE_RSS]);
+    PMIX_INFO_LOAD(&f[EVT_TEST_RESUSAGE_RSS], PMIX_PROC_RSS, &rss, PMIX_DOUBLE);
+    PMIX_INFO_DESTRUCT(&f[EVT_TEST_RESUSAGE_PERCENT_CPU]);
+    PMIX_INFO_LOAD(&f[EVT_TEST_RESUSAGE_PERCENT_CPU], PMIX_PROC_PERCENT_CPU, "high",
+                   PMIX_STRING); /* not a number */
+    PMIX_INFO_DESTRUCT(&f[EVT_TEST_RESUSAGE_STATE]);
+    PMIX_INFO_LOAD(&f[EVT_TEST_RESUSAGE_STATE], PMIX_PROC_OS_STATE, "", PMIX_STRING); /* no state */
     cr_assert_eq(ompi_evt_pmix_resusage_parse(&me, &info, 1, &p, 1, NULL), 1);
     cr_expect_float_eq(p.rss_mb, 12.0, 1e-9);
     cr_expect_float_eq(p.percent_cpu, -1.0, 1e-9);

@@ -12,6 +12,7 @@
 
 #include "ompi/mca/evt/base/evt_base_wire.h"
 #include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "test_wire_all_types.h"
 
 TestSuite(wire, .init = evt_test_setup, .fini = evt_test_teardown);
 
@@ -35,30 +36,14 @@ static void sender_init(ompi_evt_wire_sender_t *s, uint32_t rank)
     s->pid = 4242;
 }
 
-/* Every element type: {i32@0, u32@4, i64@8, u64@16, double@24, bool@32},
- * named. */
-typedef struct {
-    int32_t i32;
-    uint32_t u32;
-    int64_t i64;
-    uint64_t u64;
-    double d;
-    bool b;
-} all_payload_t;
-
 static mca_base_event_t *all_types_event(mca_base_event_source_t *src, const char *name)
 {
-    const mca_base_var_type_t types[6] = {MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_UINT32_T,
-                                          MCA_BASE_VAR_TYPE_INT64_T,  MCA_BASE_VAR_TYPE_UINT64_T,
-                                          MCA_BASE_VAR_TYPE_DOUBLE,   MCA_BASE_VAR_TYPE_BOOL};
-    const ptrdiff_t offsets[6] = {offsetof(all_payload_t, i32), offsetof(all_payload_t, u32),
-                                  offsetof(all_payload_t, i64), offsetof(all_payload_t, u64),
-                                  offsetof(all_payload_t, d),   offsetof(all_payload_t, b)};
     const char *const names[6] = {"a_i32", "a_u32", "a_i64", "a_u64", "a_double", "a_bool"};
     mca_base_event_t *ev = NULL;
 
     cr_assert_geq(mca_base_event_register_ptr("ompi", "wire", NULL, name, "all types",
-                                              OPAL_INFO_LVL_4, 6, types, offsets, NULL,
+                                              OPAL_INFO_LVL_4, ALL_PAYLOAD_NELEMS,
+                                              all_payload_types, all_payload_offsets, NULL,
                                               MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL, &ev),
                   0);
     cr_assert_eq(mca_base_event_set_element_names(ev, names), OPAL_SUCCESS);
@@ -530,8 +515,8 @@ Test(wire, encoder_errors)
             snprintf(names_buf[i], sizeof(names_buf[i]), "element_number_%09d", i);
             names[i] = names_buf[i];
         }
-        cr_assert_geq(mca_base_event_register_ptr("ompi", "wire", NULL, "big", "",
-                                                  OPAL_INFO_LVL_4, 256, types, offs, NULL,
+        cr_assert_geq(mca_base_event_register_ptr("ompi", "wire", NULL, "big", "", OPAL_INFO_LVL_4,
+                                                  256, types, offs, NULL,
                                                   MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL, &big),
                       0);
         cr_assert_eq(mca_base_event_set_element_names(big, names), OPAL_SUCCESS);
@@ -686,6 +671,25 @@ static void c_valid(craft_t *c)
     c_finish(c);
 }
 
+/* A batch begun with its sender section (nspace "ns", host "h"). */
+static void c_begin_sender(craft_t *c)
+{
+    c_begin(c);
+    c_sender(c, "ns", "h");
+}
+/* ... and one clock section (source "src", unordered, 1 tick per second). */
+static void c_begin_clock(craft_t *c)
+{
+    c_begin_sender(c);
+    c_clock(c, "src", 0, 1);
+}
+/* ... and one type section (type 0: "e" {u32 "x", bool "y"} on source 0). */
+static void c_begin_type(craft_t *c)
+{
+    c_begin_clock(c);
+    c_type(c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
+}
+
 static void expect_reject(const craft_t *c, int code, const char *what)
 {
     ompi_evt_wire_batch_t b;
@@ -718,6 +722,39 @@ Test(wire, crafted_valid_batch_decodes)
     cr_expect_eq(n, 3);
     ompi_evt_wire_batch_destruct(&b);
 }
+
+/* Type sections rejected: one type "name" {t0 n0, bool n1} on source src
+ * after one clock. */
+static const struct {
+    uint16_t src;
+    const char *name;
+    uint8_t t0;
+    const char *n0, *n1;
+    const char *why;
+} bad_types[] = {
+    {1, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", "y", "source id out of range"},
+    {0, "e", 7, "x", "y", "element type 7"},
+    {0, "e", 0, "x", "y", "element type 0"},
+    {0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", "x", "repeated element name"},
+    {0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "9x", "y", "element name starting with a digit"},
+    {0, "e\"vil", OMPI_EVT_WIRE_ELEM_UINT32, "x", "y", "quote in an event name"},
+    {0, "", OMPI_EVT_WIRE_ELEM_UINT32, "x", "y", "empty event name"},
+};
+
+/* Record sections rejected after the type "e" {u32 x, bool y}: c_records()
+ * with these arguments. */
+static const struct {
+    uint32_t count_field, n;
+    uint16_t id;
+    uint8_t flag;
+    const char *why;
+} bad_records[] = {
+    {2, 2, 1, 0, "record of an unknown type"},
+    {2, 2, 0, 2, "boolean 2"},
+    {3, 2, 0, 0, "record count larger than the records"},
+    {1, 2, 0, 0, "record count smaller: trailing bytes"},
+    {0xffffffffu, 1, 0, 0, "huge record count"},
+};
 
 Test(wire, malformed_batches_rejected)
 {
@@ -759,19 +796,16 @@ Test(wire, malformed_batches_rejected)
     c_sender(&c, "ns", "h");
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "sender not first");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    c_begin_sender(&c);
     c_sender(&c, "ns", "h");
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "sender twice");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    c_begin_sender(&c);
     c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
     c_clock(&c, "src", 0, 1);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "types before clocks (source id unknown)");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    c_begin_sender(&c);
     at = c_sec(&c, 77, OMPI_EVT_WIRE_SECTION_REQUIRED);
     c_u32(&c, 1);
     c_end_sec(&c, at);
@@ -799,23 +833,19 @@ Test(wire, malformed_batches_rejected)
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "sender truncated");
 
     /* clocks */
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    c_begin_sender(&c);
     c_clock(&c, "src", 2, 1);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "ordering 2");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    c_begin_sender(&c);
     c_clock(&c, "src", 0, 0);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "0 ticks per second");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    c_begin_sender(&c);
     c_clock(&c, "src name", 0, 1);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "space in a source name");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    c_begin_sender(&c);
     at = c_sec(&c, OMPI_EVT_WIRE_SECTION_CLOCKS, 1);
     c_u16(&c, 5000);
     c_end_sec(&c, at);
@@ -823,52 +853,15 @@ Test(wire, malformed_batches_rejected)
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "clock count larger than the section");
 
     /* types */
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 1, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "source id out of range");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", 7, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "element type 7");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", 0, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "element type 0");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "x");
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "repeated element name");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "9x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "element name starting with a digit");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e\"vil", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "quote in an event name");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "empty event name");
+    for (size_t i = 0; i < sizeof(bad_types) / sizeof(bad_types[0]); ++i) {
+        c_begin_clock(&c);
+        c_type(&c, bad_types[i].src, bad_types[i].name, bad_types[i].t0, bad_types[i].n0,
+               OMPI_EVT_WIRE_ELEM_BOOL, bad_types[i].n1);
+        c_finish(&c);
+        expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, bad_types[i].why);
+    }
     /* 33 u64 elements: 264 bytes of payload */
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
+    c_begin_clock(&c);
     at = c_sec(&c, OMPI_EVT_WIRE_SECTION_TYPES, 1);
     c_u16(&c, 1);
     c_u16(&c, 0);
@@ -881,9 +874,7 @@ Test(wire, malformed_batches_rejected)
     c_end_sec(&c, at);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "payload over 256 bytes");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
+    c_begin_clock(&c);
     at = c_sec(&c, OMPI_EVT_WIRE_SECTION_TYPES, 1);
     c_u16(&c, 1);
     c_u16(&c, 0);
@@ -894,10 +885,7 @@ Test(wire, malformed_batches_rejected)
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "257 elements");
 
     /* drops */
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
+    c_begin_type(&c);
     at = c_sec(&c, OMPI_EVT_WIRE_SECTION_DROPS, 1);
     c_u16(&c, 1);
     c_u16(&c, 1);
@@ -905,10 +893,7 @@ Test(wire, malformed_batches_rejected)
     c_end_sec(&c, at);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "drop of an unknown type");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
+    c_begin_type(&c);
     at = c_sec(&c, OMPI_EVT_WIRE_SECTION_DROPS, 1);
     c_u16(&c, 2);
     c_u16(&c, 0);
@@ -918,46 +903,17 @@ Test(wire, malformed_batches_rejected)
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "drop count larger than the section");
 
     /* records */
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_records(&c, 2, 2, 1, 0);
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "record of an unknown type");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_records(&c, 2, 2, 0, 2);
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "boolean 2");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_records(&c, 3, 2, 0, 0);
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "record count larger than the records");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_records(&c, 1, 2, 0, 0);
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "record count smaller: trailing bytes");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
+    for (size_t i = 0; i < sizeof(bad_records) / sizeof(bad_records[0]); ++i) {
+        c_begin_type(&c);
+        c_records(&c, bad_records[i].count_field, bad_records[i].n, bad_records[i].id,
+                  bad_records[i].flag);
+        c_finish(&c);
+        expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, bad_records[i].why);
+    }
+    c_begin_sender(&c);
     c_records(&c, 1, 1, 0, 0);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "records without types");
-    c_begin(&c);
-    c_sender(&c, "ns", "h");
-    c_clock(&c, "src", 0, 1);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
-    c_records(&c, 0xffffffffu, 1, 0, 0);
-    c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "huge record count");
 
     /* NULL arguments */
     cr_expect_eq(ompi_evt_wire_decode(c.buf, c.len, NULL), OPAL_ERR_BAD_PARAM);
