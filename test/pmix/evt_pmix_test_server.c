@@ -13,7 +13,7 @@
  *
  * usage: evt_pmix_test_server [-n NPROCS] [-d TMPDIR] [-W WAITFILE] [-L LINGER_S]
  *                             [-T TIMEOUT_S] [-P PIDFILE] [-q] -- PROGRAM [ARGS...]
- *   -n  ranks of the job "evt-test-job" (default 2, at most 64)
+ *   -n  ranks of the job "evt-test-job-<server pid>" (default 2, at most 64)
  *   -d  folder of the rendezvous files (pmix.sys.<host>, pmix.<host>.tool.<pid>, ...);
  *       default $EVT_PMIX_TMPDIR, else ./pmixsrv (created mode 0700)
  *   -W  start the ranks only once WAITFILE exists (a tool creates it once it
@@ -48,9 +48,13 @@
 
 #include "evt_test_pmix_server_common.h"
 
-#define JOB_NSPACE "evt-test-job"
+/* The job's namespace names this server: Open MPI 4.1 derives the job id
+ * from it, and with it the shared-memory segment and session folder names,
+ * so two servers' jobs running at once (make check -j) must differ. */
+#define JOB_NSPACE_PREFIX "evt-test-job"
+static char job_nspace[sizeof(JOB_NSPACE_PREFIX) + 16];
 
-static evt_tsrv_job_t job = {.nspace = JOB_NSPACE, .nprocs = 2};
+static evt_tsrv_job_t job = {.nspace = job_nspace, .nprocs = 2};
 static atomic_int ntools, tool_seq;
 static atomic_ulong nnotify[8];
 static volatile sig_atomic_t stop;
@@ -172,6 +176,8 @@ int main(int argc, char **argv)
         snprintf(host, sizeof(host), "localhost");
     }
 
+    (void) snprintf(job_nspace, sizeof(job_nspace), "%s-%d", JOB_NSPACE_PREFIX, (int) getpid());
+
     evt_tsrv_module_defaults(&module, &job);
     evt_tsrv_notify_seen = count_notify;
     if (PMIX_SUCCESS != evt_tsrv_init(&module, tmpdir, "evt-test-srv", true)) {
@@ -218,7 +224,7 @@ int main(int argc, char **argv)
             failed, job.nprocs, evt_tsrv_finalized(), atomic_load(&ntools),
             atomic_load(&nnotify[PMIX_RANGE_NAMESPACE]), atomic_load(&nnotify[PMIX_RANGE_SESSION]),
             atomic_load(&nnotify[PMIX_RANGE_GLOBAL]), atomic_load(&nnotify[PMIX_RANGE_CUSTOM]));
-    PMIX_LOAD_NSPACE(job_ns, JOB_NSPACE);
+    PMIX_LOAD_NSPACE(job_ns, job_nspace);
     PMIx_server_deregister_nspace(job_ns, evt_tsrv_op_cb, &l);
     (void) evt_tsrv_latch_wait(&l, PMIX_SUCCESS);
 out:

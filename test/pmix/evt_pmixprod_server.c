@@ -46,10 +46,13 @@
 #include "ompi/runtime/ompi_evt_pmix_keys.h"
 #include "ompi/runtime/ompi_evt_procstat.h"
 
-#define NSPACE   "evt-pmixprod-job"
+/* The job's namespace names this server (Open MPI 4.1 derives the job
+ * id, shared-memory segment and session folder names from it). */
+#define NSPACE_PREFIX "evt-pmixprod-job"
+static char job_nspace[sizeof(NSPACE_PREFIX) + 16];
 #define MAX_REQS 64
 
-static evt_tsrv_job_t job = {.nspace = NSPACE, .nprocs = 2};
+static evt_tsrv_job_t job = {.nspace = job_nspace, .nprocs = 2};
 static pmix_proc_t server_proc;
 
 /* resource-usage requests (under reqs_lock) */
@@ -150,7 +153,7 @@ static void send_update(pmix_rank_t rank, pid_t pid)
                                                sysconf(_SC_PAGESIZE), &p)) {
         return;
     }
-    PMIX_PROC_LOAD(&who, NSPACE, rank);
+    PMIX_PROC_LOAD(&who, job_nspace, rank);
     state[0] = (char) p.state;
     state[1] = '\0';
     v = (evt_test_resusage_t){
@@ -240,7 +243,7 @@ static void announce_kill(int r, int status, void *arg)
     }
     sig = WTERMSIG(status);
     code = 128 + sig;
-    PMIX_PROC_LOAD(&who, NSPACE, (pmix_rank_t) r);
+    PMIX_PROC_LOAD(&who, job_nspace, (pmix_rank_t) r);
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &who, PMIX_PROC);
     PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
     PMIX_INFO_LOAD(&info[2], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
@@ -284,6 +287,8 @@ int main(int argc, char **argv)
                            .tick_us = 20000};
     pthread_t upd;
     int opt, left = 0, failed;
+
+    (void) snprintf(job_nspace, sizeof(job_nspace), "%s-%d", NSPACE_PREFIX, (int) getpid());
 
     while (-1 != (opt = getopt(argc, argv, "+n:x:u:"))) {
         switch (opt) {

@@ -67,7 +67,7 @@ for f in "$scratch"/pids/producer.*.pid; do
     fi
 done
 cat "$scratch/server_gone.srv"
-expect_grep $NP "evt:pmix: evt-test-job:[0-9]: the PMIx server is gone .*: exporting stopped; [0-9]* records exported in [0-9]* batches, [0-9]* records not exported (counted)" \
+expect_grep $NP "evt:pmix: evt-test-job-[0-9]*:[0-9]: the PMIx server is gone .*: exporting stopped; [0-9]* records exported in [0-9]* batches, [0-9]* records not exported (counted)" \
     "$scratch/server_gone.srv"
 run check_s timeout 60 ./evt_pmix_check -P -N $NP -n 300000 "$out/listener.evt"
 [ "$rc" -eq 0 ] || fail "what the listener holds is not a clean prefix"

@@ -25,7 +25,7 @@ one() { # LABEL RANGE TARGET-KIND
     wait_pid "$spid" 100
     cat "$scratch/$label.srv"
     [ "$rc" -eq 0 ] || fail "$label: server (job) exit $rc"
-    expect_grep $NP "evt:pmix: exporting as evt-test-job:[0-9] .* range $range" "$scratch/$label.srv"
+    expect_grep $NP "evt:pmix: exporting as evt-test-job-[0-9]*:[0-9] .* range $range" "$scratch/$label.srv"
     run "$label.check" timeout 60 ./evt_pmix_check -v -N $NP -n $N -c 3 "$out/listener.evt"
     [ "$rc" -eq 0 ] || fail "$label: the listener did not get every event"
 }
