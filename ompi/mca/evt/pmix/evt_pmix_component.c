@@ -26,6 +26,7 @@
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/base/evt_base_wire.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
+#include "ompi/mca/evt/pmix/evt_pmix_clock.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
@@ -86,6 +87,9 @@ static int pmix_register(void)
     mca_base_var_enum_t *range_enum = NULL;
     int rc;
 
+    c->clock_align = true;
+    c->test_clock_skew = NULL;
+
     (void) mca_base_var_group_component_register(&c->super.evtc_version,
                                                  "MPI_T events exported out of the processes "
                                                  "through PMIx (local tools keep their "
@@ -142,6 +146,22 @@ static int pmix_register(void)
                                 "appends its node's batches to DIR/<host>.evt (read them with "
                                 "ompi-evt-listen --read); unset: no node sink",
                                 OPAL_INFO_LVL_2, &c->sink))
+        || 0 > (rc = mca_base_component_var_register(
+                    &c->super.evtc_version, "clock_align",
+                    "Measure each rank's clock offset to rank 0 (ping-pong over a private "
+                    "communicator, PMPI) at the end of MPI_Init and the start of MPI_Finalize, "
+                    "and send it with the batches, so that readers put every node's events "
+                    "on one timeline. Collective: every rank must have the same value (a "
+                    "rank that does not take part makes the others give up after "
+                    "evt_pmix_finalize_timeout)",
+                    MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4,
+                    MCA_BASE_VAR_SCOPE_READONLY, &c->clock_align))
+        || 0 > (rc = reg_string("test_clock_skew",
+                                "TEST ONLY: \"HOST:SECONDS\" adds SECONDS (may be fractional "
+                                "or negative) to every CLOCK_REALTIME reading the export makes "
+                                "on the node PMIx names HOST, as if that node's clock were "
+                                "off; for the tests of clock alignment, never for real runs",
+                                OPAL_INFO_LVL_9, &c->test_clock_skew))
         || 0 > (rc = reg_int("ring_size",
                              "Bytes of each thread's ring (a power of two, at least 4096)",
                              OPAL_INFO_LVL_5, OMPI_EVT_PMIX_DEFAULT_RING_SIZE, &c->ring_size))
@@ -297,6 +317,7 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
     char value[32];
     void *custom = NULL;
     size_t ncustom;
+    int64_t skew;
     struct stat st;
 
     if (!ompi_evt_pmix_is_client(&why)) {
@@ -325,6 +346,11 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
     if (1 > c->flush_interval || 3600000 < c->flush_interval) {
         (void) snprintf(value, sizeof(value), "%d", c->flush_interval);
         bad_param("evt_pmix_flush_interval", value, "must be between 1 and 3600000 ms");
+        goto fail;
+    }
+    if (NULL != c->test_clock_skew
+        && OPAL_SUCCESS != ompi_evt_pmix_clock_parse_skew(c->test_clock_skew, NULL, &skew, &why)) {
+        bad_param("evt_pmix_test_clock_skew", c->test_clock_skew, why);
         goto fail;
     }
     if (0 > c->finalize_timeout) {
