@@ -11,9 +11,13 @@
  * events.jsonl: one event a line, in time order,
  *   {"time_ns":T,"rank":R,"host":"H","nspace":"NS","event":"E","source":"S",
  *    "elements":[v,...],"fields":{"name":v,...}}
- * (fields holds the named elements only), then one line per process:
+ * (fields holds the named elements only; a point-to-point completion also
+ * has "start_ns":T after time_ns, its start_time on the job timeline),
+ * then one line per process:
  *   {"rank":R,"host":"H","nspace":"NS","drops":{"E":n,...},
- *    "lost_batches":n,"ended_early":b}
+ *    "lost_batches":n,"ended_early":b,"clock_offsets":[{"local_realtime_ns":L,
+ *    "offset_ns":O,"uncertainty_ns":U},...]}
+ * (the clock alignment samples applied to the rank's events).
  * Strings are json-c's (escaped once per name and cached), numbers are
  * written exactly (64-bit integers as integers, doubles by json-c).
  */
@@ -28,23 +32,23 @@
 #include "evt_listen.h"
 
 typedef struct {
-    char *head;       /**< ,"event":"E","source":"S","elements":[ */
+    char *head; /**< ,"event":"E","source":"S","elements":[ */
     size_t head_len;
-    char **keys;      /**< "name": per element, NULL when unnamed */
+    char **keys; /**< "name": per element, NULL when unnamed */
     size_t *key_len;
-    uint16_t n;       /**< elements */
+    uint16_t n; /**< elements */
 } jtype_t;
 
 typedef struct {
     char *dir;
     FILE *f;
     char *tmp;
-    char **proc_head;  /**< ,"rank":R,"host":"H","nspace":"NS" per process id */
+    char **proc_head; /**< ,"rank":R,"host":"H","nspace":"NS" per process id */
     size_t *proc_len;
     size_t num_procs;
-    jtype_t **types;   /**< per type id */
+    jtype_t **types; /**< per type id */
     size_t num_types;
-    char *buf;         /**< lines not yet handed to stdio */
+    char *buf; /**< lines not yet handed to stdio */
     size_t used;
     char err[512];
 } jsonl_t;
@@ -229,6 +233,16 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     v.type = OMPI_EVT_WIRE_ELEM_INT64;
     v.v.i = ev->time_ns;
     n += listen_json_value(line + n, LISTEN_JSON_VALUE_MAX, &v);
+    if (LISTEN_P2P_NONE != ev->type->p2p
+        && OPAL_SUCCESS
+               == ompi_evt_wire_element_value(ev->wire_type, ev->payload,
+                                              (unsigned) ev->type->p2p_start, &v)) {
+        memcpy(line + n, ",\"start_ns\":", 12);
+        n += 12;
+        v.v.i = listen_time_map(ev->proc, ev->clock, listen_value_i64(&v));
+        v.type = OMPI_EVT_WIRE_ELEM_INT64;
+        n += listen_json_value(line + n, LISTEN_JSON_VALUE_MAX, &v);
+    }
     memcpy(line + n, ph, plen);
     n += plen;
     memcpy(line + n, jt->head, jt->head_len);
@@ -272,7 +286,7 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
     }
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];
-        json_object *o = json_object_new_object(), *d = json_object_new_object();
+        json_object *o = json_object_new_object(), *d = json_object_new_object(), *a;
         const char *txt;
 
         if (NULL == o || NULL == d) {
@@ -285,14 +299,24 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
         json_object_object_add(o, "nspace", json_object_new_string(p->nspace));
         for (size_t t = 0; t < reg->num_types && t < p->types_alloc; ++t) {
             if (0 < p->drops[t] && reg->types[t]->selected) {
-                json_object_object_add(d, reg->types[t]->name,
-                                       json_object_new_uint64(p->drops[t]));
+                json_object_object_add(d, reg->types[t]->name, json_object_new_uint64(p->drops[t]));
             }
         }
         json_object_object_add(o, "drops", d);
         json_object_object_add(o, "lost_batches",
                                json_object_new_uint64(listen_seqset_gaps(&p->seen)));
         json_object_object_add(o, "ended_early", json_object_new_boolean(!p->final_seen));
+        a = json_object_new_array();
+        for (size_t k = 0; NULL != a && k < p->num_offsets; ++k) {
+            json_object *x = json_object_new_object();
+            json_object_object_add(x, "local_realtime_ns",
+                                   json_object_new_int64(p->offsets[k].local_realtime_ns));
+            json_object_object_add(x, "offset_ns", json_object_new_int64(p->offsets[k].offset_ns));
+            json_object_object_add(x, "uncertainty_ns",
+                                   json_object_new_uint64(p->offsets[k].uncertainty_ns));
+            json_object_array_add(a, x);
+        }
+        json_object_object_add(o, "clock_offsets", a);
         txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN
                                                     | JSON_C_TO_STRING_NOSLASHESCAPE);
         fprintf(s->f, "%s\n", txt);

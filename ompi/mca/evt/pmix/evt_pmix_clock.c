@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -89,8 +90,11 @@ static int wait_until(MPI_Request *req, int64_t deadline, bool polite)
             return OPAL_ERR_TIMEOUT;
         }
         if (polite) {
-            struct timespec ts = {.tv_sec = 0, .tv_nsec = 50000};
+            struct timespec ts = {.tv_sec = 0, .tv_nsec = 200000};
             (void) nanosleep(&ts, NULL);
+        } else {
+            /* the partner may share this core (oversubscribed nodes) */
+            (void) sched_yield();
         }
     }
 }
@@ -117,21 +121,23 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int peer, int tag,
     return wait_until(&req, deadline, polite);
 }
 
-/* Rank 0: each rank in turn gets "your turn", then ROUNDS pings answered
- * with rank 0's time. */
+/* Rank 0: each rank in turn gets "your turn", then its pings (a flag: 1
+ * a round trip, 0 the end) are answered with rank 0's time. */
 static int serve(MPI_Comm comm, int size, int64_t deadline)
 {
     for (int peer = 1; peer < size; ++peer) {
         int rc = send_wait(NULL, 0, MPI_BYTE, peer, CLOCK_TAG_TURN, comm, deadline);
 
-        for (int round = 0; OPAL_SUCCESS == rc && round < OMPI_EVT_PMIX_CLOCK_ROUNDS; ++round) {
+        for (int round = 0; OPAL_SUCCESS == rc && round < OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS; ++round) {
+            int32_t more = 0;
             int64_t now;
 
-            rc = recv_wait(NULL, 0, MPI_BYTE, peer, CLOCK_TAG_PING, comm, deadline, false);
-            if (OPAL_SUCCESS == rc) {
-                now = ompi_evt_pmix_clock_realtime_ns();
-                rc = send_wait(&now, 1, MPI_INT64_T, peer, CLOCK_TAG_PONG, comm, deadline);
+            rc = recv_wait(&more, 1, MPI_INT32_T, peer, CLOCK_TAG_PING, comm, deadline, false);
+            if (OPAL_SUCCESS != rc || 0 == more) {
+                break;
             }
+            now = ompi_evt_pmix_clock_realtime_ns();
+            rc = send_wait(&now, 1, MPI_INT64_T, peer, CLOCK_TAG_PONG, comm, deadline);
         }
         if (OPAL_SUCCESS != rc) {
             return rc;
@@ -140,13 +146,24 @@ static int serve(MPI_Comm comm, int size, int64_t deadline)
     return OPAL_SUCCESS;
 }
 
-/* Other ranks: wait for the turn, then keep the shortest round trip. */
+/* Other ranks: wait for the turn, then round trips until the shortest has
+ * not improved for OMPI_EVT_PMIX_CLOCK_ROUNDS of them and is shorter than
+ * OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS or OMPI_EVT_PMIX_CLOCK_MIN_NS have passed
+ * (round trips stretched by a descheduled process are outlasted), at most
+ * OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS - 1; keep the shortest. */
 static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *sample)
 {
     int64_t best_rtt = INT64_MAX;
+    int32_t more = 1, end = 0;
     int rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_TURN, comm, deadline, true);
+    int since_best = 0;
+    int64_t start = mono_ns();
 
-    for (int round = 0; OPAL_SUCCESS == rc && round < OMPI_EVT_PMIX_CLOCK_ROUNDS; ++round) {
+    for (int round = 0; OPAL_SUCCESS == rc && round < OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS - 1
+                        && (since_best < OMPI_EVT_PMIX_CLOCK_ROUNDS
+                            || (best_rtt > OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS
+                                && mono_ns() - start < OMPI_EVT_PMIX_CLOCK_MIN_NS));
+         ++round) {
         int64_t reference = 0, t1, t2;
         MPI_Request req;
 
@@ -156,7 +173,7 @@ static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *samp
             return OPAL_ERROR;
         }
         t1 = ompi_evt_pmix_clock_realtime_ns();
-        rc = send_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_PING, comm, deadline);
+        rc = send_wait(&more, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
         if (OPAL_SUCCESS != rc) {
             (void) PMPI_Cancel(&req);
             (void) PMPI_Request_free(&req);
@@ -164,14 +181,19 @@ static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *samp
         }
         rc = wait_until(&req, deadline, false);
         t2 = ompi_evt_pmix_clock_realtime_ns();
+        ++since_best;
         if (OPAL_SUCCESS == rc && t2 - t1 < best_rtt) {
             int64_t middle = t1 + (t2 - t1) / 2;
 
             best_rtt = t2 - t1;
+            since_best = 0;
             sample->local_realtime_ns = middle;
             sample->offset_ns = reference - middle;
             sample->uncertainty_ns = (uint64_t) (best_rtt / 2);
         }
+    }
+    if (OPAL_SUCCESS == rc) {
+        rc = send_wait(&end, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
     }
     return rc;
 }

@@ -12,18 +12,18 @@
  * every batch carries a pair (source clock, CLOCK_REALTIME) sampled
  * together, and every rank measures the offset of its CLOCK_REALTIME to
  * the reference (rank 0 of MPI_COMM_WORLD) at the end of MPI_Init and at
- * the start of MPI_Finalize, by ping-pong as Score-P does: of
- * OMPI_EVT_PMIX_CLOCK_ROUNDS round trips the shortest is kept, the
- * reference time is assumed to be read at its middle, and half of it is
- * the uncertainty. The samples travel in the OFFSETS section of the wire
- * format; readers interpolate between them (drift).
+ * the start of MPI_Finalize, by ping-pong as Score-P does: of several
+ * round trips (until the shortest has not improved for
+ * OMPI_EVT_PMIX_CLOCK_ROUNDS) the shortest is kept, the reference time is
+ * assumed to be read at its middle, and half of it is the uncertainty. The samples travel in the
+ * OFFSETS section of the wire format; readers interpolate between them (drift).
  *
  * The messages: PMPI_ calls (no producer of libompi_evt sees them) on a
  * communicator of our own, duplicated from MPI_COMM_WORLD at the first
  * measurement (so no application message can match them). Rank 0 serves
  * the ranks one after the other (a "your turn" message, then the round
- * trips): about ROUNDS round trips per rank, a few milliseconds for a
- * hundred ranks.
+ * trips, ended by the rank): usually 16 to 40 round trips per rank, a
+ * few milliseconds for a hundred ranks, serially.
  *
  * Never a hang: the duplication is nonblocking (PMPI_Comm_idup) and every
  * wait has a deadline. If some rank does not take part (it did not select
@@ -46,8 +46,15 @@
 
 BEGIN_C_DECLS
 
-/** Round trips per rank and measurement. */
+/** A rank's round trips go on until the shortest has not improved for
+ *  this many (so at least this many)... */
 #define OMPI_EVT_PMIX_CLOCK_ROUNDS 16
+/** ...and, while it is longer than this, go on for this long at least
+ *  (a loaded node stretches most round trips)... */
+#define OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS 50000
+#define OMPI_EVT_PMIX_CLOCK_MIN_NS      20000000
+/** ...and at most this many per rank and measurement. */
+#define OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS 1024
 
 /** A rank's side of the alignment; all zero before the first call. */
 typedef struct ompi_evt_pmix_clock_t {
