@@ -8,7 +8,6 @@
 #include "ompi_config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,13 +50,13 @@ int ompi_evt_pmix_clock_parse_skew(const char *spec, const char *host, int64_t *
     }
     errno = 0;
     seconds = strtod(colon + 1, &end);
-    if (0 != errno || '\0' != *end || !isfinite(seconds) || fabs(seconds) > 1e6) {
+    if (0 != errno || '\0' != *end || !(seconds >= -1e6 && seconds <= 1e6)) {
         *error = "SECONDS must be a number of at most 1e6 in magnitude";
         return OPAL_ERR_BAD_PARAM;
     }
     if (NULL != host && strlen(host) == (size_t) (colon - spec)
         && 0 == strncmp(spec, host, (size_t) (colon - spec))) {
-        *skew_ns = llround(seconds * 1e9);
+        *skew_ns = (int64_t) (seconds * 1e9 + (seconds < 0 ? -0.5 : 0.5));
     }
     return OPAL_SUCCESS;
 }
