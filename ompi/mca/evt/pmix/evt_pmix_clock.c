@@ -19,7 +19,7 @@
 #include "ompi/mca/evt/pmix/evt_pmix_clock.h"
 
 /* Tags on the private communicator. */
-enum { CLOCK_TAG_TURN = 1, CLOCK_TAG_PING = 2, CLOCK_TAG_PONG = 3 };
+enum { CLOCK_TAG_TURN = 1, CLOCK_TAG_PING = 2, CLOCK_TAG_PONG = 3, CLOCK_TAG_DONE = 4 };
 
 /* Written at INIT before any batch is built, read by every reading. */
 static int64_t clock_skew_ns;
@@ -142,6 +142,15 @@ static int serve(MPI_Comm comm, int size, int64_t deadline)
             return rc;
         }
     }
+    /* everyone measured: release them together (a rank measured early
+     * must not go back to the application, which may spin in MPI calls
+     * and take the core from the two that measure) */
+    for (int peer = 1; peer < size; ++peer) {
+        int rc = send_wait(NULL, 0, MPI_BYTE, peer, CLOCK_TAG_DONE, comm, deadline);
+        if (OPAL_SUCCESS != rc) {
+            return rc;
+        }
+    }
     return OPAL_SUCCESS;
 }
 
@@ -193,6 +202,10 @@ static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *samp
     }
     if (OPAL_SUCCESS == rc) {
         rc = send_wait(&end, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
+    }
+    if (OPAL_SUCCESS == rc) {
+        /* sleep until every rank is measured */
+        rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_DONE, comm, deadline, true);
     }
     return rc;
 }

@@ -22,8 +22,9 @@
  * communicator of our own, duplicated from MPI_COMM_WORLD at the first
  * measurement (so no application message can match them). Rank 0 serves
  * the ranks one after the other (a "your turn" message, then the round
- * trips, ended by the rank): usually 16 to 40 round trips per rank, a
- * few milliseconds for a hundred ranks, serially.
+ * trips, ended by the rank; then a "done" to every rank, which sleeps
+ * until then, so that none spins in the application meanwhile): usually 16 to 40 round trips per
+ * rank, a few milliseconds for a hundred ranks, serially.
  *
  * Never a hang: the duplication is nonblocking (PMPI_Comm_idup) and every
  * wait has a deadline. If some rank does not take part (it did not select
