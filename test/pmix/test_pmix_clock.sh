@@ -8,7 +8,10 @@
 #     before its send started, and every rank's recovered offset (two
 #     samples: MPI_Init, MPI_Finalize) is within 100 us of the injected one;
 #   control run (evt_pmix_clock_align=0, same skew): some receive does
-#     complete before its send started (so the check can fail).
+#     complete before its send started (so the check can fail);
+#   a rank that does not take part (rank 0 with evt_pmix_clock_align=0,
+#     rank 1 with it): rank 1 gives up after evt_pmix_finalize_timeout,
+#     no hang.
 . "$(dirname "$0")/evt_pmix_common.sh"
 : "${LISTEN:?LISTEN must name ompi-evt-listen}"
 skew=5.25
@@ -60,4 +63,12 @@ record control 0
 run check-control timeout 60 ./evt_pmix_clockcheck -a -S "nodeB=$skew" \
     -m $((rounds * 4)) "$scratch/control.res/events.jsonl"
 [ "$rc" -eq 0 ] || fail "control run: without alignment the skew should break causality"
+
+run partial timeout 60 "$MPIRUN" --oversubscribe -x LD_LIBRARY_PATH \
+    -x OMPI_MCA_mca_base_component_path --mca evt pmix --mca evt_pmix_finalize_timeout 2000 \
+    --mca evt_pmix_verbose 1 -np 1 env OMPI_MCA_evt_pmix_clock_align=0 \
+    "$PWD/evt_pmix_pingpong" -n 10 : -np 1 "$PWD/evt_pmix_pingpong" -n 10
+[ "$rc" -eq 0 ] || fail "partial: mpirun exit $rc (124: hung)"
+expect_grep 1 ":1: no clock alignment at MPI_Init (some rank did not take part" \
+    "$scratch/partial.out"
 finish

@@ -70,9 +70,10 @@ static int64_t mono_ns(void)
 
 /* Complete @p req by @p deadline (CLOCK_MONOTONIC ns). @p polite: sleep
  * between polls (a rank waiting for its turn leaves the core to the two
- * that measure). A p2p request not complete in time is cancelled and
- * freed. Context: INIT. */
-static int wait_until(MPI_Request *req, int64_t deadline, bool polite)
+ * that measure). A p2p request (@p p2p) not complete in time is cancelled
+ * and freed; a collective one cannot be cancelled (MPI; Open MPI 4.1's
+ * PMPI_Cancel blocks on it) and is left to libmpi. Context: INIT. */
+static int wait_until(MPI_Request *req, int64_t deadline, bool polite, bool p2p)
 {
     for (;;) {
         int done = 0;
@@ -84,8 +85,10 @@ static int wait_until(MPI_Request *req, int64_t deadline, bool polite)
             return OPAL_SUCCESS;
         }
         if (mono_ns() >= deadline) {
-            (void) PMPI_Cancel(req);
-            (void) PMPI_Request_free(req);
+            if (p2p) {
+                (void) PMPI_Cancel(req);
+                (void) PMPI_Request_free(req);
+            }
             return OPAL_ERR_TIMEOUT;
         }
         if (polite) {
@@ -106,7 +109,7 @@ static int send_wait(const void *buf, int count, MPI_Datatype type, int peer, in
     if (MPI_SUCCESS != PMPI_Isend(buf, count, type, peer, tag, comm, &req)) {
         return OPAL_ERROR;
     }
-    return wait_until(&req, deadline, false);
+    return wait_until(&req, deadline, false, true);
 }
 
 static int recv_wait(void *buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
@@ -117,7 +120,7 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int peer, int tag,
     if (MPI_SUCCESS != PMPI_Irecv(buf, count, type, peer, tag, comm, &req)) {
         return OPAL_ERROR;
     }
-    return wait_until(&req, deadline, polite);
+    return wait_until(&req, deadline, polite, true);
 }
 
 /* Rank 0: each rank in turn gets "your turn", then its pings (a flag: 1
@@ -187,7 +190,7 @@ static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *samp
             (void) PMPI_Request_free(&req);
             break;
         }
-        rc = wait_until(&req, deadline, false);
+        rc = wait_until(&req, deadline, false, true);
         t2 = ompi_evt_pmix_clock_realtime_ns();
         ++since_best;
         if (OPAL_SUCCESS == rc && t2 - t1 < best_rtt) {
@@ -230,7 +233,7 @@ int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeo
             clock->given_up = true;
             return OPAL_ERROR;
         }
-        rc = wait_until(&req, deadline, true);
+        rc = wait_until(&req, deadline, true, false);
         if (OPAL_SUCCESS != rc) {
             /* a rank did not take part: the request stays with libmpi */
             clock->given_up = true;
