@@ -279,6 +279,10 @@ OMPI_DECLSPEC int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
 OMPI_DECLSPEC int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
                                                    const ompi_evt_wire_offset_t *sample);
 
+/** Does the open batch lack a sample the encoder keeps (added when it was
+ *  too full)? Context: PROGRESS. */
+OMPI_DECLSPEC bool ompi_evt_wire_encoder_offsets_pending(const ompi_evt_wire_encoder_t *enc);
+
 /**
  * Read CLOCK_REALTIME through @p realtime_ns (NULL: clock_gettime) for the
  * clock pairs the encoder samples itself: a sender whose realtime readings

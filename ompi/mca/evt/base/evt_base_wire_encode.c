@@ -592,6 +592,12 @@ int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
     return OPAL_SUCCESS;
 }
 
+bool ompi_evt_wire_encoder_offsets_pending(const ompi_evt_wire_encoder_t *enc)
+{
+    return NULL != enc && NULL != enc->state && enc->open
+           && enc->state->batch_offsets < enc->state->num_offsets;
+}
+
 int ompi_evt_wire_encoder_set_realtime(ompi_evt_wire_encoder_t *enc, int64_t (*realtime_ns)(void))
 {
     if (NULL == enc || NULL == enc->state) {

@@ -599,6 +599,18 @@ static int queue_final(ompi_evt_pmix_sender_t *s, int64_t deadline)
 {
     (void) pthread_mutex_lock(&s->lock);
     s->finishing = true;
+    /* the FINAL batch carries every offset sample: an open batch too full
+     * for the last one leaves first, as an ordinary batch */
+    while (ompi_evt_wire_encoder_offsets_pending(&s->enc)
+           && OMPI_EVT_PMIX_SEND_LOST > atomic_load_explicit(&s->state, memory_order_relaxed)
+           && OPAL_ERR_WOULD_BLOCK == queue_batch(s)) {
+        (void) pthread_mutex_unlock(&s->lock);
+        if (ompi_evt_pmix_now_ns() >= deadline) {
+            return OPAL_ERR_TIMEOUT;
+        }
+        sleep_ms(1);
+        (void) pthread_mutex_lock(&s->lock);
+    }
     s->batch_flags = OMPI_EVT_WIRE_FLAG_FINAL;
     if (s->enc.open) {
         (void) ompi_evt_wire_encoder_set_flags(&s->enc, OMPI_EVT_WIRE_FLAG_FINAL);
