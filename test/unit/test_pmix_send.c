@@ -289,6 +289,43 @@ Test(pmix_send, finish_sends_a_final_batch_with_the_last_counts)
     ompi_evt_pmix_sender_destruct(&s);
 }
 
+/* Offset samples (clock alignment): the FINAL batch carries all of them,
+ * whatever the fill of the open batch when the last one is added (k
+ * records before it, across a whole batch, for batch sizes over a record's
+ * size: some leave no room for the sample in the open batch, which then
+ * leaves at once). */
+Test(pmix_send, final_batch_carries_every_offset_sample)
+{
+    ompi_evt_wire_offset_t o1 = {.local_realtime_ns = 10, .offset_ns = -5, .uncertainty_ns = 1};
+    ompi_evt_wire_offset_t o2 = {.local_realtime_ns = 20, .offset_ns = -6, .uncertainty_ns = 2};
+    int no_room = 0;
+
+    for (size_t bytes = 4096; bytes < 4096 + 32; ++bytes) {
+        for (uint64_t k = 100; k < 180; ++k) {
+            ompi_evt_wire_batch_t b;
+            int before;
+
+            fake_reset(FAKE_COMPLETE);
+            build(bytes, 4, true);
+            cr_assert_eq(ompi_evt_pmix_sender_add_offset(&s, &o1), OPAL_SUCCESS);
+            cr_assert_eq(consume_n(ev_a, 0, k), OPAL_SUCCESS);
+            before = fake.nbatches;
+            cr_assert_eq(ompi_evt_pmix_sender_add_offset(&s, &o2), OPAL_SUCCESS);
+            no_room += fake.nbatches > before;
+            cr_assert_eq(ompi_evt_pmix_sender_finish(&s, ompi_evt_pmix_now_ns() + 1000000000LL),
+                         OPAL_SUCCESS);
+            cr_assert_eq(fake_decode(fake.nbatches - 1, &b), OPAL_SUCCESS);
+            cr_assert_neq(b.flags & OMPI_EVT_WIRE_FLAG_FINAL, 0);
+            cr_assert_eq(b.num_offsets, 2, "bytes=%zu k=%llu", bytes, (unsigned long long) k);
+            cr_expect_eq(b.offsets[1].offset_ns, -6);
+            ompi_evt_wire_batch_destruct(&b);
+            cr_assert_eq(fake_count_records("ompi.pmixtest_a", true), (long) k);
+            ompi_evt_pmix_sender_destruct(&s);
+        }
+    }
+    cr_expect_gt(no_room, 0, "some fill left no room for the sample");
+}
+
 Test(pmix_send, finish_without_records_still_says_final)
 {
     ompi_evt_wire_batch_t b;

@@ -462,6 +462,66 @@ Test(wire, clocks_and_offsets)
     ompi_evt_wire_encoder_destruct(&enc);
 }
 
+static int64_t skewed_realtime(void)
+{
+    return now_realtime() + 5000000000LL;
+}
+
+/* A sample added while a batch is open: the open batch carries it when it
+ * has room, else only the next batch does (the open one stays within
+ * max_bytes). The CLOCK_REALTIME reader given is the one of every pair
+ * the encoder samples itself. */
+Test(wire, offsets_into_open_batch_and_realtime_reader)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.wire3", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                                   fake_clock, NULL);
+    mca_base_event_t *ev = evt_test_event("o1", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
+    evt_test_payload_t p = {1, 2};
+    mca_base_event_record_t rec = make_rec(ev, 1, &p, 0);
+    ompi_evt_wire_offset_t off = {.local_realtime_ns = 5, .offset_ns = -9, .uncertainty_ns = 1};
+    ompi_evt_wire_sender_t snd;
+    ompi_evt_wire_encoder_t enc;
+    ompi_evt_wire_batch_t b;
+    const void *buf;
+    size_t len;
+    int64_t before;
+    int rc;
+
+    sender_init(&snd, 4);
+    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_set_realtime(&enc, skewed_realtime), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    before = now_realtime();
+    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_add_offset(&enc, &off), OPAL_SUCCESS, "room: carried");
+    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    decode_ok(buf, len, &b);
+    cr_expect_eq(b.num_offsets, 1);
+    cr_expect_geq(b.clocks[0].realtime_ns, before + 5000000000LL, "the reader's time");
+    cr_expect_lt(b.clocks[0].realtime_ns, now_realtime() + 5000000000LL);
+    ompi_evt_wire_batch_destruct(&b);
+
+    /* fill the next batch to the last byte the records allow */
+    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 1, 0), OPAL_SUCCESS);
+    while (OPAL_SUCCESS == (rc = ompi_evt_wire_encoder_add_record(&enc, &rec))) {
+    }
+    cr_assert_eq(rc, OPAL_ERR_TEMP_OUT_OF_RESOURCE);
+    off.local_realtime_ns = 6;
+    rc = ompi_evt_wire_encoder_add_offset(&enc, &off);
+    cr_assert(OPAL_SUCCESS == rc || OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc);
+    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_leq(len, 4096);
+    decode_ok(buf, len, &b);
+    cr_expect_eq(b.num_offsets, OPAL_SUCCESS == rc ? 2u : 1u, "carried only if it fit");
+    ompi_evt_wire_batch_destruct(&b);
+    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 2, 0), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    decode_ok(buf, len, &b);
+    cr_expect_eq(b.num_offsets, 2, "the next batch carries both");
+    ompi_evt_wire_batch_destruct(&b);
+    ompi_evt_wire_encoder_destruct(&enc);
+}
+
 /* Argument checks, and a type that can never fit. */
 Test(wire, encoder_errors)
 {

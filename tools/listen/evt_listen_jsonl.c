@@ -11,9 +11,13 @@
  * events.jsonl: one event a line, in time order,
  *   {"time_ns":T,"rank":R,"host":"H","nspace":"NS","event":"E","source":"S",
  *    "elements":[v,...],"fields":{"name":v,...}}
- * (fields holds the named elements only), then one line per process:
+ * (fields holds the named elements only; a point-to-point completion also
+ * has "start_ns":T after time_ns, its start_time on the job timeline),
+ * then one line per process:
  *   {"rank":R,"host":"H","nspace":"NS","drops":{"E":n,...},
- *    "lost_batches":n,"ended_early":b}
+ *    "lost_batches":n,"ended_early":b,"clock_offsets":[{"local_realtime_ns":L,
+ *    "offset_ns":O,"uncertainty_ns":U},...]}
+ * (the clock alignment samples applied to the rank's events).
  * Strings are json-c's (escaped once per name and cached), numbers are
  * written exactly (64-bit integers as integers, doubles by json-c).
  */
@@ -92,6 +96,14 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     v.type = OMPI_EVT_WIRE_ELEM_INT64;
     v.v.i = ev->time_ns;
     n += listen_json_value(line + n, LISTEN_JSON_VALUE_MAX, &v);
+    if (LISTEN_P2P_NONE != ev->type->p2p) {
+        listen_p2p_t p2p;
+        listen_event_p2p(ev, &p2p);
+        memcpy(line + n, ",\"start_ns\":", 12);
+        n += 12;
+        v.v.i = p2p.start;
+        n += listen_json_value(line + n, LISTEN_JSON_VALUE_MAX, &v);
+    }
     memcpy(line + n, ph->text, ph->len);
     n += ph->len;
     memcpy(line + n, ",\"event\":", 9);
@@ -143,7 +155,7 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
     }
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];
-        json_object *o = json_object_new_object(), *d = json_object_new_object();
+        json_object *o = json_object_new_object(), *d = json_object_new_object(), *a;
         const char *txt;
 
         if (NULL == o || NULL == d) {
@@ -156,14 +168,24 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
         json_object_object_add(o, "nspace", json_object_new_string(p->nspace));
         for (size_t t = 0; t < reg->num_types && t < p->types_alloc; ++t) {
             if (0 < p->drops[t] && reg->types[t]->selected) {
-                json_object_object_add(d, reg->types[t]->name,
-                                       json_object_new_uint64(p->drops[t]));
+                json_object_object_add(d, reg->types[t]->name, json_object_new_uint64(p->drops[t]));
             }
         }
         json_object_object_add(o, "drops", d);
         json_object_object_add(o, "lost_batches",
                                json_object_new_uint64(listen_seqset_gaps(&p->seen)));
         json_object_object_add(o, "ended_early", json_object_new_boolean(!p->final_seen));
+        a = json_object_new_array();
+        for (size_t k = 0; NULL != a && k < p->num_offsets; ++k) {
+            json_object *x = json_object_new_object();
+            json_object_object_add(x, "local_realtime_ns",
+                                   json_object_new_int64(p->offsets[k].local_realtime_ns));
+            json_object_object_add(x, "offset_ns", json_object_new_int64(p->offsets[k].offset_ns));
+            json_object_object_add(x, "uncertainty_ns",
+                                   json_object_new_uint64(p->offsets[k].uncertainty_ns));
+            json_object_array_add(a, x);
+        }
+        json_object_object_add(o, "clock_offsets", a);
         txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN
                                                     | JSON_C_TO_STRING_NOSLASHESCAPE);
         fprintf(s->out.f, "%s\n", txt);

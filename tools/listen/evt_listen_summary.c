@@ -180,6 +180,26 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
         fprintf(f, "  %llu duplicate batches read and ignored\n", (unsigned long long) dups);
     }
 
+    fprintf(f, "\nclock alignment (offset to the reference rank, applied; interpolated "
+               "between samples):\n");
+    any = false;
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        const listen_proc_t *p = reg->procs[i];
+        if (0 == p->num_offsets) {
+            continue;
+        }
+        fprintf(f, "  rank %u %s on %s:", p->rank, p->nspace, p->host);
+        for (size_t k = 0; k < p->num_offsets; ++k) {
+            fprintf(f, " %+.6f s (+- %.1f us)", (double) p->offsets[k].offset_ns / 1e9,
+                    (double) p->offsets[k].uncertainty_ns / 1e3);
+        }
+        fprintf(f, "\n");
+        any = true;
+    }
+    if (!any) {
+        fprintf(f, "  none (each rank's events are on its own node's CLOCK_REALTIME)\n");
+    }
+
     fprintf(f, "\nranks that ended early (no FINAL batch):");
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];

@@ -267,14 +267,31 @@ OMPI_DECLSPEC int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
 /**
  * Add a sample of this rank's offset to the job's reference clock. Samples
  * are kept by the encoder and carried by every later batch (a reader that
- * sees any batch of the rank gets all samples known when it was sent).
- * @retval OPAL_SUCCESS
+ * sees any batch of the rank gets all samples known when it was sent),
+ * and by the open batch if it still has room for it.
+ * @retval OPAL_SUCCESS  kept; the open batch (if any) carries it
+ * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  kept, but the open batch is too
+ *         full to carry it: the next batch is the first that does
  * @retval OPAL_ERR_OUT_OF_RESOURCE  OMPI_EVT_WIRE_MAX_OFFSETS samples already
  * @retval OPAL_ERR_BAD_PARAM  NULL
  * Context: PROGRESS (or INIT).
  */
 OMPI_DECLSPEC int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
                                                    const ompi_evt_wire_offset_t *sample);
+
+/** Does the open batch lack a sample the encoder keeps (added when it was
+ *  too full)? Context: PROGRESS. */
+OMPI_DECLSPEC bool ompi_evt_wire_encoder_offsets_pending(const ompi_evt_wire_encoder_t *enc);
+
+/**
+ * Read CLOCK_REALTIME through @p realtime_ns (NULL: clock_gettime) for the
+ * clock pairs the encoder samples itself: a sender whose realtime readings
+ * are adjusted (evt/pmix's test-only skew) makes them all the same way.
+ * @retval OPAL_SUCCESS, OPAL_ERR_BAD_PARAM (not constructed)
+ * Context: INIT. @p realtime_ns is called in PROGRESS context: ANY-safe.
+ */
+OMPI_DECLSPEC int ompi_evt_wire_encoder_set_realtime(ompi_evt_wire_encoder_t *enc,
+                                                     int64_t (*realtime_ns)(void));
 
 /**
  * Close the batch and return it.
@@ -310,8 +327,8 @@ typedef struct ompi_evt_wire_element_t {
 } ompi_evt_wire_element_t;
 
 typedef struct ompi_evt_wire_type_t {
-    const char *name;     /**< event name */
-    uint16_t source;      /**< batch-local source id (index into clocks) */
+    const char *name; /**< event name */
+    uint16_t source;  /**< batch-local source id (index into clocks) */
     uint16_t num_elements;
     uint16_t payload_size; /**< packed bytes of one record's payload */
     const ompi_evt_wire_element_t *elements;
@@ -331,10 +348,10 @@ typedef struct ompi_evt_wire_drop_t {
 } ompi_evt_wire_drop_t;
 
 typedef struct ompi_evt_wire_record_t {
-    uint16_t type;           /**< batch-local type id, < num_types */
+    uint16_t type; /**< batch-local type id, < num_types */
     uint8_t depth;
-    int64_t timestamp;       /**< source ticks */
-    const uint8_t *payload;  /**< types[type].payload_size packed bytes, in the buffer */
+    int64_t timestamp;      /**< source ticks */
+    const uint8_t *payload; /**< types[type].payload_size packed bytes, in the buffer */
 } ompi_evt_wire_record_t;
 
 /** A decoded batch. Strings and arrays live in storage the batch owns;
@@ -355,8 +372,8 @@ typedef struct ompi_evt_wire_batch_t {
     uint32_t num_records;
     const uint8_t *records; /**< the RECORDS body after its count (validated) */
     size_t records_len;
-    void *storage;          /**< owned; freed by ompi_evt_wire_batch_destruct */
-    const char *error;      /**< after a failed decode: what was wrong (static string) */
+    void *storage;     /**< owned; freed by ompi_evt_wire_batch_destruct */
+    const char *error; /**< after a failed decode: what was wrong (static string) */
 } ompi_evt_wire_batch_t;
 
 /**

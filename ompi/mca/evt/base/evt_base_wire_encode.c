@@ -42,8 +42,8 @@ typedef struct {
 
 typedef struct {
     const mca_base_event_t *event;
-    uint16_t payload;   /**< packed bytes */
-    bool contiguous;    /**< native layout == packed layout (one memcpy) */
+    uint16_t payload; /**< packed bytes */
+    bool contiguous;  /**< native layout == packed layout (one memcpy) */
     uint8_t wire_types[OMPI_EVT_WIRE_MAX_ELEMENTS];
 } type_info_t;
 
@@ -60,19 +60,21 @@ typedef struct {
 
 struct ompi_evt_wire_enc_state_t {
     ompi_evt_wire_sender_t sender;
-    size_t sender_body;   /**< bytes of the SENDER body */
-    uint8_t *out;         /**< the finished batch (max_bytes) */
-    uint8_t *types;       /**< TYPES entries (max_bytes) */
+    size_t sender_body; /**< bytes of the SENDER body */
+    uint8_t *out;       /**< the finished batch (max_bytes) */
+    uint8_t *types;     /**< TYPES entries (max_bytes) */
     size_t types_len;
     uint32_t num_types;
-    uint8_t *records;     /**< RECORDS entries (max_bytes) */
+    uint8_t *records; /**< RECORDS entries (max_bytes) */
     size_t records_len;
     uint32_t flags;
-    uint32_t gen;         /**< batch generation: tmap slots of older ones are free */
-    size_t clocks_len;    /**< bytes of the CLOCKS entries */
+    uint32_t gen;      /**< batch generation: tmap slots of older ones are free */
+    size_t clocks_len; /**< bytes of the CLOCKS entries */
     uint32_t num_clocks;
     uint32_t num_drops;
-    uint32_t num_offsets;
+    uint32_t num_offsets;      /**< samples kept (carried from the next batch on) */
+    uint32_t batch_offsets;    /**< of them, carried by the open batch (the first ones) */
+    int64_t (*realtime)(void); /**< CLOCK_REALTIME reader of the clock pairs */
     clock_entry_t clocks[OMPI_EVT_WIRE_MAX_SOURCES];
     drop_entry_t drops[OMPI_EVT_WIRE_MAX_TYPES];
     ompi_evt_wire_offset_t offsets[OMPI_EVT_WIRE_MAX_OFFSETS];
@@ -119,8 +121,8 @@ static size_t batch_size(const struct ompi_evt_wire_enc_state_t *st, size_t extr
 
     n += OMPI_EVT_WIRE_SECTION_BYTES + st->sender_body;
     n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + st->clocks_len + extra_clocks;
-    if (0 < st->num_offsets) {
-        n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + 24 * (size_t) st->num_offsets;
+    if (0 < st->batch_offsets) {
+        n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + 24 * (size_t) st->batch_offsets;
     }
     n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + st->types_len + extra_types;
     if (0 < drops) {
@@ -139,6 +141,13 @@ static size_t clock_entry_size(const mca_base_event_source_t *src)
  * Construct / destruct / begin
  * ------------------------------------------------------------------------ */
 
+static int64_t realtime_now(void)
+{
+    struct timespec ts;
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
                                     const ompi_evt_wire_sender_t *sender, size_t max_bytes)
 {
@@ -152,8 +161,8 @@ int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
     ns = strnlen(sender->nspace, sizeof(sender->nspace));
     hl = strnlen(sender->host, sizeof(sender->host));
     if (!wire_text_ok((const uint8_t *) sender->nspace, ns)
-        || !wire_text_ok((const uint8_t *) sender->host, hl)
-        || max_bytes < OMPI_EVT_WIRE_MIN_BATCH || max_bytes > OMPI_EVT_WIRE_MAX_BATCH) {
+        || !wire_text_ok((const uint8_t *) sender->host, hl) || max_bytes < OMPI_EVT_WIRE_MIN_BATCH
+        || max_bytes > OMPI_EVT_WIRE_MAX_BATCH) {
         return OPAL_ERR_BAD_PARAM;
     }
     st = calloc(1, sizeof(*st));
@@ -175,6 +184,7 @@ int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
     st->sender.host[hl] = '\0';
     st->sender_body = 2 + ns + 4 + 2 + hl + 4;
     st->gen = 1;
+    st->realtime = realtime_now;
     enc->state = st;
     enc->max_bytes = max_bytes;
     return OPAL_SUCCESS;
@@ -206,6 +216,7 @@ int ompi_evt_wire_encoder_begin(ompi_evt_wire_encoder_t *enc, uint64_t seq, uint
     st->clocks_len = 0;
     st->num_clocks = 0;
     st->num_drops = 0;
+    st->batch_offsets = st->num_offsets;
     st->flags = flags;
     /* a new generation frees every tmap slot at once; at the wrap (after
      * 4 billion batches) clear them for real */
@@ -243,13 +254,6 @@ static int find_clock(const struct ompi_evt_wire_enc_state_t *st,
     return -1;
 }
 
-static int64_t realtime_now(void)
-{
-    struct timespec ts;
-    (void) clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Append a clock entry (space already checked). */
 static int push_clock(struct ompi_evt_wire_enc_state_t *st, const mca_base_event_source_t *src,
                       int64_t ticks, int64_t realtime_ns)
@@ -265,11 +269,12 @@ static int push_clock(struct ompi_evt_wire_enc_state_t *st, const mca_base_event
 
 /* Sample the pair: CLOCK_REALTIME on both sides of the source's clock, the
  * midpoint taken. */
-static void sample_clock(const mca_base_event_source_t *src, int64_t *ticks, int64_t *realtime)
+static void sample_clock(const struct ompi_evt_wire_enc_state_t *st,
+                         const mca_base_event_source_t *src, int64_t *ticks, int64_t *realtime)
 {
-    int64_t r1 = realtime_now();
+    int64_t r1 = st->realtime();
     int64_t t = (int64_t) src->get_timestamp(src->ctx);
-    int64_t r2 = realtime_now();
+    int64_t r2 = st->realtime();
 
     *ticks = t;
     *realtime = r1 + (r2 - r1) / 2;
@@ -415,16 +420,16 @@ static int type_id(ompi_evt_wire_encoder_t *enc, const mca_base_event_t *ev, siz
          * never succeed: say so instead of "full" */
         size_t alone = OMPI_EVT_WIRE_HEADER_BYTES + 4 * OMPI_EVT_WIRE_SECTION_BYTES
                        + st->sender_body + 2 + clock_entry_size(src) + 2 + tsize + 4 + extra
-                       + (0 < st->num_offsets ? OMPI_EVT_WIRE_SECTION_BYTES + 2
-                                                    + 24 * (size_t) st->num_offsets
-                                              : 0)
+                       + (0 < st->batch_offsets
+                              ? OMPI_EVT_WIRE_SECTION_BYTES + 2 + 24 * (size_t) st->batch_offsets
+                              : 0)
                        + (0 < drops ? OMPI_EVT_WIRE_SECTION_BYTES + 2 + 10 : 0);
         return alone > enc->max_bytes ? OPAL_ERR_VALUE_OUT_OF_BOUNDS
                                       : OPAL_ERR_TEMP_OUT_OF_RESOURCE;
     }
     if (0 > ci) {
         int64_t ticks, realtime;
-        sample_clock(src, &ticks, &realtime);
+        sample_clock(st, src, &ticks, &realtime);
         ci = push_clock(st, src, ticks, realtime);
     }
     st->tinfo[st->num_types] = probe;
@@ -564,6 +569,7 @@ int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
                                      const ompi_evt_wire_offset_t *sample)
 {
     struct ompi_evt_wire_enc_state_t *st;
+    uint32_t carried;
 
     if (NULL == enc || NULL == enc->state || NULL == sample) {
         return OPAL_ERR_BAD_PARAM;
@@ -573,6 +579,31 @@ int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     st->offsets[st->num_offsets++] = *sample;
+    if (!enc->open) {
+        return OPAL_SUCCESS; /* the next begin takes it */
+    }
+    /* the open batch carries it if it still fits, else the next one does */
+    carried = st->batch_offsets;
+    st->batch_offsets = st->num_offsets;
+    if (batch_size(st, 0, 0, 0, st->num_drops) > enc->max_bytes) {
+        st->batch_offsets = carried;
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    return OPAL_SUCCESS;
+}
+
+bool ompi_evt_wire_encoder_offsets_pending(const ompi_evt_wire_encoder_t *enc)
+{
+    return NULL != enc && NULL != enc->state && enc->open
+           && enc->state->batch_offsets < enc->state->num_offsets;
+}
+
+int ompi_evt_wire_encoder_set_realtime(ompi_evt_wire_encoder_t *enc, int64_t (*realtime_ns)(void))
+{
+    if (NULL == enc || NULL == enc->state) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    enc->state->realtime = NULL == realtime_ns ? realtime_now : realtime_ns;
     return OPAL_SUCCESS;
 }
 
@@ -608,7 +639,7 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
     }
     st = enc->state;
     total = batch_size(st, 0, 0, 0, st->num_drops);
-    nsections += (0 < st->num_offsets) + (0 < st->num_drops);
+    nsections += (0 < st->batch_offsets) + (0 < st->num_drops);
 
     p = st->out;
     memcpy(p, OMPI_EVT_WIRE_MAGIC, 4);
@@ -642,11 +673,11 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
         p += 24;
     }
 
-    if (0 < st->num_offsets) {
-        p = section(p, OMPI_EVT_WIRE_SECTION_OFFSETS, 0, 2 + 24 * (size_t) st->num_offsets);
-        wire_put16(p, (uint16_t) st->num_offsets);
+    if (0 < st->batch_offsets) {
+        p = section(p, OMPI_EVT_WIRE_SECTION_OFFSETS, 0, 2 + 24 * (size_t) st->batch_offsets);
+        wire_put16(p, (uint16_t) st->batch_offsets);
         p += 2;
-        for (uint32_t i = 0; i < st->num_offsets; ++i) {
+        for (uint32_t i = 0; i < st->batch_offsets; ++i) {
             wire_put64(p, (uint64_t) st->offsets[i].local_realtime_ns);
             wire_put64(p + 8, (uint64_t) st->offsets[i].offset_ns);
             wire_put64(p + 16, st->offsets[i].uncertainty_ns);

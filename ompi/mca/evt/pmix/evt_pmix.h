@@ -25,7 +25,10 @@
  *     evt_pmix_max_inflight at a time (evt_pmix_send.h);
  *   - evtm_notice: at the end of MPI_Init the module connects (PMIx is up
  *     then) and, with evt_pmix_sink, the node sink starts
- *     (evt_pmix_sink.h); at the start of MPI_Finalize the last batch
+ *     (evt_pmix_sink.h); with evt_pmix_clock_align every rank measures
+ *     its clock offset to rank 0 there and again at the start of
+ *     MPI_Finalize (evt_pmix_clock.h), and every later batch carries the
+ *     samples; at the start of MPI_Finalize the last batch
  *     (flagged FINAL, with the last drop counts) leaves and the sink waits
  *     for its node's FINAL batches, each bounded by
  *     evt_pmix_finalize_timeout.
@@ -82,20 +85,22 @@ typedef enum {
 /** The component: the base component plus its parameter values. */
 typedef struct ompi_evt_pmix_component_t {
     ompi_evt_base_component_t super;
-    int priority;         /**< evt_pmix_priority */
-    char *events;         /**< evt_pmix_events: patterns, NULL = all */
-    int range;            /**< evt_pmix_range (ompi_evt_pmix_range_t) */
-    char *custom_range;   /**< evt_pmix_custom_range: "nspace[:rank],..." */
-    int batch_bytes;      /**< evt_pmix_batch_bytes */
-    int flush_interval;   /**< evt_pmix_flush_interval, ms */
-    int finalize_timeout; /**< evt_pmix_finalize_timeout, ms */
-    int max_inflight;     /**< evt_pmix_max_inflight */
-    char *sink;           /**< evt_pmix_sink: folder of the node files, NULL = none */
-    int ring_size;        /**< evt_pmix_ring_size, bytes per thread */
-    int pool_size;        /**< evt_pmix_pool_size */
-    int drain_budget;     /**< evt_pmix_drain_budget */
-    int verbose;          /**< evt_pmix_verbose */
-    int output;           /**< opal_output stream (verbose) */
+    int priority;          /**< evt_pmix_priority */
+    char *events;          /**< evt_pmix_events: patterns, NULL = all */
+    int range;             /**< evt_pmix_range (ompi_evt_pmix_range_t) */
+    char *custom_range;    /**< evt_pmix_custom_range: "nspace[:rank],..." */
+    int batch_bytes;       /**< evt_pmix_batch_bytes */
+    int flush_interval;    /**< evt_pmix_flush_interval, ms */
+    int finalize_timeout;  /**< evt_pmix_finalize_timeout, ms */
+    int max_inflight;      /**< evt_pmix_max_inflight */
+    char *sink;            /**< evt_pmix_sink: folder of the node files, NULL = none */
+    bool clock_align;      /**< evt_pmix_clock_align (evt_pmix_clock.h) */
+    char *test_clock_skew; /**< evt_pmix_test_clock_skew: "HOST:SECONDS", test only */
+    int ring_size;         /**< evt_pmix_ring_size, bytes per thread */
+    int pool_size;         /**< evt_pmix_pool_size */
+    int drain_budget;      /**< evt_pmix_drain_budget */
+    int verbose;           /**< evt_pmix_verbose */
+    int output;            /**< opal_output stream (verbose) */
     /** Parsed evt_pmix_events (by evtc_init). */
     ompi_evt_pmix_filter_t filter;
 } ompi_evt_pmix_component_t;

@@ -7,6 +7,10 @@
 
 #include "ompi_config.h"
 
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "mpi.h"
@@ -14,6 +18,10 @@
 
 #include "ompi/mca/evt/pmix/evt_pmix_clock.h"
 
+/* Tags on the private communicator. */
+enum { CLOCK_TAG_TURN = 1, CLOCK_TAG_PING = 2, CLOCK_TAG_PONG = 3, CLOCK_TAG_DONE = 4 };
+
+/* Written at INIT before any batch is built, read by every reading. */
 static int64_t clock_skew_ns;
 
 int64_t ompi_evt_pmix_clock_realtime_ns(void)
@@ -28,67 +36,241 @@ void ompi_evt_pmix_clock_set_skew(int64_t skew_ns)
     clock_skew_ns = skew_ns;
 }
 
-/* Rank 0 answers each ping of each rank, in rank order, with its time. */
-static int serve(MPI_Comm comm, int size)
+int ompi_evt_pmix_clock_parse_skew(const char *spec, const char *host, int64_t *skew_ns,
+                                   const char **error)
+{
+    const char *colon = NULL == spec ? NULL : strrchr(spec, ':');
+    char *end;
+    double seconds;
+
+    *skew_ns = 0;
+    if (NULL == colon || colon == spec || '\0' == colon[1]) {
+        *error = "expected HOST:SECONDS";
+        return OPAL_ERR_BAD_PARAM;
+    }
+    errno = 0;
+    seconds = strtod(colon + 1, &end);
+    if (0 != errno || '\0' != *end || !(seconds >= -1e6 && seconds <= 1e6)) {
+        *error = "SECONDS must be a number of at most 1e6 in magnitude";
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (NULL != host && strlen(host) == (size_t) (colon - spec)
+        && 0 == strncmp(spec, host, (size_t) (colon - spec))) {
+        *skew_ns = (int64_t) (seconds * 1e9 + (seconds < 0 ? -0.5 : 0.5));
+    }
+    return OPAL_SUCCESS;
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    (void) clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Complete @p req by @p deadline (CLOCK_MONOTONIC ns). @p polite: sleep
+ * between polls (a rank waiting for its turn leaves the core to the two
+ * that measure). A p2p request (@p p2p) not complete in time is cancelled
+ * and freed; a collective one cannot be cancelled (MPI; Open MPI 4.1's
+ * PMPI_Cancel blocks on it) and is left to libmpi. Context: INIT. */
+static int wait_until(MPI_Request *req, int64_t deadline, bool polite, bool p2p)
+{
+    for (;;) {
+        int done = 0;
+
+        if (MPI_SUCCESS != PMPI_Test(req, &done, MPI_STATUS_IGNORE)) {
+            return OPAL_ERROR;
+        }
+        if (done) {
+            return OPAL_SUCCESS;
+        }
+        if (mono_ns() >= deadline) {
+            if (p2p) {
+                (void) PMPI_Cancel(req);
+                (void) PMPI_Request_free(req);
+            }
+            return OPAL_ERR_TIMEOUT;
+        }
+        if (polite) {
+            struct timespec ts = {.tv_sec = 0, .tv_nsec = 200000};
+            (void) nanosleep(&ts, NULL);
+        } else {
+            /* the partner may share this core (oversubscribed nodes) */
+            (void) sched_yield();
+        }
+    }
+}
+
+static int send_wait(const void *buf, int count, MPI_Datatype type, int peer, int tag,
+                     MPI_Comm comm, int64_t deadline)
+{
+    MPI_Request req;
+
+    if (MPI_SUCCESS != PMPI_Isend(buf, count, type, peer, tag, comm, &req)) {
+        return OPAL_ERROR;
+    }
+    return wait_until(&req, deadline, false, true);
+}
+
+static int recv_wait(void *buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                     int64_t deadline, bool polite)
+{
+    MPI_Request req;
+
+    if (MPI_SUCCESS != PMPI_Irecv(buf, count, type, peer, tag, comm, &req)) {
+        return OPAL_ERROR;
+    }
+    return wait_until(&req, deadline, polite, true);
+}
+
+/* Rank 0: each rank in turn gets "your turn", then its pings (a flag: 1
+ * a round trip, 0 the end) are answered with rank 0's time. */
+static int serve(MPI_Comm comm, int size, int64_t deadline)
 {
     for (int peer = 1; peer < size; ++peer) {
-        for (int round = 0; round < OMPI_EVT_PMIX_CLOCK_ROUNDS; ++round) {
+        int rc = send_wait(NULL, 0, MPI_BYTE, peer, CLOCK_TAG_TURN, comm, deadline);
+
+        for (int round = 0; OPAL_SUCCESS == rc && round < OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS; ++round) {
+            int32_t more = 0;
             int64_t now;
-            if (MPI_SUCCESS != PMPI_Recv(NULL, 0, MPI_BYTE, peer, round, comm, MPI_STATUS_IGNORE)) {
-                return OPAL_ERROR;
+
+            rc = recv_wait(&more, 1, MPI_INT32_T, peer, CLOCK_TAG_PING, comm, deadline, false);
+            if (OPAL_SUCCESS != rc || 0 == more) {
+                break;
             }
             now = ompi_evt_pmix_clock_realtime_ns();
-            if (MPI_SUCCESS != PMPI_Send(&now, 1, MPI_INT64_T, peer, round, comm)) {
-                return OPAL_ERROR;
-            }
+            rc = send_wait(&now, 1, MPI_INT64_T, peer, CLOCK_TAG_PONG, comm, deadline);
+        }
+        if (OPAL_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    /* everyone measured: release them together (a rank measured early
+     * must not go back to the application, which may spin in MPI calls
+     * and take the core from the two that measure) */
+    for (int peer = 1; peer < size; ++peer) {
+        int rc = send_wait(NULL, 0, MPI_BYTE, peer, CLOCK_TAG_DONE, comm, deadline);
+        if (OPAL_SUCCESS != rc) {
+            return rc;
         }
     }
     return OPAL_SUCCESS;
 }
 
-static int measure(MPI_Comm comm, ompi_evt_wire_offset_t *sample)
+/* Other ranks: wait for the turn, then round trips until the shortest has
+ * not improved for OMPI_EVT_PMIX_CLOCK_ROUNDS of them and is shorter than
+ * OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS or OMPI_EVT_PMIX_CLOCK_MIN_NS have passed
+ * (round trips stretched by a descheduled process are outlasted), at most
+ * OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS - 1; keep the shortest. */
+static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *sample)
 {
     int64_t best_rtt = INT64_MAX;
-    for (int round = 0; round < OMPI_EVT_PMIX_CLOCK_ROUNDS; ++round) {
-        int64_t reference, t1, t2;
-        t1 = ompi_evt_pmix_clock_realtime_ns();
-        if (MPI_SUCCESS != PMPI_Send(NULL, 0, MPI_BYTE, 0, round, comm)
-            || MPI_SUCCESS
-                   != PMPI_Recv(&reference, 1, MPI_INT64_T, 0, round, comm, MPI_STATUS_IGNORE)) {
+    int32_t more = 1, end = 0;
+    int rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_TURN, comm, deadline, true);
+    int since_best = 0;
+    int64_t start = mono_ns();
+
+    for (int round = 0; OPAL_SUCCESS == rc && round < OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS - 1
+                        && (since_best < OMPI_EVT_PMIX_CLOCK_ROUNDS
+                            || (best_rtt > OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS
+                                && mono_ns() - start < OMPI_EVT_PMIX_CLOCK_MIN_NS));
+         ++round) {
+        int64_t reference = 0, t1, t2;
+        MPI_Request req;
+
+        /* the receive is posted first: the answer never waits in the
+         * unexpected queue */
+        if (MPI_SUCCESS != PMPI_Irecv(&reference, 1, MPI_INT64_T, 0, CLOCK_TAG_PONG, comm, &req)) {
             return OPAL_ERROR;
         }
+        t1 = ompi_evt_pmix_clock_realtime_ns();
+        rc = send_wait(&more, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
+        if (OPAL_SUCCESS != rc) {
+            (void) PMPI_Cancel(&req);
+            (void) PMPI_Request_free(&req);
+            break;
+        }
+        rc = wait_until(&req, deadline, false, true);
         t2 = ompi_evt_pmix_clock_realtime_ns();
-        if (t2 - t1 < best_rtt) {
+        ++since_best;
+        if (OPAL_SUCCESS == rc && t2 - t1 < best_rtt) {
             int64_t middle = t1 + (t2 - t1) / 2;
+
             best_rtt = t2 - t1;
+            since_best = 0;
             sample->local_realtime_ns = middle;
             sample->offset_ns = reference - middle;
             sample->uncertainty_ns = (uint64_t) (best_rtt / 2);
         }
     }
-    return OPAL_SUCCESS;
+    if (OPAL_SUCCESS == rc) {
+        rc = send_wait(&end, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
+    }
+    if (OPAL_SUCCESS == rc) {
+        /* sleep until every rank is measured */
+        rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_DONE, comm, deadline, true);
+    }
+    return rc;
 }
 
-int ompi_evt_pmix_clock_align(ompi_evt_wire_offset_t *sample)
+int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
+                              ompi_evt_wire_offset_t *sample)
 {
-    MPI_Comm comm;
-    int rank, size, rc;
+    int64_t deadline = mono_ns() + (int64_t) timeout_ms * 1000000;
     ompi_evt_wire_offset_t measured = {0};
+    int initialized = 0, finalized = 0, rank, size, rc;
 
-    if (MPI_SUCCESS != PMPI_Comm_dup(MPI_COMM_WORLD, &comm)) {
-        return OPAL_ERROR;
+    (void) PMPI_Initialized(&initialized);
+    (void) PMPI_Finalized(&finalized);
+    if (clock->given_up || !initialized || finalized) {
+        return OPAL_ERR_NOT_AVAILABLE;
     }
-    (void) PMPI_Comm_rank(comm, &rank);
-    (void) PMPI_Comm_size(comm, &size);
+    if (!clock->have_comm) {
+        MPI_Comm comm = MPI_COMM_NULL;
+        MPI_Request req;
+
+        if (MPI_SUCCESS != PMPI_Comm_idup(MPI_COMM_WORLD, &comm, &req)) {
+            clock->given_up = true;
+            return OPAL_ERROR;
+        }
+        rc = wait_until(&req, deadline, true, false);
+        if (OPAL_SUCCESS != rc) {
+            /* a rank did not take part: the request stays with libmpi */
+            clock->given_up = true;
+            return rc;
+        }
+        (void) PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+        clock->comm = comm;
+        clock->have_comm = true;
+    }
+    (void) PMPI_Comm_rank(clock->comm, &rank);
+    (void) PMPI_Comm_size(clock->comm, &size);
     if (0 == rank) {
-        rc = serve(comm, size);
+        rc = serve(clock->comm, size, deadline);
         measured.local_realtime_ns = ompi_evt_pmix_clock_realtime_ns();
     } else {
-        rc = measure(comm, &measured);
+        rc = measure(clock->comm, deadline, &measured);
     }
-    (void) PMPI_Comm_free(&comm);
+    if (OPAL_SUCCESS != rc) {
+        clock->given_up = true;
+    }
+    if (last || OPAL_SUCCESS != rc) {
+        ompi_evt_pmix_clock_release(clock);
+    }
     if (OPAL_SUCCESS == rc) {
         *sample = measured;
     }
     return rc;
+}
+
+void ompi_evt_pmix_clock_release(ompi_evt_pmix_clock_t *clock)
+{
+    int initialized = 0, finalized = 0;
+
+    (void) PMPI_Initialized(&initialized);
+    (void) PMPI_Finalized(&finalized);
+    if (clock->have_comm && initialized && !finalized) {
+        (void) PMPI_Comm_free(&clock->comm);
+    }
+    clock->have_comm = false;
 }

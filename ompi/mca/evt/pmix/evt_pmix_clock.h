@@ -13,10 +13,25 @@
  * together, and every rank measures the offset of its CLOCK_REALTIME to
  * the reference (rank 0 of MPI_COMM_WORLD) at the end of MPI_Init and at
  * the start of MPI_Finalize, by ping-pong as Score-P does: of several
- * round trips the shortest is kept, the reference time is assumed to be
- * read at its middle, and half of it is the uncertainty. The samples
- * travel in the OFFSETS section of the wire format; readers interpolate
- * between them (drift).
+ * round trips (until the shortest has not improved for
+ * OMPI_EVT_PMIX_CLOCK_ROUNDS) the shortest is kept, the reference time is
+ * assumed to be read at its middle, and half of it is the uncertainty. The samples travel in the
+ * OFFSETS section of the wire format; readers interpolate between them (drift).
+ *
+ * The messages: PMPI_ calls (no producer of libompi_evt sees them) on a
+ * communicator of our own, duplicated from MPI_COMM_WORLD at the first
+ * measurement (so no application message can match them). Rank 0 serves
+ * the ranks one after the other (a "your turn" message, then the round
+ * trips, ended by the rank; then a "done" to every rank, which sleeps
+ * until then, so that none spins in the application meanwhile): usually 16 to 40 round trips per
+ * rank, a few milliseconds for a hundred ranks, serially.
+ *
+ * Never a hang: the duplication is nonblocking (PMPI_Comm_idup) and every
+ * wait has a deadline. If some rank does not take part (it did not select
+ * evt/pmix, or runs with evt_pmix_clock_align=0), the duplication never
+ * completes and every rank gives up at the deadline: no alignment, said in
+ * verbose output. Its completion on a rank means every rank took part, so
+ * a rank that got the communicator measures, and so does rank 0.
  */
 
 #ifndef MCA_EVT_PMIX_CLOCK_H
@@ -24,37 +39,75 @@
 
 #include "ompi_config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "mpi.h"
 #include "ompi/mca/evt/base/evt_base_wire.h"
 
 BEGIN_C_DECLS
 
-/** Round trips per rank and measurement. */
+/** A rank's round trips go on until the shortest has not improved for
+ *  this many (so at least this many)... */
 #define OMPI_EVT_PMIX_CLOCK_ROUNDS 16
+/** ...and, while it is longer than this, go on for this long at least
+ *  (a loaded node stretches most round trips)... */
+#define OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS 50000
+#define OMPI_EVT_PMIX_CLOCK_MIN_NS      20000000
+/** ...and at most this many per rank and measurement. */
+#define OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS 1024
+
+/** A rank's side of the alignment; all zero before the first call. */
+typedef struct ompi_evt_pmix_clock_t {
+    MPI_Comm comm; /**< private duplicate of MPI_COMM_WORLD when have_comm */
+    bool have_comm;
+    bool given_up; /**< the duplication or a measurement failed: no more */
+} ompi_evt_pmix_clock_t;
 
 /** This node's CLOCK_REALTIME in ns as the export reports it: the clock
  *  plus the test-only skew (evt_pmix_test_clock_skew). Context: ANY,
  *  async-signal-safe. */
 int64_t ompi_evt_pmix_clock_realtime_ns(void);
 
-/** Set the test-only skew (ns) added to every reading above. Context: INIT. */
+/** Set the test-only skew (ns) added to every reading above.
+ *  Context: INIT, before any batch is built. */
 void ompi_evt_pmix_clock_set_skew(int64_t skew_ns);
+
+/**
+ * Parse evt_pmix_test_clock_skew, "HOST:SECONDS" (SECONDS a decimal
+ * number, may be fractional or negative, at most 1e6 in magnitude).
+ * @param[in]  host     this node's name (as PMIx gives it)
+ * @param[out] skew_ns  the skew for this node: SECONDS when HOST equals
+ *                      @p host, else 0
+ * @retval OPAL_SUCCESS
+ * @retval OPAL_ERR_BAD_PARAM  malformed (*error says why)
+ * Context: ANY.
+ */
+int ompi_evt_pmix_clock_parse_skew(const char *spec, const char *host, int64_t *skew_ns,
+                                   const char **error);
 
 /**
  * Measure this rank's offset to rank 0 of MPI_COMM_WORLD. Collective over
  * MPI_COMM_WORLD: every rank calls it at the same point (the end of
- * MPI_Init, the start of MPI_Finalize). Uses the PMPI entry points on a
- * communicator of its own, so no producer sees these messages and no
- * application message can match them.
- * @param[out] sample  local time, offset (reference = local + offset) and
- *                     uncertainty (half the shortest round trip); rank 0's
- *                     offset is 0 by definition
+ * MPI_Init, the start of MPI_Finalize). The first call duplicates the
+ * communicator; @p last frees it after measuring.
+ * @param[out] sample   local time, offset (reference = local + offset) and
+ *                      uncertainty (half the shortest round trip); rank 0's
+ *                      offset is 0 by definition
+ * @param[in]  timeout_ms  bound of every wait
  * @retval OPAL_SUCCESS
- * @retval OPAL_ERROR  an MPI call failed (nothing is written to sample)
+ * @retval OPAL_ERR_TIMEOUT  some rank did not take part in time (given up:
+ *                           later calls return OPAL_ERR_NOT_AVAILABLE)
+ * @retval OPAL_ERROR        an MPI call failed (given up)
+ * @retval OPAL_ERR_NOT_AVAILABLE  given up before, or MPI is not usable
  * Context: INIT (MPI is usable; no other thread of the process in MPI).
  */
-int ompi_evt_pmix_clock_align(ompi_evt_wire_offset_t *sample);
+int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
+                              ompi_evt_wire_offset_t *sample);
+
+/** Release what is left (the communicator, if MPI is still usable).
+ *  Context: INIT. */
+void ompi_evt_pmix_clock_release(ompi_evt_pmix_clock_t *clock);
 
 END_C_DECLS
 

@@ -27,6 +27,7 @@
 #include "ompi/mca/evt/base/evt_base_var.h"
 #include "ompi/mca/evt/base/evt_base_wire.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
+#include "ompi/mca/evt/pmix/evt_pmix_clock.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
@@ -110,6 +111,18 @@ static int pmix_register(void)
          "Folder of the node files: the lowest rank of each node appends its node's batches to "
          "DIR/<host>.evt (read them with ompi-evt-listen --read); unset: no node sink",
          MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_2, &c->sink, 0, NULL},
+        {"clock_align",
+         "Measure each rank's clock offset to rank 0 (ping-pong over a private communicator, "
+         "PMPI) at the end of MPI_Init and the start of MPI_Finalize, and send it with the "
+         "batches, so that readers put every node's events on one timeline. Collective: every "
+         "rank must have the same value (a rank that does not take part makes the others give "
+         "up after evt_pmix_finalize_timeout)",
+         MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_4, &c->clock_align, true, NULL},
+        {"test_clock_skew",
+         "TEST ONLY: \"HOST:SECONDS\" adds SECONDS (may be fractional or negative) to every "
+         "CLOCK_REALTIME reading the export makes on the node PMIx names HOST, as if that node's "
+         "clock were off; for the tests of clock alignment, never for real runs",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_9, &c->test_clock_skew, 0, NULL},
     };
     const ompi_evt_base_var_t verbose[] = {
         {"verbose",
@@ -282,6 +295,7 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
     char value[32];
     void *custom = NULL;
     size_t ncustom;
+    int64_t skew;
     struct stat st;
 
     if (!ompi_evt_pmix_is_client(&why)) {
@@ -310,6 +324,11 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
     if (1 > c->flush_interval || 3600000 < c->flush_interval) {
         (void) snprintf(value, sizeof(value), "%d", c->flush_interval);
         bad_param("evt_pmix_flush_interval", value, "must be between 1 and 3600000 ms");
+        goto fail;
+    }
+    if (NULL != c->test_clock_skew
+        && OPAL_SUCCESS != ompi_evt_pmix_clock_parse_skew(c->test_clock_skew, NULL, &skew, &why)) {
+        bad_param("evt_pmix_test_clock_skew", c->test_clock_skew, why);
         goto fail;
     }
     if (0 > c->finalize_timeout) {

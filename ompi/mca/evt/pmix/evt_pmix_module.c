@@ -25,6 +25,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
+#include "ompi/mca/evt/pmix/evt_pmix_clock.h"
 #include "ompi/mca/evt/pmix/evt_pmix_latch.h"
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
@@ -61,6 +62,7 @@ static struct {
     bool lost_registered; /**< lost_handler is registered */
     size_t lost_handler;
     pmix_proc_t me;
+    ompi_evt_pmix_clock_t clock;
     ompi_evt_pmix_sender_t sender;
     ompi_evt_pmix_sink_t sink;
 } pm;
@@ -248,6 +250,62 @@ static void lost_deregister(void)
     }
 }
 
+/* evt_pmix_test_clock_skew: once the node's name is known (PMIx). In a
+ * process whose MPI_Init selected the module, PMIx is up before any batch
+ * is built, so every clock pair has the skew; a process that opened MPI_T
+ * first may have built batches before (said). Context: INIT. */
+static void skew_start(const char *host)
+{
+    ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
+    const char *why = NULL;
+    int64_t skew = 0;
+
+    if (NULL == c->test_clock_skew
+        || OPAL_SUCCESS != ompi_evt_pmix_clock_parse_skew(c->test_clock_skew, host, &skew, &why)
+        || 0 == skew) {
+        return;
+    }
+    ompi_evt_pmix_clock_set_skew(skew);
+    opal_output_verbose(10, c->output,
+                        "evt:pmix: TEST ONLY: node %s's CLOCK_REALTIME readings are off by %lld "
+                        "ns (evt_pmix_test_clock_skew)%s",
+                        host, (long long) skew,
+                        0 < pm.sender.next_seq ? "; batches built before have no skew" : "");
+}
+
+/* The clock offset to rank 0 (evt_pmix_clock.h), measured by every rank at
+ * the same point; the sample goes with every later batch. Context: INIT,
+ * MPI usable. */
+static void clock_sample(bool last)
+{
+    ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
+    ompi_evt_wire_offset_t sample;
+    int timeout = 0 < c->finalize_timeout ? c->finalize_timeout : 1;
+    int rc;
+
+    if (!c->clock_align) {
+        return;
+    }
+    rc = ompi_evt_pmix_clock_align(&pm.clock, last, timeout, &sample);
+    if (OPAL_SUCCESS == rc) {
+        rc = ompi_evt_pmix_sender_add_offset(&pm.sender, &sample);
+        opal_output_verbose(10, c->output,
+                            "evt:pmix: %s:%u clock offset to rank 0 at %s: %lld ns (+- %llu ns)",
+                            pm.sender.who.nspace, pm.sender.who.rank,
+                            last ? "MPI_Finalize" : "MPI_Init", (long long) sample.offset_ns,
+                            (unsigned long long) sample.uncertainty_ns);
+    }
+    if (OPAL_SUCCESS != rc && OPAL_ERR_NOT_AVAILABLE != rc) {
+        opal_output_verbose(1, c->output,
+                            "evt:pmix: %s:%u: no clock alignment at %s (%s): this rank's "
+                            "events keep its own clock",
+                            pm.sender.who.nspace, pm.sender.who.rank,
+                            last ? "MPI_Finalize" : "MPI_Init",
+                            OPAL_ERR_TIMEOUT == rc ? "some rank did not take part in time"
+                                                   : "an MPI call failed");
+    }
+}
+
 /* PMIx is up (end of MPI_Init, or evtm_init in a process where it already
  * was): take a reference, learn who we are, start the node sink, and let
  * the batches go. Context: INIT. */
@@ -292,6 +350,7 @@ static void pmix_connect(void)
                                 PMIx_Error_string(rc));
         }
     }
+    skew_start(pm.sender.who.host);
     ompi_evt_pmix_sender_connect(&pm.sender);
     opal_output_verbose(10, c->output,
                         "evt:pmix: exporting as %s:%u on %s: range %s, batches up to %d bytes "
@@ -342,6 +401,11 @@ static void pmix_finish(bool attached)
         return;
     }
     pm.finished = true;
+    if (attached) {
+        /* the second sample, for the FINAL batch (every rank is here) */
+        clock_sample(true);
+    }
+    ompi_evt_pmix_clock_release(&pm.clock);
     if (attached) {
         /* The drain point before this notice returns at once when another
          * thread (the kit's timer) holds the drain token: records raised
@@ -418,6 +482,7 @@ static int pmix_module_init(void)
         .max_inflight = c->max_inflight,
         .flush_interval_ns = (int64_t) c->flush_interval * 1000000,
         .range = pmix_range(c->range),
+        .realtime_ns = ompi_evt_pmix_clock_realtime_ns,
     };
     ompi_evt_wire_sender_t who;
     void *custom = NULL;
@@ -505,6 +570,9 @@ static void pmix_notice(ompi_evt_base_notice_t notice)
     switch (notice) {
     case OMPI_EVT_NOTICE_MPI_INIT_COMPLETE:
         pmix_connect();
+        if (pm.built && !pm.finished) {
+            clock_sample(false);
+        }
         break;
     case OMPI_EVT_NOTICE_MPI_FINALIZE_START:
         pmix_finish(true);

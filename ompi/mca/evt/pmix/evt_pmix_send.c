@@ -316,6 +316,7 @@ int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s, const ompi_evt_wir
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
+    (void) ompi_evt_wire_encoder_set_realtime(&s->enc, params->realtime_ns);
     (void) pthread_mutex_init(&s->lock, NULL);
     s->who = *who;
     s->params = *params;
@@ -412,6 +413,7 @@ int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s, const ompi_evt_
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
+    (void) ompi_evt_wire_encoder_set_realtime(&enc, s->params.realtime_ns);
     (void) pthread_mutex_lock(&s->lock);
     if (s->enc.open && 0 < s->batch_items && OPAL_SUCCESS != queue_batch(s)) {
         /* every slot waits for a connection: this batch cannot wait too */
@@ -422,6 +424,25 @@ int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s, const ompi_evt_
     s->who = *who;
     (void) pthread_mutex_unlock(&s->lock);
     return OPAL_SUCCESS;
+}
+
+/* Context: INIT. */
+int ompi_evt_pmix_sender_add_offset(ompi_evt_pmix_sender_t *s, const ompi_evt_wire_offset_t *sample)
+{
+    int rc;
+
+    (void) pthread_mutex_lock(&s->lock);
+    rc = ompi_evt_wire_encoder_add_offset(&s->enc, sample);
+    if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+        /* kept for the next batch: let the open one go if it can */
+        if (0 < s->batch_items && !s->finishing
+            && OMPI_EVT_PMIX_SEND_LOST > atomic_load_explicit(&s->state, memory_order_relaxed)) {
+            (void) queue_batch(s);
+        }
+        rc = OPAL_SUCCESS;
+    }
+    (void) pthread_mutex_unlock(&s->lock);
+    return rc;
 }
 
 /* Context: INIT. */
@@ -578,6 +599,18 @@ static int queue_final(ompi_evt_pmix_sender_t *s, int64_t deadline)
 {
     (void) pthread_mutex_lock(&s->lock);
     s->finishing = true;
+    /* the FINAL batch carries every offset sample: an open batch too full
+     * for the last one leaves first, as an ordinary batch */
+    while (ompi_evt_wire_encoder_offsets_pending(&s->enc)
+           && OMPI_EVT_PMIX_SEND_LOST > atomic_load_explicit(&s->state, memory_order_relaxed)
+           && OPAL_ERR_WOULD_BLOCK == queue_batch(s)) {
+        (void) pthread_mutex_unlock(&s->lock);
+        if (ompi_evt_pmix_now_ns() >= deadline) {
+            return OPAL_ERR_TIMEOUT;
+        }
+        sleep_ms(1);
+        (void) pthread_mutex_lock(&s->lock);
+    }
     s->batch_flags = OMPI_EVT_WIRE_FLAG_FINAL;
     if (s->enc.open) {
         (void) ompi_evt_wire_encoder_set_flags(&s->enc, OMPI_EVT_WIRE_FLAG_FINAL);

@@ -98,6 +98,9 @@ typedef struct ompi_evt_pmix_send_params_t {
     pmix_data_range_t range;
     const pmix_proc_t *custom; /**< PMIX_RANGE_CUSTOM targets (copied) */
     size_t ncustom;
+    /** CLOCK_REALTIME of the batches' clock pairs (NULL: clock_gettime);
+     *  see ompi_evt_wire_encoder_set_realtime() */
+    int64_t (*realtime_ns)(void);
 } ompi_evt_pmix_send_params_t;
 
 /** Counters (relaxed atomics: statistics, read at finalize and by tests). */
@@ -152,9 +155,20 @@ void ompi_evt_pmix_sender_destruct(ompi_evt_pmix_sender_t *s);
 /**
  * Change who the batches say they come from (the PMIx identity is known
  * only once PMIx is up): the open batch leaves first (or waits in a slot).
- * Context: INIT.
+ * The offset samples given before are not carried by later batches: add
+ * them after it. Context: INIT.
  */
 int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s, const ompi_evt_wire_sender_t *who);
+
+/**
+ * A sample of this rank's clock offset (evt_pmix_clock.h): the open batch
+ * and every later one carry it (if the open batch is too full for it, it
+ * leaves now when a slot is free, so the next one carries it).
+ * @retval OPAL_SUCCESS, OPAL_ERR_OUT_OF_RESOURCE (too many samples)
+ * Context: INIT.
+ */
+int ompi_evt_pmix_sender_add_offset(ompi_evt_pmix_sender_t *s,
+                                    const ompi_evt_wire_offset_t *sample);
 
 /** PMIx is up: hand the batches waiting in their slots to PMIx, from now
  *  on send as they fill. Context: INIT. */
