@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ompi/mca/evt/base/evt_base_name_filter.h"
 #include "ompi/mca/evt/base/evt_base_wire.h"
 
 /* ------------------------------------------------------------------------
@@ -132,16 +133,15 @@ static inline int64_t listen_value_i64(const ompi_evt_wire_value_t *v)
  * Filtering
  * ------------------------------------------------------------------------ */
 
-/** Compile "PAT,PAT,^PAT" (glob '*'). NULL/"" selects everything.
+/** --events: "PAT,PAT,^PAT" (glob '*'), the rule of evt_pmix_events
+ *  (ompi/mca/evt/base/evt_base_name_filter.h). NULL/"" selects everything.
  *  @retval 0, -1 (bad pattern list, message in err) */
 typedef struct listen_filter {
-    char **include, **exclude;
-    size_t n_include, n_exclude;
+    ompi_evt_base_name_filter_t names;
 } listen_filter_t;
 int listen_filter_parse(listen_filter_t *f, const char *spec, char *err, size_t errlen);
 bool listen_filter_match(const listen_filter_t *f, const char *name);
 void listen_filter_free(listen_filter_t *f);
-bool listen_glob(const char *pat, const char *s);
 
 /* ------------------------------------------------------------------------
  * The registry (pass 1)

@@ -177,7 +177,7 @@ static int pmix_close(void)
 {
     ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
 
-    ompi_evt_pmix_filter_free(&c->filter);
+    ompi_evt_base_name_filter_free(&c->filter);
     if (0 <= c->output) {
         opal_output_close(c->output);
         c->output = -1;
@@ -302,8 +302,8 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
         opal_output_verbose(1, output, "evt:pmix: not usable: %s", why);
         return NULL;
     }
-    ompi_evt_pmix_filter_free(&c->filter);
-    if (OPAL_SUCCESS != ompi_evt_pmix_filter_parse(&c->filter, c->events, &why)) {
+    ompi_evt_base_name_filter_free(&c->filter);
+    if (OPAL_SUCCESS != ompi_evt_base_name_filter_parse(&c->filter, c->events, &why)) {
         bad_param("evt_pmix_events", c->events, why);
         return NULL;
     }
@@ -365,6 +365,6 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
     return &ompi_evt_pmix_module;
 
 fail:
-    ompi_evt_pmix_filter_free(&c->filter);
+    ompi_evt_base_name_filter_free(&c->filter);
     return NULL;
 }

@@ -524,14 +524,14 @@ static int pmix_module_finalize(void)
         ompi_evt_pmix_sender_destruct(&pm.sender);
         pm.built = false;
     }
-    ompi_evt_pmix_filter_free(&mca_evt_pmix_component.filter);
+    ompi_evt_base_name_filter_free(&mca_evt_pmix_component.filter);
     return OMPI_SUCCESS;
 }
 
 /* Under the engine mutex: no engine call. Context: ANY. */
 static bool pmix_exports(const mca_base_event_t *event)
 {
-    return ompi_evt_pmix_filter_match(&mca_evt_pmix_component.filter, event->name);
+    return ompi_evt_base_name_filter_match(&mca_evt_pmix_component.filter, event->name);
 }
 
 /* Context: DRAIN. */

@@ -8,12 +8,13 @@
 /**
  * @file
  *
- * Which events evt/pmix exports (evt_pmix_events): a comma-separated list
- * of name patterns. In a pattern, `*` matches any run of characters (also
+ * Event name filters, the one rule of every "which events" list: evt/pmix's
+ * evt_pmix_events and ompi-evt-listen's and ompi-evt-record's --events.
+ * A comma-separated list of name patterns. In a pattern, `*` matches any run of characters (also
  * none) and every other character only itself. A pattern starting with `^`
- * excludes; the others include. An event is exported when it matches no
+ * excludes; the others include. An event is selected when it matches no
  * exclude pattern and, if the list has include patterns, at least one of
- * them. So "ompi.mpi.*,^ompi.mpi.p2p_*" exports the MPI events but the
+ * them. So "ompi.mpi.*,^ompi.mpi.p2p_*" selects the MPI events but the
  * point-to-point ones, "^ompi.mca.*" everything but the component events,
  * and an empty list (or "*") everything. Blanks around patterns are
  * ignored.
@@ -23,8 +24,8 @@
  * allocation-free (it runs under the engine mutex).
  */
 
-#ifndef MCA_EVT_PMIX_FILTER_H
-#define MCA_EVT_PMIX_FILTER_H
+#ifndef OMPI_EVT_BASE_NAME_FILTER_H
+#define OMPI_EVT_BASE_NAME_FILTER_H
 
 #include "ompi_config.h"
 
@@ -33,12 +34,12 @@
 BEGIN_C_DECLS
 
 /** A parsed list. */
-typedef struct ompi_evt_pmix_filter_t {
+typedef struct ompi_evt_base_name_filter_t {
     int num;         /**< patterns */
     int num_include; /**< of which include patterns */
     char **patterns; /**< without the `^` */
     bool *exclude;   /**< per pattern */
-} ompi_evt_pmix_filter_t;
+} ompi_evt_base_name_filter_t;
 
 /**
  * Parse @p spec (NULL or "" means every event).
@@ -51,19 +52,20 @@ typedef struct ompi_evt_pmix_filter_t {
  * @retval OPAL_ERR_OUT_OF_RESOURCE
  * Context: INIT.
  */
-int ompi_evt_pmix_filter_parse(ompi_evt_pmix_filter_t *filter, const char *spec,
-                               const char **error);
+OMPI_DECLSPEC int ompi_evt_base_name_filter_parse(ompi_evt_base_name_filter_t *filter,
+                                                  const char *spec, const char **error);
 
 /** Free what parse allocated; safe on a zeroed filter. Context: INIT. */
-void ompi_evt_pmix_filter_free(ompi_evt_pmix_filter_t *filter);
+OMPI_DECLSPEC void ompi_evt_base_name_filter_free(ompi_evt_base_name_filter_t *filter);
 
-/** Is the event named @p name exported? No allocation, no lock.
+/** Is the event named @p name selected? No allocation, no lock.
  *  Context: ANY. */
-bool ompi_evt_pmix_filter_match(const ompi_evt_pmix_filter_t *filter, const char *name);
+OMPI_DECLSPEC bool ompi_evt_base_name_filter_match(const ompi_evt_base_name_filter_t *filter,
+                                                   const char *name);
 
 /** Does @p pattern (only `*` special) match all of @p name? Context: ANY. */
-bool ompi_evt_pmix_glob(const char *pattern, const char *name);
+OMPI_DECLSPEC bool ompi_evt_base_name_glob(const char *pattern, const char *name);
 
 END_C_DECLS
 
-#endif /* MCA_EVT_PMIX_FILTER_H */
+#endif /* OMPI_EVT_BASE_NAME_FILTER_H */
