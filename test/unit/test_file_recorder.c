@@ -759,3 +759,93 @@ Test(file_recorder, tool_json_lines)
     free(buf);
     ompi_evt_fr_free(f);
 }
+
+/* ompi-evt-listen --read takes the recording: every record of the
+ * numbered event is an event of events.jsonl, FINAL after a clean close;
+ * an event whose name the wire cannot carry (a blank in it: the engine
+ * accepts any name) is counted in the summary, and costs no other record. */
+Test(file_recorder, listener_reads_the_recording)
+{
+    const char *top = getenv("EVT_TOP_BUILDDIR");
+    char path[512], out[600], cmd[2048], line[65536];
+    ompi_evt_fr_file_t *f;
+    long seq_lines = 0, uncarried = -1;
+    int status = 0;
+    FILE *p;
+    pid_t pid = fork();
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        const mca_base_var_type_t types[1] = {MCA_BASE_VAR_TYPE_UINT64_T};
+        const ptrdiff_t offsets[1] = {0};
+        mca_base_event_t *e = NULL, *bad = NULL;
+        uint64_t v = 7;
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+        if (0 != writer_start(FILE_SIZE, 2) || 0 > test_file_seq_register(&e)
+            || 0 > mca_base_event_register_ptr("ompi", "test", "file", "bad name", "a blank",
+                                               OPAL_INFO_LVL_9, 1, types, offsets, NULL,
+                                               MCA_BASE_VAR_BIND_NO_OBJECT, 0, e->source, NULL,
+                                               &bad)) {
+            _exit(10);
+        }
+        for (uint64_t s = 0; s < 5000; ++s) {
+            test_file_seq_raise(e, s, 7);
+            if (0 == s % 40) { /* several within the newest records that fit */
+                (void) mca_base_event_raise(bad, NULL, &v);
+            }
+        }
+        writer_stop();
+        _exit(0);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_not_null(top, "EVT_TOP_BUILDDIR (make check sets it)");
+    (void) snprintf(out, sizeof(out), "%s/listen", dir);
+    cr_assert_eq(mkdir(out, 0700), 0);
+    (void) snprintf(cmd, sizeof(cmd),
+                    "%s/tools/ompi-evt-listen --read %s -o %s --format jsonl --quiet", top, path,
+                    out);
+    status = system(cmd);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "%s: status 0x%x", cmd, status);
+    (void) snprintf(cmd, sizeof(cmd), "%s/events.jsonl", out);
+    p = fopen(cmd, "r");
+    cr_assert_not_null(p);
+    while (NULL != fgets(line, sizeof(line), p)) {
+        seq_lines += NULL != strstr(line, "\"event\":\"" TEST_FILE_SEQ_NAME "\"");
+        cr_assert_null(strstr(line, "bad name"), "an event the wire cannot carry was listed");
+        if (NULL != strstr(line, "\"ended_early\":true")) {
+            cr_assert_fail("a cleanly closed recording is not FINAL: %s", line);
+        }
+    }
+    fclose(p);
+    (void) snprintf(cmd, sizeof(cmd), "%s/summary.txt", out);
+    p = fopen(cmd, "r");
+    cr_assert_not_null(p);
+    while (NULL != fgets(line, sizeof(line), p)) {
+        const char *u = strstr(line, " records of types missing from its dictionary");
+        if (NULL != u) {
+            const char *c = u;
+            while (c > line && ' ' != c[-1]) {
+                --c;
+            }
+            uncarried = strtol(c, NULL, 10);
+        }
+    }
+    fclose(p);
+    {
+        long want = 0, want_bad = 0;
+        for (size_t i = 0; i < f->nrecords; ++i) {
+            const ompi_evt_fr_event_t *ev = f->records[i].event;
+            want += NULL != ev && 0 == strcmp(ev->name, TEST_FILE_SEQ_NAME);
+            want_bad += NULL != ev && 0 == strcmp(ev->name, "ompi.test_file_bad name");
+        }
+        cr_assert_gt(want, 0);
+        cr_assert_gt(want_bad, 0, "the recording holds the badly named event");
+        cr_assert_eq(seq_lines, want, "%ld numbered events listed, %ld recorded", seq_lines, want);
+        cr_assert_eq(uncarried, want_bad, "the summary counts %ld records it cannot carry, not %ld",
+                     want_bad, uncarried);
+    }
+    ompi_evt_fr_free(f);
+}

@@ -212,7 +212,8 @@ typedef struct listen_file {
     char *first_error;           /**< first problem met, or NULL */
     bool flight;                 /**< an evt/file recording (*.oevt), not a node file */
     uint64_t flight_overwritten; /**< records the circular file overwrote (its capacity) */
-    uint64_t flight_uncarried;   /**< records without a dictionary entry (not listed) */
+    uint64_t flight_uncarried; /**< records whose type is not in the dictionary or cannot be carried
+                                  (not listed) */
 } listen_file_t;
 
 typedef struct listen_inputs {

@@ -130,6 +130,7 @@ struct listen_flight {
     size_t ntypes;
     const ompi_evt_fr_source_t **srcs;
     size_t nsrcs;
+    bool *type_ok; /* per dictionary event: the wire can carry its type */
 };
 
 bool listen_flight_is_recording(const char *path)
@@ -157,11 +158,11 @@ static size_t source_slot(const listen_flight_t *fl, const ompi_evt_fr_source_t 
     return (size_t) (s - fl->file->sources);
 }
 
-/* Can the record go into a batch at all? */
-static bool carried(const ompi_evt_fr_record_t *r)
+/* Can the record go into a batch at all? (Its type passed the probe at
+ * open: listen_flight_open.) */
+static bool carried(const listen_flight_t *fl, const ompi_evt_fr_record_t *r)
 {
-    return NULL != r->event && NULL != r->event->source && r->depth <= UINT8_MAX
-           && r->event->num_elements <= OMPI_EVT_WIRE_MAX_ELEMENTS;
+    return NULL != r->event && fl->type_ok[event_slot(fl, r->event)] && r->depth <= UINT8_MAX;
 }
 
 /* Enter an event type (and its source) into the batch's dictionary. */
@@ -221,36 +222,41 @@ static void put_record(wbuf_t *w, const listen_flight_t *fl, const ompi_evt_fr_r
     }
 }
 
-/* Build the next batch: up to FLIGHT_BATCH_RECORDS carried records; the
- * last one also carries the file's export drops and is FINAL when the
- * writer closed the file. */
-static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
+/* A drop count the last batch can carry. */
+static const ompi_evt_fr_event_t *drop_event(const listen_flight_t *fl, size_t d)
+{
+    const ompi_evt_fr_event_t *ev = ompi_evt_fr_event(fl->file, fl->file->drops[d].event_index);
+    return NULL != ev && fl->type_ok[event_slot(fl, ev)] && 0 < fl->file->drops[d].count ? ev
+                                                                                         : NULL;
+}
+
+static void dict_reset(listen_flight_t *fl)
+{
+    memset(fl->type_of, 0xff, fl->file->nevents * sizeof(*fl->type_of));
+    memset(fl->src_of, 0xff, fl->file->nsources * sizeof(*fl->src_of));
+    fl->ntypes = fl->nsrcs = 0;
+}
+
+/* A sender string as the wire wants it: printable ASCII, 1..255 bytes. */
+static void put_printable(wbuf_t *w, const char *s)
+{
+    char tmp[OMPI_EVT_WIRE_NAME_MAX + 1];
+    size_t n = 0;
+
+    for (; '\0' != s[n] && n < OMPI_EVT_WIRE_NAME_MAX; ++n) {
+        tmp[n] = ' ' < s[n] && '~' >= s[n] ? s[n] : '?';
+    }
+    tmp[n] = '\0';
+    put_str(w, 0 < n ? tmp : "unknown");
+}
+
+/* Write a batch of the dictionary chosen (fl->types, fl->srcs) and the
+ * carried records of [from, to); the last one carries the drops. */
+static void write_batch(listen_flight_t *fl, wbuf_t *w, size_t from, size_t to, size_t taken,
+                        bool last)
 {
     const ompi_evt_fr_file_t *file = fl->file;
-    size_t end = fl->next, taken = 0, at;
-    bool last;
-
-    memset(fl->type_of, 0xff, file->nevents * sizeof(*fl->type_of));
-    memset(fl->src_of, 0xff, file->nsources * sizeof(*fl->src_of));
-    fl->ntypes = fl->nsrcs = 0;
-    for (; end < file->nrecords && taken < FLIGHT_BATCH_RECORDS; ++end) {
-        const ompi_evt_fr_record_t *r = &file->records[end];
-        if (!carried(r)) {
-            f->flight_uncarried++;
-            continue;
-        }
-        use_type(fl, r->event);
-        ++taken;
-    }
-    last = end >= file->nrecords;
-    if (last) {
-        for (size_t d = 0; d < file->ndrops; ++d) {
-            const ompi_evt_fr_event_t *ev = ompi_evt_fr_event(file, file->drops[d].event_index);
-            if (NULL != ev && NULL != ev->source && 0 < file->drops[d].count) {
-                use_type(fl, ev);
-            }
-        }
-    }
+    size_t at;
 
     /* header: magic, version, header length, flags, sections, seq, length, reserved */
     put(w, OMPI_EVT_WIRE_MAGIC, 4);
@@ -263,9 +269,9 @@ static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
     put_le(w, 0, 4);
 
     at = section_begin(w, OMPI_EVT_WIRE_SECTION_SENDER);
-    put_str(w, '\0' != file->job[0] ? file->job : "unknown");
+    put_printable(w, file->job);
     put_le(w, (uint64_t) (uint32_t) (0 > file->rank ? 0 : file->rank), 4);
-    put_str(w, '\0' != file->host[0] ? file->host : "unknown");
+    put_printable(w, file->host);
     put_le(w, file->pid, 4);
     section_end(w, at);
 
@@ -288,8 +294,8 @@ static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
         count_at = w->len;
         put_le(w, 0, 2);
         for (size_t d = 0; d < file->ndrops; ++d) {
-            const ompi_evt_fr_event_t *ev = ompi_evt_fr_event(file, file->drops[d].event_index);
-            if (NULL != ev && NULL != ev->source && 0 < file->drops[d].count) {
+            const ompi_evt_fr_event_t *ev = drop_event(fl, d);
+            if (NULL != ev) {
                 put_le(w, (uint64_t) fl->type_of[event_slot(fl, ev)], 2);
                 put_le(w, file->drops[d].count, 8);
                 ++n;
@@ -301,18 +307,72 @@ static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
 
     at = section_begin(w, OMPI_EVT_WIRE_SECTION_RECORDS);
     put_le(w, taken, 4);
-    for (size_t i = fl->next; i < end; ++i) {
-        if (carried(&file->records[i])) {
+    for (size_t i = from; i < to; ++i) {
+        if (carried(fl, &file->records[i])) {
             put_record(w, fl, &file->records[i]);
         }
     }
     section_end(w, at);
     patch_le(w, 24, w->len, 4);
+}
 
+/* Build the next batch: up to FLIGHT_BATCH_RECORDS carried records; the
+ * last one also carries the file's export drops and is FINAL when the
+ * writer closed the file. */
+static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
+{
+    const ompi_evt_fr_file_t *file = fl->file;
+    size_t end = fl->next, taken = 0;
+    bool last;
+
+    dict_reset(fl);
+    for (; end < file->nrecords && taken < FLIGHT_BATCH_RECORDS; ++end) {
+        const ompi_evt_fr_record_t *r = &file->records[end];
+        if (!carried(fl, r)) {
+            f->flight_uncarried++;
+            continue;
+        }
+        use_type(fl, r->event);
+        ++taken;
+    }
+    last = end >= file->nrecords;
+    for (size_t d = 0; last && d < file->ndrops; ++d) {
+        if (NULL != drop_event(fl, d)) {
+            use_type(fl, drop_event(fl, d));
+        }
+    }
+    write_batch(fl, w, fl->next, end, taken, last);
     fl->next = end;
     fl->seq++;
     fl->done = last;
     return w->failed ? -1 : 0;
+}
+
+/* Can the wire carry this event type (names, element count, payload
+ * size)? Asked of the wire decoder itself, with a batch holding only the
+ * type: the rule stays in one place. */
+static bool probe_type(listen_flight_t *fl, const ompi_evt_fr_event_t *ev)
+{
+    wbuf_t w = {NULL, 0, 0, false};
+    ompi_evt_wire_batch_t b;
+    bool ok;
+
+    if (NULL == ev->source || OMPI_EVT_WIRE_MAX_ELEMENTS < ev->num_elements) {
+        return false;
+    }
+    for (uint32_t i = 0; i < ev->num_elements; ++i) {
+        if (0 == ompi_evt_wire_elem_size((uint8_t) ev->elements[i].type)) {
+            return false;
+        }
+    }
+    dict_reset(fl);
+    use_type(fl, ev);
+    write_batch(fl, &w, 0, 0, 0, false);
+    memset(&b, 0, sizeof(b));
+    ok = !w.failed && OPAL_SUCCESS == ompi_evt_wire_decode(w.p, w.len, &b);
+    ompi_evt_wire_batch_destruct(&b);
+    free(w.p);
+    return ok;
 }
 
 listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
@@ -332,10 +392,15 @@ listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
     fl->src_of = calloc(fl->file->nsources + 1, sizeof(*fl->src_of));
     fl->types = calloc(fl->file->nevents + 1, sizeof(*fl->types));
     fl->srcs = calloc(fl->file->nsources + 1, sizeof(*fl->srcs));
-    if (NULL == fl->type_of || NULL == fl->src_of || NULL == fl->types || NULL == fl->srcs) {
+    fl->type_ok = calloc(fl->file->nevents + 1, sizeof(*fl->type_ok));
+    if (NULL == fl->type_of || NULL == fl->src_of || NULL == fl->types || NULL == fl->srcs
+        || NULL == fl->type_ok) {
         snprintf(err, errlen, "out of memory");
         listen_flight_close(fl);
         return NULL;
+    }
+    for (size_t e = 0; e < fl->file->nevents; ++e) {
+        fl->type_ok[e] = probe_type(fl, &fl->file->events[e]);
     }
     snprintf(f->host, sizeof(f->host), "%s", fl->file->host);
     /* per pass, as for node files */
@@ -400,5 +465,6 @@ void listen_flight_close(listen_flight_t *fl)
     free(fl->src_of);
     free(fl->types);
     free(fl->srcs);
+    free(fl->type_ok);
     free(fl);
 }

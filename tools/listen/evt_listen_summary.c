@@ -60,7 +60,9 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
                     (unsigned long long) lf->flight_overwritten);
         }
         if (lf->flight && lf->flight_uncarried) {
-            fprintf(f, ", %llu records of types missing from its dictionary (not listed)",
+            fprintf(f,
+                    ", %llu records of types missing from its dictionary or with names the wire "
+                    "cannot carry (not listed)",
                     (unsigned long long) lf->flight_uncarried);
         }
         if (lf->invalid_batches) {
