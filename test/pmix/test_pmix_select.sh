@@ -14,17 +14,29 @@ expect_grep 1 "evt:pmix: not usable: this process is not a PMIx client" "$scratc
 expect_grep 1 "evt:component:pmix:selected:no" "$scratch/info.out"
 
 # Open MPI 4.1.4's mpirun now and then cannot unpack the help messages its
-# ranks forward during MPI_Init ("ORTE_ERROR_LOG: Data unpack would read
-# past end of buffer in file .../orte/util/show_help.c": every message of
-# that run is lost, ours and Open MPI's alike); such a run is repeated.
-for try in 1 2 3; do
+# ranks forward through PMIx during MPI_Init ("ORTE_ERROR_LOG: Data unpack
+# would read past end of buffer in file .../orte/util/show_help.c": every
+# help message of that run is lost; seen in 1 run of 6 with the normal
+# build, more often with ASan's allocator in the ranks). Such a run says
+# nothing about evt/pmix: it is repeated, and if every try hits the bug
+# the message check is reported as not done (the rest still runs).
+help_lost=0
+for try in 1 2 3 4 5 6; do
     run badfilter timeout 60 "$MPIRUN" -np 2 --oversubscribe --mca evt pmix \
         --mca evt_pmix_events "ompi.mpi.*,,x" ./evt_pmix_producer -n 1000 -l
-    grep -q "ORTE_ERROR_LOG: .* orte/util/show_help.c" "$scratch/badfilter.out" || break
+    if ! grep -q "ORTE_ERROR_LOG: .*orte/util/show_help.c" "$scratch/badfilter.out"; then
+        help_lost=0
+        break
+    fi
+    help_lost=1
     echo "mpirun lost the ranks' help messages (its show_help bug): run $try repeated"
 done
 [ "$rc" -eq 0 ] || fail "bad filter: mpirun exit $rc"
-expect_grep 1 "cannot use the value of evt_pmix_events" "$scratch/badfilter.out"
+if [ "$help_lost" -eq 0 ]; then
+    expect_grep 1 "cannot use the value of evt_pmix_events" "$scratch/badfilter.out"
+else
+    echo "NOT CHECKED: mpirun lost the help messages in every try (Open MPI 4.1.4 show_help bug)"
+fi
 expect_grep 2 "^local rank [01]: delivered 1000 dropped 0 raised 1000\$" "$scratch/badfilter.out"
 
 d=$(sink_dir filter)
