@@ -33,7 +33,7 @@ struct ompi_evt_listen_attach_t {
     pmix_proc_t me;
     size_t batch_handler, lost_handler;
     bool batch_registered, lost_registered;
-    atomic_ulong batches, invalid, bytes;
+    atomic_ulong batches, invalid, forged, bytes;
     atomic_bool lost;
     /** PMIx 4.2 may run handlers on several threads at once: the callbacks
      *  are called one at a time under it. */
@@ -48,6 +48,15 @@ static _Atomic(ompi_evt_listen_attach_t *) the_attach;
 /* ------------------------------------------------------------------------
  * Handlers (PMIx's progress thread)
  * ------------------------------------------------------------------------ */
+
+/* Did the process that sent the notification (PMIx says who) write the
+ * batch? Its sender field is only what the sender claims: any process
+ * that can notify could write in another's name. */
+static bool sent_by_its_sender(const ompi_evt_wire_batch_t *batch, const pmix_proc_t *source)
+{
+    return NULL != source && batch->sender.rank == source->rank
+           && 0 == strncmp(batch->sender.nspace, source->nspace, PMIX_MAX_NSLEN);
+}
 
 static void batch_handler(size_t id, pmix_status_t status, const pmix_proc_t *source,
                           pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
@@ -66,6 +75,11 @@ static void batch_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
             && OPAL_SUCCESS
                    == ompi_evt_wire_decode(info[i].value.data.bo.bytes, info[i].value.data.bo.size,
                                            &batch)) {
+            if (!sent_by_its_sender(&batch, source)) {
+                atomic_fetch_add_explicit(&a->forged, 1, memory_order_relaxed);
+                ompi_evt_wire_batch_destruct(&batch);
+                break;
+            }
             atomic_fetch_add_explicit(&a->batches, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&a->bytes, info[i].value.data.bo.size, memory_order_relaxed);
             (void) pthread_mutex_lock(&a->lock);
@@ -275,6 +289,7 @@ void ompi_evt_listen_attach_stats(const ompi_evt_listen_attach_t *attach,
 {
     stats->batches = atomic_load_explicit(&attach->batches, memory_order_relaxed);
     stats->invalid = atomic_load_explicit(&attach->invalid, memory_order_relaxed);
+    stats->forged = atomic_load_explicit(&attach->forged, memory_order_relaxed);
     stats->bytes = atomic_load_explicit(&attach->bytes, memory_order_relaxed);
     stats->lost = atomic_load_explicit(&attach->lost, memory_order_relaxed);
 }

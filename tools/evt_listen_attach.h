@@ -86,6 +86,8 @@ typedef void (*ompi_evt_listen_attach_lost_fn_t)(int status, void *ctx);
 typedef struct ompi_evt_listen_attach_stats_t {
     uint64_t batches; /**< valid batches handed to the callback */
     uint64_t invalid; /**< notifications of the status code that were not valid batches */
+    uint64_t forged;  /**< valid batches whose sender was not the notification's source
+                           (refused) */
     uint64_t bytes;   /**< of the valid batches */
     bool lost;        /**< the connection is gone */
 } ompi_evt_listen_attach_stats_t;

@@ -187,6 +187,7 @@ int listen_live_receive(const listen_live_opts_t *opts, const char *outdir,
     res->finals = atomic_load(&live.finals);
     res->write_errors = atomic_load(&live.write_errors);
     res->invalid = st.invalid;
+    res->forged = st.forged;
     ompi_evt_nodefile_close(&live.out);
     return 0;
 }

@@ -51,6 +51,7 @@ typedef struct listen_live_result_t {
     uint64_t finals;       /**< of them flagged FINAL */
     uint64_t invalid;      /**< notifications of the status code that were not valid batches */
     uint64_t write_errors; /**< batches that could not be written (disk full ...) */
+    uint64_t forged;       /**< batches refused: their sender was not who sent them */
     char path[4096];       /**< the node file written */
 } listen_live_result_t;
 

@@ -316,12 +316,14 @@ int main(int argc, char **argv)
                 "stopped: %s\n",
                 (unsigned long long) received.batches, (unsigned long long) received.bytes,
                 (unsigned long long) received.finals, received.path, ends[received.end]);
-        if (0 < received.invalid || 0 < received.write_errors) {
+        if (0 < received.invalid || 0 < received.write_errors || 0 < received.forged) {
             fprintf(stderr,
                     "ompi-evt-listen: %llu notifications were not valid batches, %llu batches "
-                    "could not be written\n",
+                    "could not be written, %llu batches were refused (sent by another process "
+                    "than their sender)\n",
                     (unsigned long long) received.invalid,
-                    (unsigned long long) received.write_errors);
+                    (unsigned long long) received.write_errors,
+                    (unsigned long long) received.forged);
             bad_input = true;
         }
         if (0 == received.batches) {

@@ -198,7 +198,10 @@ static void *sink_thread(void *arg)
     ompi_evt_wire_encoder_t enc;
     ompi_evt_wire_sender_t who;
 
+    pmix_proc_t source;
+
     pmixtest_who(&who, "node", rank);
+    PMIX_LOAD_PROCID(&source, who.nspace, rank);
     if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&enc, &who, 8192)) {
         return NULL;
     }
@@ -214,7 +217,7 @@ static void *sink_thread(void *arg)
             (void) ompi_evt_wire_encoder_add_record(&enc, &r);
         }
         (void) ompi_evt_wire_encoder_finish(&enc, &buf, &len);
-        ompi_evt_pmix_sink_take(&sink, buf, len);
+        ompi_evt_pmix_sink_take(&sink, &source, buf, len);
     }
     ompi_evt_wire_encoder_destruct(&enc);
     return NULL;

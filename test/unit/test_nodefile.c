@@ -222,6 +222,42 @@ Test(nodefile, creation_rules)
     rm_dir();
 }
 
+/* The index's name is taken (a file, or a planted symlink): the open is
+ * refused and leaves no node file behind, so the next run in the folder
+ * is not blocked by a 0-byte <host>.evt. */
+Test(nodefile, creates_both_files_or_neither)
+{
+    ompi_evt_nodefile_t f;
+    char evt[160], idx[160];
+    struct stat st;
+    int fd;
+
+    make_dir();
+    snprintf(evt, sizeof(evt), "%s/taken.evt", dir);
+    snprintf(idx, sizeof(idx), "%s/taken.evt.idx", dir);
+    fd = open(idx, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    cr_assert_geq(fd, 0);
+    (void) close(fd);
+    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "taken"), OPAL_EXISTS);
+    cr_expect_neq(strstr(f.error, "taken.evt.idx"), NULL, "the reason names the index: %s",
+                  f.error);
+    cr_expect_neq(lstat(evt, &st), 0, "a node file was left behind");
+    cr_expect_eq(lstat(idx, &st), 0, "the file that was there is kept");
+
+    snprintf(evt, sizeof(evt), "%s/planted.evt", dir);
+    snprintf(idx, sizeof(idx), "%s/planted.evt.idx", dir);
+    cr_assert_eq(symlink("/tmp/evt_nodefile_target_never_created", idx), 0);
+    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "planted"), OPAL_EXISTS);
+    cr_expect_neq(lstat(evt, &st), 0, "a node file was left behind");
+    cr_expect_neq(access("/tmp/evt_nodefile_target_never_created", F_OK), 0);
+
+    /* and the folder is usable again once the name is free */
+    cr_assert_eq(unlink(idx), 0);
+    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "planted"), OPAL_SUCCESS, "%s", f.error);
+    ompi_evt_nodefile_close(&f);
+    rm_dir();
+}
+
 Test(nodefile, append_validates)
 {
     ompi_evt_nodefile_t f;

@@ -11,6 +11,8 @@
 #include "ompi_config.h"
 
 #include <criterion/criterion.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,14 +60,25 @@ static void make_batch(const char *host, uint32_t rank, uint64_t seq, uint32_t f
     ompi_evt_wire_encoder_destruct(&enc);
 }
 
+/* The PMIx source of a notification from @p rank of the test job. */
+static pmix_proc_t source_of(uint32_t rank)
+{
+    pmix_proc_t p;
+
+    PMIX_LOAD_PROCID(&p, "pmixtest-job", rank);
+    return p;
+}
+
+/* A batch sent by the rank it names. */
 static void feed(ompi_evt_pmix_sink_t *sink, const char *host, uint32_t rank, uint64_t seq,
                  uint32_t flags, int nrec)
 {
+    pmix_proc_t from = source_of(rank);
     void *buf;
     size_t len;
 
     make_batch(host, rank, seq, flags, nrec, &buf, &len);
-    ompi_evt_pmix_sink_take(sink, buf, len);
+    ompi_evt_pmix_sink_take(sink, &from, buf, len);
     free(buf);
 }
 
@@ -90,7 +103,10 @@ Test(pmix_sink, appends_valid_batches_of_its_node)
     feed(&sink, "nodeB", 2, 0, 0, 4); /* another node's */
     feed(&sink, "nodeA", 1, 3, 0, 1); /* 1 and 2 never came */
     memset(garbage, 0x5a, sizeof(garbage));
-    ompi_evt_pmix_sink_take(&sink, garbage, sizeof(garbage));
+    {
+        pmix_proc_t from = source_of(0);
+        ompi_evt_pmix_sink_take(&sink, &from, garbage, sizeof(garbage));
+    }
     cr_assert_eq(atomic_load(&sink.batches), 4);
     cr_assert_eq(atomic_load(&sink.duplicates), 1);
     cr_assert_eq(atomic_load(&sink.foreign), 1);
@@ -147,4 +163,148 @@ Test(pmix_sink, refuses_an_existing_file)
     ompi_evt_pmix_sink_close(&sink, 1000);
     cr_assert_neq(ompi_evt_pmix_sink_test_open(&sink, dir, "dup", "j", peers, 1), OPAL_SUCCESS);
     cr_assert_not(sink.open);
+}
+
+/* Frames of the node file of @p host: per rank, the batch numbers seen,
+ * the records and drops of event "a", and the batches flagged NOT_STORED. */
+typedef struct {
+    uint64_t seqs[4][64];
+    int nseqs[4];
+    uint64_t records[4], drops[4], not_stored[4];
+    int final[4];
+} sink_content_t;
+
+static void read_back(const char *host, sink_content_t *c)
+{
+    ompi_evt_nodefile_reader_t rd;
+    char path[512];
+    const void *b;
+    size_t len;
+
+    memset(c, 0, sizeof(*c));
+    snprintf(path, sizeof(path), "%s/%s.evt", dir, host);
+    cr_assert_eq(ompi_evt_nodefile_reader_open(&rd, path), OPAL_SUCCESS, "%s", rd.error);
+    while (OPAL_SUCCESS == ompi_evt_nodefile_reader_next(&rd, &b, &len, NULL)) {
+        ompi_evt_wire_batch_t batch;
+        ompi_evt_wire_record_t rec;
+        size_t cursor = 0;
+        uint32_t r;
+
+        memset(&batch, 0, sizeof(batch));
+        cr_assert_eq(ompi_evt_wire_decode(b, len, &batch), OPAL_SUCCESS);
+        r = batch.sender.rank;
+        cr_assert_lt(r, 4);
+        cr_assert_lt(c->nseqs[r], 64);
+        c->seqs[r][c->nseqs[r]++] = batch.seq;
+        while (ompi_evt_wire_batch_next_record(&batch, &cursor, &rec)) {
+            c->records[r]++;
+        }
+        for (uint32_t i = 0; i < batch.num_drops; ++i) {
+            c->drops[r] += batch.drops[i].count;
+        }
+        c->not_stored[r] += 0 != (batch.flags & OMPI_EVT_WIRE_FLAG_NOT_STORED);
+        c->final[r] += 0 != (batch.flags & OMPI_EVT_WIRE_FLAG_FINAL);
+        ompi_evt_wire_batch_destruct(&batch);
+    }
+    cr_assert_eq(rd.stats.damaged, 0, "%s", rd.error);
+    ompi_evt_nodefile_reader_close(&rd);
+}
+
+/* Another process of the job writes a batch in rank 0's name (a batch
+ * number far ahead, flagged FINAL), and one in another job's name: both
+ * are refused, rank 0's own batches all still count, and rank 0 is still
+ * awaited until its own FINAL. */
+Test(pmix_sink, refuses_a_batch_its_source_did_not_send)
+{
+    ompi_evt_pmix_sink_t sink;
+    const uint32_t peers[2] = {0, 1};
+    ompi_evt_wire_encoder_t enc;
+    ompi_evt_wire_sender_t who;
+    pmix_proc_t rank1 = source_of(1);
+    sink_content_t c;
+    const void *b;
+    void *buf;
+    size_t len;
+
+    cr_assert_eq(ompi_evt_pmix_sink_test_open(&sink, dir, "nodeF", "pmixtest-job", peers, 2),
+                 OPAL_SUCCESS);
+    feed(&sink, "nodeF", 0, 0, 0, 5);
+    /* from rank 1, claiming rank 0 */
+    make_batch("nodeF", 0, 1000, OMPI_EVT_WIRE_FLAG_FINAL, 7, &buf, &len);
+    ompi_evt_pmix_sink_take(&sink, &rank1, buf, len);
+    free(buf);
+    /* from rank 1, claiming rank 1 of another job */
+    pmixtest_who(&who, "nodeF", 1);
+    snprintf(who.nspace, sizeof(who.nspace), "other-job");
+    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &who, 65536), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &b, &len), OPAL_SUCCESS);
+    ompi_evt_pmix_sink_take(&sink, &rank1, b, len);
+    ompi_evt_wire_encoder_destruct(&enc);
+    /* without a source nothing is believed */
+    make_batch("nodeF", 1, 0, 0, 2, &buf, &len);
+    ompi_evt_pmix_sink_take(&sink, NULL, buf, len);
+    free(buf);
+    cr_assert_eq(atomic_load(&sink.forged), 3);
+    /* rank 0 is not done: the forged FINAL did not count */
+    cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns()), 2);
+    feed(&sink, "nodeF", 0, 1, OMPI_EVT_WIRE_FLAG_FINAL, 3);
+    feed(&sink, "nodeF", 1, 0, OMPI_EVT_WIRE_FLAG_FINAL, 2);
+    cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns() + 5000000000LL), 0);
+    cr_assert_eq(atomic_load(&sink.duplicates), 0);
+    ompi_evt_pmix_sink_close(&sink, 1000);
+
+    read_back("nodeF", &c);
+    cr_assert_eq(c.nseqs[0], 2);
+    cr_assert_eq(c.seqs[0][0], 0);
+    cr_assert_eq(c.seqs[0][1], 1);
+    cr_assert_eq(c.records[0], 8);
+    cr_assert_eq(c.nseqs[1], 1);
+    cr_assert_eq(c.records[1], 2);
+}
+
+/* A file that cannot grow (RLIMIT_FSIZE: the same refusal as a full file
+ * system, without root): every batch still has its number in the file,
+ * those that did not fit as counts of dropped events, flagged NOT_STORED,
+ * so that records + drops == what was sent, and the FINAL flags stay. */
+Test(pmix_sink, keeps_what_does_not_fit_as_drops)
+{
+    ompi_evt_pmix_sink_t sink;
+    const uint32_t peers[2] = {0, 1};
+    struct rlimit lim = {.rlim_cur = OMPI_EVT_PMIX_SINK_RESERVE + 48 * 1024,
+                         .rlim_max = RLIM_INFINITY};
+    const int nbatches = 30, nrec = 200;
+    sink_content_t c;
+
+    (void) getrlimit(RLIMIT_FSIZE, &lim);
+    lim.rlim_cur = OMPI_EVT_PMIX_SINK_RESERVE + 48 * 1024;
+    /* a write past the limit must fail, not kill the test (it should not
+     * happen: the sink checks first) */
+    signal(SIGXFSZ, SIG_IGN);
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    cr_assert_eq(ompi_evt_pmix_sink_test_open(&sink, dir, "nodeS", "pmixtest-job", peers, 2),
+                 OPAL_SUCCESS);
+    for (int i = 0; i < nbatches; ++i) {
+        const uint32_t flags = nbatches - 1 == i ? OMPI_EVT_WIRE_FLAG_FINAL : 0;
+        feed(&sink, "nodeS", 0, (uint64_t) i, flags, nrec);
+        feed(&sink, "nodeS", 1, (uint64_t) i, flags, nrec);
+    }
+    cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns() + 5000000000LL), 0);
+    cr_assert_gt(atomic_load(&sink.unstored), 0);
+    cr_assert_eq(atomic_load(&sink.uncounted), 0);
+    ompi_evt_pmix_sink_close(&sink, 1000);
+
+    read_back("nodeS", &c);
+    for (int r = 0; r < 2; ++r) {
+        cr_assert_eq(c.nseqs[r], nbatches, "rank %d: %d batches in the file", r, c.nseqs[r]);
+        for (int i = 0; i < nbatches; ++i) {
+            cr_assert_eq(c.seqs[r][i], (uint64_t) i);
+        }
+        cr_assert_eq(c.records[r] + c.drops[r], (uint64_t) (nbatches * nrec),
+                     "rank %d: %llu records + %llu drops", r, (unsigned long long) c.records[r],
+                     (unsigned long long) c.drops[r]);
+        cr_assert_gt(c.not_stored[r], 0);
+        cr_assert_eq(c.drops[r], c.not_stored[r] * nrec);
+        cr_assert_eq(c.final[r], 1);
+    }
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -99,7 +100,9 @@ int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *
     uint8_t head[FILE_HEAD_FIXED + OMPI_EVT_WIRE_HOST_MAX + 8];
     uint8_t ihead[IDX_HEAD_BYTES];
     char name[OMPI_EVT_WIRE_HOST_MAX + sizeof(OMPI_EVT_NODEFILE_IDX_SUFFIX) + 1];
+    char idx_name[sizeof(name)];
     struct iovec iov[1];
+    struct rlimit lim;
     struct stat st;
     size_t hl, hlen;
     int dfd = -1, ret = OPAL_SUCCESS;
@@ -110,6 +113,7 @@ int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *
     memset(f, 0, sizeof(*f));
     f->fd = -1;
     f->idx_fd = -1;
+    f->limit = UINT64_MAX;
     if (NULL == dir || !host_ok(host)) {
         seterr(f->error, sizeof(f->error), "bad folder or host name");
         return OPAL_ERR_BAD_PARAM;
@@ -132,19 +136,29 @@ int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *
     hl = strlen(host);
     (void) snprintf(name, sizeof(name), "%s%s", host, OMPI_EVT_NODEFILE_SUFFIX);
     (void) snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
+    (void) snprintf(idx_name, sizeof(idx_name), "%s%s", host, OMPI_EVT_NODEFILE_IDX_SUFFIX);
+    /* Both files or neither: a node file left without its index (or a
+     * 0-byte one) would block the next run and look foreign to a reader.
+     * Removing by name is safe: the folder is ours and no one else may
+     * replace a file in it (checked above). */
     f->fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (f->fd < 0) {
         seterr(f->error, sizeof(f->error), "%s: %s", f->path, strerror(errno));
         ret = EEXIST == errno ? OPAL_EXISTS : OPAL_ERR_FILE_OPEN_FAILURE;
         goto cleanup;
     }
-    (void) snprintf(name, sizeof(name), "%s%s", host, OMPI_EVT_NODEFILE_IDX_SUFFIX);
-    f->idx_fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    f->idx_fd = openat(dfd, idx_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (f->idx_fd < 0) {
-        seterr(f->error, sizeof(f->error), "%s/%s: %s", dir, name, strerror(errno));
+        seterr(f->error, sizeof(f->error), "%s/%s: %s", dir, idx_name, strerror(errno));
         ret = EEXIST == errno ? OPAL_EXISTS : OPAL_ERR_FILE_OPEN_FAILURE;
         goto cleanup;
     }
+    /* a frame that would cross RLIMIT_FSIZE is refused instead of
+     * killing the process with SIGXFSZ */
+    if (0 == getrlimit(RLIMIT_FSIZE, &lim) && RLIM_INFINITY != lim.rlim_cur) {
+        f->limit = (uint64_t) lim.rlim_cur;
+    }
+    f->prealloc = true;
 
     hlen = PAD8(FILE_HEAD_FIXED + hl);
     memset(head, 0, sizeof(head));
@@ -170,47 +184,90 @@ int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *
     iov[0].iov_base = ihead;
     iov[0].iov_len = sizeof(ihead);
     if (0 != write_all(f->idx_fd, 0, iov, 1)) {
-        seterr(f->error, sizeof(f->error), "%s: %s", name, strerror(errno));
+        seterr(f->error, sizeof(f->error), "%s/%s: %s", dir, idx_name, strerror(errno));
         ret = OPAL_ERR_FILE_WRITE_FAILURE;
         goto cleanup;
     }
     f->offset = hlen;
 cleanup:
-    if (dfd >= 0) {
-        (void) close(dfd);
-    }
     if (OPAL_SUCCESS != ret) {
         char keep[sizeof(f->error)];
         memcpy(keep, f->error, sizeof(keep));
         if (f->fd >= 0) {
             (void) close(f->fd);
+            (void) unlinkat(dfd, name, 0);
         }
         if (f->idx_fd >= 0) {
             (void) close(f->idx_fd);
+            (void) unlinkat(dfd, idx_name, 0);
         }
         memset(f, 0, sizeof(*f));
         f->fd = -1;
         f->idx_fd = -1;
         memcpy(f->error, keep, sizeof(keep));
     }
+    if (dfd >= 0) {
+        (void) close(dfd);
+    }
     return ret;
+}
+
+/* Is there room for @p bytes at the end of the file, with the reserve
+ * still behind them (@p keep_reserve)? The space is allocated now, so the
+ * write that follows cannot run out of it half-way; on a file system
+ * that cannot preallocate, the write is the test. */
+static int make_room(ompi_evt_nodefile_t *f, uint64_t bytes, bool keep_reserve)
+{
+    uint64_t want = bytes + (keep_reserve ? f->reserve : 0);
+
+    if (f->offset > f->limit || want > f->limit - f->offset) {
+        seterr(f->error, sizeof(f->error),
+               "%s: the file size limit (RLIMIT_FSIZE, %llu bytes) is reached", f->path,
+               (unsigned long long) f->limit);
+        return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+    }
+    if (0 == f->reserve || !f->prealloc) {
+        return OPAL_SUCCESS;
+    }
+    if (0 != fallocate(f->fd, FALLOC_FL_KEEP_SIZE, (off_t) f->offset, (off_t) want)) {
+        if (ENOSPC == errno || EDQUOT == errno || EFBIG == errno) {
+            seterr(f->error, sizeof(f->error), "%s: %s", f->path, strerror(errno));
+            return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
+        }
+        f->prealloc = false; /* not supported here (EOPNOTSUPP ...) */
+    }
+    return OPAL_SUCCESS;
+}
+
+int ompi_evt_nodefile_set_reserve(ompi_evt_nodefile_t *f, uint64_t bytes)
+{
+    if (NULL == f || f->fd < 0) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    f->reserve = bytes;
+    return make_room(f, 0, true);
 }
 
 /* One frame, then its index entry (the batch was validated). */
 static int append_frame(ompi_evt_nodefile_t *f, const void *batch, size_t len, uint32_t rank,
-                        uint64_t seq, uint32_t flags)
+                        uint64_t seq, uint32_t flags, bool from_reserve)
 {
     static const uint8_t zeros[8] = {0};
     uint8_t frame[OMPI_EVT_NODEFILE_FRAME_BYTES];
     uint8_t entry[OMPI_EVT_NODEFILE_ENTRY_BYTES];
     struct iovec iov[3];
     size_t pad;
+    int rc;
 
     memcpy(frame, OMPI_EVT_NODEFILE_FRAME, 4);
     wire_put32(frame + 4, (uint32_t) len);
     wire_put32(frame + 8, ompi_evt_wire_crc32c(0, batch, len));
     wire_put32(frame + 12, ompi_evt_wire_crc32c(0, frame, 12));
     pad = PAD8(len) - len;
+    rc = make_room(f, sizeof(frame) + len + pad, !from_reserve);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
     iov[0].iov_base = frame;
     iov[0].iov_len = sizeof(frame);
     iov[1].iov_base = (void *) batch;
@@ -219,9 +276,13 @@ static int append_frame(ompi_evt_nodefile_t *f, const void *batch, size_t len, u
     iov[2].iov_len = pad;
     if (0 != write_all(f->fd, f->offset, iov, 0 < pad ? 3 : 2)) {
         seterr(f->error, sizeof(f->error), "%s: %s", f->path, strerror(errno));
-        /* keep the file ending at the last complete frame */
+        rc = ENOSPC == errno || EDQUOT == errno || EFBIG == errno ? OPAL_ERR_TEMP_OUT_OF_RESOURCE
+                                                                  : OPAL_ERR_FILE_WRITE_FAILURE;
+        /* keep the file ending at the last complete frame (this frees the
+         * preallocated reserve too: take it again) */
         (void) ftruncate(f->fd, (off_t) f->offset);
-        return OPAL_ERR_FILE_WRITE_FAILURE;
+        (void) make_room(f, 0, true);
+        return rc;
     }
     wire_put64(entry, f->offset);
     wire_put32(entry + 8, (uint32_t) len);
@@ -257,7 +318,7 @@ int ompi_evt_nodefile_append(ompi_evt_nodefile_t *f, const void *batch, size_t l
                NULL == b.error ? "invalid" : b.error);
         return OPAL_ERR_OUT_OF_RESOURCE == rc ? rc : OPAL_ERR_BAD_PARAM;
     }
-    rc = append_frame(f, batch, len, b.sender.rank, b.seq, b.flags);
+    rc = append_frame(f, batch, len, b.sender.rank, b.seq, b.flags, false);
     ompi_evt_wire_batch_destruct(&b);
     return rc;
 }
@@ -269,7 +330,17 @@ int ompi_evt_nodefile_append_decoded(ompi_evt_nodefile_t *f, const void *batch, 
         || len < OMPI_EVT_WIRE_HEADER_BYTES) {
         return OPAL_ERR_BAD_PARAM;
     }
-    return append_frame(f, batch, len, decoded->sender.rank, decoded->seq, decoded->flags);
+    return append_frame(f, batch, len, decoded->sender.rank, decoded->seq, decoded->flags, false);
+}
+
+int ompi_evt_nodefile_append_reserved(ompi_evt_nodefile_t *f, const void *batch, size_t len,
+                                      const ompi_evt_wire_batch_t *decoded)
+{
+    if (NULL == f || f->fd < 0 || NULL == batch || NULL == decoded || NULL == decoded->storage
+        || len < OMPI_EVT_WIRE_HEADER_BYTES) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    return append_frame(f, batch, len, decoded->sender.rank, decoded->seq, decoded->flags, true);
 }
 
 int ompi_evt_nodefile_sync(ompi_evt_nodefile_t *f)
@@ -296,6 +367,19 @@ void ompi_evt_nodefile_close(ompi_evt_nodefile_t *f)
     }
     f->fd = -1;
     f->idx_fd = -1;
+}
+
+void ompi_evt_nodefile_remove(ompi_evt_nodefile_t *f)
+{
+    char idx[sizeof(f->path) + 8];
+
+    if (NULL == f || f->fd >= 0 || '\0' == f->path[0]) {
+        return;
+    }
+    (void) snprintf(idx, sizeof(idx), "%s.idx", f->path);
+    (void) unlink(f->path);
+    (void) unlink(idx);
+    f->path[0] = '\0';
 }
 
 /* ------------------------------------------------------------------------

@@ -16,7 +16,16 @@
  *
  * Both are created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, in a folder
  * owned by the caller's effective user that others cannot write to (or
- * that has the sticky bit): a planted symlink or file is refused.
+ * that has the sticky bit): a planted symlink or file is refused. Both or
+ * neither: when the second cannot be created, the first is removed.
+ *
+ * Room: a frame is written only when it fits whole (the space is
+ * preallocated first where the file system can, and RLIMIT_FSIZE is
+ * respected, so no SIGXFSZ); otherwise nothing is written and the caller
+ * learns it (OPAL_ERR_TEMP_OUT_OF_RESOURCE). A writer may keep a reserve
+ * (ompi_evt_nodefile_set_reserve()) that ordinary appends leave free, for
+ * the small frames that say what did not fit
+ * (ompi_evt_nodefile_append_reserved()).
  *
  * Byte layout, version 1, integers little-endian; crc = CRC-32C.
  *   file header  u8[4] "OEVN", u16 version (1), u16 header length (8-byte
@@ -70,6 +79,9 @@ typedef struct ompi_evt_nodefile_t {
     uint64_t offset;   /**< where the next frame goes */
     uint64_t batches;  /**< frames appended */
     uint64_t rejected; /**< batches refused by the validation */
+    uint64_t reserve;  /**< bytes ordinary appends leave free (0: none) */
+    uint64_t limit;    /**< largest file size allowed (RLIMIT_FSIZE at open) */
+    bool prealloc;     /**< the file system preallocates (fallocate) */
     char path[4096];
     char error[256];   /**< after a failure: what went wrong */
 } ompi_evt_nodefile_t;
@@ -96,9 +108,12 @@ OMPI_DECLSPEC int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_BAD_PARAM          not a valid batch: nothing written,
  *                                     f->rejected counted
- * @retval OPAL_ERR_FILE_WRITE_FAILURE the write failed (disk full ...):
- *                                     the file stays readable up to the last
- *                                     complete frame
+ * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE no room for the frame (and the
+ *                                     reserve): file system full, quota,
+ *                                     or RLIMIT_FSIZE; nothing written
+ * @retval OPAL_ERR_FILE_WRITE_FAILURE the write failed otherwise (I/O
+ *                                     error): the file stays readable up
+ *                                     to the last complete frame
  * Context: ANY, one thread at a time per file (the sink's). Locks: none.
  */
 OMPI_DECLSPEC int ompi_evt_nodefile_append(ompi_evt_nodefile_t *f, const void *batch, size_t len);
@@ -119,11 +134,39 @@ OMPI_DECLSPEC int ompi_evt_nodefile_append_decoded(ompi_evt_nodefile_t *f, const
                                                    size_t len,
                                                    const struct ompi_evt_wire_batch_t *decoded);
 
+/**
+ * Keep @p bytes free behind the last frame for
+ * ompi_evt_nodefile_append_reserved(): ordinary appends that would eat
+ * into them are refused (OPAL_ERR_TEMP_OUT_OF_RESOURCE). The space is
+ * preallocated now where the file system can.
+ * @retval OPAL_SUCCESS
+ * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  not that much room (the reserve
+ *                                        is still set: appends keep it)
+ * @retval OPAL_ERR_BAD_PARAM             closed file
+ * Context: INIT or ANY, same thread rule.
+ */
+OMPI_DECLSPEC int ompi_evt_nodefile_set_reserve(ompi_evt_nodefile_t *f, uint64_t bytes);
+
+/**
+ * ompi_evt_nodefile_append_decoded() that may use the reserve: for the
+ * small frames that account for what did not fit.
+ * @retval as ompi_evt_nodefile_append_decoded()
+ * Context: ANY, same thread rule.
+ */
+OMPI_DECLSPEC int ompi_evt_nodefile_append_reserved(ompi_evt_nodefile_t *f, const void *batch,
+                                                    size_t len,
+                                                    const struct ompi_evt_wire_batch_t *decoded);
+
 /** Flush to stable storage (fdatasync). Context: ANY, same thread rule. */
 OMPI_DECLSPEC int ompi_evt_nodefile_sync(ompi_evt_nodefile_t *f);
 
 /** Close; safe on a closed or zeroed-then-failed file. Context: ANY. */
 OMPI_DECLSPEC void ompi_evt_nodefile_close(ompi_evt_nodefile_t *f);
+
+/** Remove the (closed) node file and its index, for a writer that ends
+ *  up recording nothing: no empty node file is left to block the next
+ *  run. Context: INIT. */
+OMPI_DECLSPEC void ompi_evt_nodefile_remove(ompi_evt_nodefile_t *f);
 
 /** What a reader found so far. */
 typedef struct ompi_evt_nodefile_stats_t {

@@ -34,7 +34,9 @@
  *     6  u16   header length (32 in v1; a reader skips bytes it does not
  *              know, so later versions can grow the header)
  *     8  u32   flags: OMPI_EVT_WIRE_FLAG_FINAL (0x1) = last batch of the
- *              process; other bits are ignored by a v1 reader
+ *              process; OMPI_EVT_WIRE_FLAG_NOT_STORED (0x2) = written by
+ *              a receiver that had no room for the batch's records: they
+ *              are counted in DROPS; other bits are ignored by a v1 reader
  *    12  u32   number of sections
  *    16  u64   batch sequence number (0, 1, 2, ... per process)
  *    24  u32   total batch length in bytes (header included); must equal
@@ -105,6 +107,10 @@ _Static_assert(OMPI_EVT_WIRE_PMIX_STATUS == PMIX_EXTERNAL_ERR_BASE - 2600,
 
 /** Batch flag: the last batch this process sends (set at finalize). */
 #define OMPI_EVT_WIRE_FLAG_FINAL 0x1u
+/** Batch flag: a receiver (a node sink) had no room for this batch's
+ *  records and wrote it restated as drops (ompi_evt_wire_batch_as_drops()):
+ *  the events are counted, but the recording is incomplete. */
+#define OMPI_EVT_WIRE_FLAG_NOT_STORED 0x2u
 
 /** Sizes of the fixed parts. */
 #define OMPI_EVT_WIRE_HEADER_BYTES  32
@@ -415,6 +421,27 @@ OMPI_DECLSPEC int ompi_evt_wire_element_value(const ompi_evt_wire_type_t *type,
 
 /** Index of the element named @p name in @p type, or -1. Context: ANY. */
 OMPI_DECLSPEC int ompi_evt_wire_element_find(const ompi_evt_wire_type_t *type, const char *name);
+
+/**
+ * Restate a batch as drops: the same header (sequence number, flags plus
+ * @p add_flags), sender, clocks, offsets and types, a DROPS section that
+ * counts, per type, the batch's own drops plus its records, and no
+ * records. What a receiver that has no room for a batch keeps instead, so
+ * that a reader still sees the batch number, its FINAL flag and, per rank
+ * and type, delivered + dropped == raised.
+ * @param[in]  buf, len  the batch's bytes
+ * @param[in]  batch     their successful ompi_evt_wire_decode()
+ * @param[out] out       the new batch (malloc'd: the caller frees it)
+ * @param[out] out_len   its length (at most len plus 10 bytes per type
+ *                       and a section header)
+ * @retval OPAL_SUCCESS
+ * @retval OPAL_ERR_BAD_PARAM        NULL, or @p batch not decoded
+ * @retval OPAL_ERR_OUT_OF_RESOURCE  no memory
+ * Context: ANY. Locks: none.
+ */
+OMPI_DECLSPEC int ompi_evt_wire_batch_as_drops(const void *buf, size_t len,
+                                               const ompi_evt_wire_batch_t *batch,
+                                               uint32_t add_flags, void **out, size_t *out_len);
 
 /** Read the sequence number, flags and total length from a batch header
  *  without decoding the rest (for indexes). @retval OPAL_SUCCESS,

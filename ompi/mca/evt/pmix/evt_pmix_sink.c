@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/pmix/evt_pmix_latch.h"
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
@@ -71,11 +72,76 @@ static void log_once(ompi_evt_pmix_sink_t *sink, const char *what, const char *d
     }
 }
 
+/* Is @p b sent by who it says? PMIx tells who sent the notification; the
+ * batch's own sender field is only what the sender wrote. Context: the
+ * handler thread, sink lock held. */
+static bool sender_is_source(ompi_evt_pmix_sink_t *sink, const ompi_evt_wire_batch_t *b,
+                             const pmix_proc_t *source)
+{
+    if (NULL != source && b->sender.rank == source->rank
+        && 0 == strncmp(b->sender.nspace, source->nspace, PMIX_MAX_NSLEN)) {
+        return true;
+    }
+    count(&sink->forged, 1);
+    if (!sink->forged_said) {
+        sink->forged_said = true;
+        ompi_evt_base_report_warning(
+            OMPI_EVT_REPORT_THIS_PROCESS,
+            "node sink %s: a batch claiming to come from %s rank %u was sent by %s rank %u: "
+            "ignored (batches whose sender is not the notification's source are not recorded; "
+            "said once)",
+            sink->file.path, b->sender.nspace, b->sender.rank,
+            NULL == source ? "an unknown process" : source->nspace,
+            NULL == source ? 0u : source->rank);
+    }
+    return false;
+}
+
+/* No room for a batch: keep it restated as drops (same number, the
+ * records counted per type), in the reserve if need be, so a reader still
+ * accounts for every event. Context: the handler thread, sink lock held. */
+static void keep_as_drops(ompi_evt_pmix_sink_t *sink, ompi_evt_pmix_sink_peer_t *peer,
+                          const void *buf, size_t len, const ompi_evt_wire_batch_t *b)
+{
+    ompi_evt_wire_batch_t restated = *b;
+    void *drops = NULL;
+    size_t dlen = 0;
+    int rc;
+
+    ++peer->unstored;
+    count(&sink->unstored, 1);
+    count(&sink->unstored_records, b->num_records);
+    if (!sink->full_said) {
+        sink->full_said = true;
+        ompi_evt_base_report_warning(
+            OMPI_EVT_REPORT_THIS_PROCESS,
+            "node sink %s: no room for the batches of this node (%s): from now on a batch that "
+            "does not fit is kept only as counts of dropped events, and the recording is "
+            "incomplete (said once; the totals follow at the end)",
+            sink->file.path, sink->file.error);
+    }
+    rc = ompi_evt_wire_batch_as_drops(buf, len, b, OMPI_EVT_WIRE_FLAG_NOT_STORED, &drops, &dlen);
+    if (OPAL_SUCCESS == rc) {
+        restated.flags |= OMPI_EVT_WIRE_FLAG_NOT_STORED;
+        rc = ompi_evt_nodefile_append_decoded(&sink->file, drops, dlen, &restated);
+        if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+            rc = ompi_evt_nodefile_append_reserved(&sink->file, drops, dlen, &restated);
+        }
+        free(drops);
+    }
+    if (OPAL_SUCCESS != rc) {
+        ++peer->uncounted;
+        count(&sink->uncounted, 1);
+        count(&sink->uncounted_records, b->num_records);
+    }
+}
+
 /* Context: a PMIx thread, or the sink rank's drainer inside its own
  * PMIx_Notify_event: PMIx 4.2 runs event handlers on more than one thread,
  * sometimes at once, so the sink serialises them (the node file has one
  * writer at a time). */
-void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const void *buf, size_t len)
+void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *source,
+                             const void *buf, size_t len)
 {
     ompi_evt_wire_batch_t b;
     ompi_evt_pmix_sink_peer_t *peer;
@@ -89,6 +155,9 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const void *buf, size_t
         log_once(sink, "a notification that is not a valid batch was ignored", b.error);
         (void) pthread_mutex_unlock(&sink->lock);
         return;
+    }
+    if (!sender_is_source(sink, &b, source)) {
+        goto out;
     }
     if (0 != strcmp(b.sender.host, sink->host)) {
         count(&sink->foreign, 1); /* another node's batch: its sink has it */
@@ -110,10 +179,11 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const void *buf, size_t
     }
     peer->seen = true;
     peer->next_seq = b.seq + 1;
-    rc = ompi_evt_nodefile_append(&sink->file, buf, len);
+    rc = ompi_evt_nodefile_append_decoded(&sink->file, buf, len, &b);
     if (OPAL_SUCCESS != rc) {
         count(&sink->write_errors, 1);
         log_once(sink, "a batch could not be written", sink->file.error);
+        keep_as_drops(sink, peer, buf, len, &b);
     } else {
         ++peer->batches;
         count(&sink->batches, 1);
@@ -143,7 +213,7 @@ static void sink_handler(size_t id, pmix_status_t status, const pmix_proc_t *sou
     for (size_t i = 0; NULL != sink && i < ninfo; ++i) {
         if (PMIX_CHECK_KEY(&info[i], OMPI_EVT_WIRE_PMIX_KEY)) {
             if (PMIX_BYTE_OBJECT == info[i].value.type) {
-                ompi_evt_pmix_sink_take(sink, info[i].value.data.bo.bytes,
+                ompi_evt_pmix_sink_take(sink, source, info[i].value.data.bo.bytes,
                                         info[i].value.data.bo.size);
             } else {
                 count(&sink->rejected, 1);
@@ -182,9 +252,26 @@ static int sink_prepare(ompi_evt_pmix_sink_t *sink, const char *dir, const char 
     }
     rc = ompi_evt_nodefile_open(&sink->file, dir, host);
     if (OPAL_SUCCESS != rc) {
+        /* said here, by this rank: this decides that nothing of the node
+         * is recorded, and a help message forwarded through mpirun may be
+         * lost */
+        ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
+                                   "node sink: cannot create the node file of \"%s\" in %s: %s. "
+                                   "Nothing of this node is recorded.",
+                                   host, dir,
+                                   OPAL_EXISTS == rc ? "it exists already (files are never "
+                                                       "overwritten: choose an empty folder)"
+                                                     : sink->file.error);
         free(sink->peers);
         sink->peers = NULL;
         return rc;
+    }
+    if (OPAL_SUCCESS != ompi_evt_nodefile_set_reserve(&sink->file, OMPI_EVT_PMIX_SINK_RESERVE)) {
+        ompi_evt_base_report_warning(OMPI_EVT_REPORT_THIS_PROCESS,
+                                     "node sink %s: less than %d KiB of room (%s): batches that "
+                                     "do not fit will be lost without being counted",
+                                     sink->file.path, OMPI_EVT_PMIX_SINK_RESERVE / 1024,
+                                     sink->file.error);
     }
     sink->open = true;
     return OPAL_SUCCESS;
@@ -226,12 +313,15 @@ int ompi_evt_pmix_sink_open(ompi_evt_pmix_sink_t *sink, const char *dir, const c
     return OPAL_SUCCESS;
 
 fail:
-    opal_output_verbose(1, output,
-                        "evt:pmix:sink: the PMIx event handler could not be "
-                        "registered (%s)",
-                        PMIx_Error_string(status));
+    ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
+                               "node sink: the PMIx event handler could not be registered "
+                               "(%s): nothing of node \"%s\" is recorded",
+                               OPAL_ERR_TIMEOUT == rc ? "no answer in time"
+                                                      : PMIx_Error_string(status),
+                               host);
     the_sink = NULL;
     ompi_evt_nodefile_close(&sink->file);
+    ompi_evt_nodefile_remove(&sink->file);
     sink->open = false;
     free(sink->peers);
     sink->peers = NULL;
@@ -304,6 +394,29 @@ void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms)
         atomic_load(&sink->bytes), sink->npeers, atomic_load(&sink->missing),
         atomic_load(&sink->duplicates), atomic_load(&sink->rejected), atomic_load(&sink->foreign),
         atomic_load(&sink->write_errors));
+    if (0 < atomic_load(&sink->unstored)) {
+        unsigned long uncounted = atomic_load(&sink->uncounted);
+        char lost[128] = "";
+
+        if (0 < uncounted) {
+            (void) snprintf(lost, sizeof(lost),
+                            "; %lu batch(es) (%lu events) did not fit even so and are missing",
+                            uncounted, atomic_load(&sink->uncounted_records));
+        }
+        ompi_evt_base_report_warning(
+            OMPI_EVT_REPORT_THIS_PROCESS,
+            "node sink %s: %lu batch(es) holding %lu event(s) did not fit (%s). The recording "
+            "is incomplete: %lu of them are in the file as counts of dropped events per rank and "
+            "type%s",
+            sink->file.path, atomic_load(&sink->unstored), atomic_load(&sink->unstored_records),
+            sink->file.error, atomic_load(&sink->unstored) - uncounted, lost);
+    }
+    if (0 < atomic_load(&sink->forged)) {
+        ompi_evt_base_report_warning(OMPI_EVT_REPORT_THIS_PROCESS,
+                                     "node sink %s: %lu batch(es) whose sender was not the "
+                                     "process that sent them were ignored",
+                                     sink->file.path, atomic_load(&sink->forged));
+    }
     if (0 < nmissing) {
         /* Straight to the rank's stderr, not through opal_show_help: at
          * this point of a job that lost a rank, Open MPI 4.1.4's mpirun

@@ -17,11 +17,23 @@
  * 4.2, also the thread that calls PMIx_Notify_event when the process
  * itself is a receiver (the sink's rank delivers its own batches to itself
  * from inside its drain). The sink's lock serialises them. It
- * validates each batch (ompi_evt_wire_decode), keeps only those whose
- * sender is on this node (with the LOCAL range that is every batch; wider
- * ranges would bring other nodes' batches too), drops duplicates (a batch
- * sequence number already seen from that sender), counts the batches that
- * never arrived (gaps in a sender's sequence), and appends.
+ * validates each batch (ompi_evt_wire_decode), refuses a batch whose
+ * sender (namespace, rank) is not the notification's PMIx source (any
+ * process of the job could otherwise write in another's name: its batch
+ * numbers would make the real ones look like duplicates), keeps only
+ * those whose sender is on this node (with the LOCAL range that is every
+ * batch; wider ranges would bring other nodes' batches too), drops
+ * duplicates (a batch sequence number already seen from that sender),
+ * counts the batches that never arrived (gaps in a sender's sequence), and
+ * appends.
+ *
+ * No room (file system full, quota, RLIMIT_FSIZE): a batch that does not
+ * fit is written restated as drops (ompi_evt_wire_batch_as_drops(): same
+ * number, records counted per type, flagged NOT_STORED), into a reserve
+ * kept free for that (OMPI_EVT_PMIX_SINK_RESERVE), so a reader still
+ * accounts for every event and knows the recording is incomplete. The
+ * sink rank says so on its stderr when it first happens and with the
+ * totals at the end.
  *
  * Finalize: every sender ends with a batch flagged FINAL. The sink waits
  * (evt_pmix_finalize_timeout) until each local peer's FINAL batch arrived,
@@ -46,6 +58,10 @@
 
 BEGIN_C_DECLS
 
+/** Bytes of the node file's file system kept for the batches restated as
+ *  drops when the rest is full (a few hundred bytes each). */
+#define OMPI_EVT_PMIX_SINK_RESERVE (128 * 1024)
+
 /** What the sink knows of one sender (handler thread only, then read at
  *  close). */
 typedef struct ompi_evt_pmix_sink_peer_t {
@@ -57,6 +73,8 @@ typedef struct ompi_evt_pmix_sink_peer_t {
     uint64_t next_seq; /**< expected next batch sequence number */
     uint64_t batches;  /**< appended */
     uint64_t missing;  /**< batch numbers skipped (never arrived) */
+    uint64_t unstored; /**< did not fit: kept as counts of drops (or lost) */
+    uint64_t uncounted; /**< did not fit even as counts */
 } ompi_evt_pmix_sink_peer_t;
 
 typedef struct ompi_evt_pmix_sink_t {
@@ -76,6 +94,12 @@ typedef struct ompi_evt_pmix_sink_t {
      *  by the waiter in ompi_evt_pmix_sink_wait()). */
     atomic_int finals;
     atomic_ulong batches, records, bytes, rejected, foreign, duplicates, write_errors, missing;
+    /** Batches whose claimed sender was not the notification's source. */
+    atomic_ulong forged;
+    /** Batches (and their records) that did not fit; of those, the ones
+     *  that did not fit even restated as drops. */
+    atomic_ulong unstored, unstored_records, uncounted, uncounted_records;
+    bool forged_said, full_said; /**< stderr lines said (under the lock) */
     /** CLOCK_MONOTONIC ns of the last append (statistics). */
     _Atomic int64_t last_append_ns;
     atomic_bool error_logged;
@@ -107,8 +131,12 @@ int ompi_evt_pmix_sink_wait(ompi_evt_pmix_sink_t *sink, int64_t deadline_ns);
 void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms);
 
 /** Handle one notification's batch bytes as the PMIx handler does (tests
- *  feed batches without PMIx). Context: one thread at a time. */
-void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const void *buf, size_t len);
+ *  feed batches without PMIx).
+ *  @param[in] source  who sent the notification, as PMIx says (NULL:
+ *                     unknown, the batch is refused)
+ *  Context: ANY (the sink's lock serialises calls). */
+void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *source,
+                             const void *buf, size_t len);
 
 /** Test-only: ompi_evt_pmix_sink_open() without PMIx (no handler is
  *  registered; batches are fed with ompi_evt_pmix_sink_take()). */
