@@ -21,8 +21,9 @@
  * a job's batches live as a PMIx tool into OUTDIR/attached.evt (default
  * OUTDIR: ompi-evt.<date>-<time>), until the job is over (evt_listen_live.h),
  * then reads that file the same way. Exit status: 0 when every input
- * was valid, 1 when some input was damaged or invalid (the outputs hold
- * everything valid), 2 on a usage error or when nothing could be written
+ * was valid, 1 when some input was damaged or invalid or the recording is
+ * incomplete (batches a node sink had no room for, kept as drop counts;
+ * the outputs hold everything valid), 2 on a usage error or when nothing could be written
  * or received. The reading side lives in tools/listen/ (evt_listen.h).
  */
 
@@ -76,8 +77,10 @@ static void usage(FILE *f, const char *argv0)
         "  -h, --help\n"
         "\n"
         "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
-        "Exit status: 0 every input valid, 1 some input damaged or invalid (everything valid\n"
-        "was still written), 2 usage error, nothing written or nothing received.\n",
+        "Exit status: 0 every input valid, 1 some input damaged or invalid, or the recording\n"
+        "incomplete (a node sink had no room for some batches: their events are counted as\n"
+        "dropped); everything valid was still written. 2 usage error, nothing written or\n"
+        "nothing received.\n",
         argv0, argv0);
 }
 
@@ -393,6 +396,19 @@ int main(int argc, char **argv)
             bad_input = true;
             fprintf(stderr, "ompi-evt-listen: %s: %s\n", f->path,
                     NULL == f->first_error ? "damaged" : f->first_error);
+        }
+    }
+    {
+        uint64_t not_stored = 0;
+        for (size_t i = 0; i < reg.num_procs; ++i) {
+            not_stored += reg.procs[i]->not_stored;
+        }
+        if (0 < not_stored) {
+            fprintf(stderr,
+                    "ompi-evt-listen: the recording is incomplete: a node sink had no room for "
+                    "%llu batches (their events are counted as dropped; see summary.txt)\n",
+                    (unsigned long long) not_stored);
+            bad_input = true;
         }
     }
     ret = bad_input ? 1 : 0;

@@ -28,6 +28,8 @@
  *   -b RANK        only this rank raises numbered events
  *   -p TAG         the tag element (default 7)
  *   -o DIR         write DIR/producer.RANK.pid (a test waits for the ranks by pid)
+ *   -F             rank 1 first sends batches in the name of rank 0 and of another
+ *                  namespace (evt_pmix_forge.c), then produces as every rank does
  * Each rank prints "producer rank R of S on HOST: raised N numbered (refused at the raise
  * D), K comm pairs" and, with -l, "local rank R: delivered X dropped Y raised N".
  * Exit status 0 unless something failed locally.
@@ -44,6 +46,8 @@
 #include <unistd.h>
 
 #include "opal/mca/base/mca_base_event.h"
+
+#include "evt_pmix_forge.h"
 
 typedef struct {
     uint32_t rank;
@@ -109,6 +113,7 @@ int main(int argc, char **argv)
 {
     long n = 10000, pairs = 0, refused = 0, kill_after = -1;
     int kill_rank = -1, only = -1, opt, rank, size, local = 0, sleep_s = 0, wait_ms = 200;
+    int forge = 0;
     unsigned tag = 7;
     double rate = 0, t0;
     const char *piddir = NULL;
@@ -117,7 +122,7 @@ int main(int argc, char **argv)
     struct timespec ts;
     int provided, len;
 
-    while (-1 != (opt = getopt(argc, argv, "n:c:r:k:w:ls:b:p:o:"))) {
+    while (-1 != (opt = getopt(argc, argv, "n:c:r:k:w:ls:b:p:o:F"))) {
         switch (opt) {
         case 'n':
             n = atol(optarg);
@@ -150,6 +155,9 @@ int main(int argc, char **argv)
             break;
         case 'o':
             piddir = optarg;
+            break;
+        case 'F':
+            forge = 1;
             break;
         default:
             return 2;
@@ -184,6 +192,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "producer rank %d: cannot listen locally\n", rank);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
+    }
+    if (forge && 1 == rank) {
+        if (0 != evt_pmix_forge(numbered, tag)) {
+            fprintf(stderr, "producer rank %d: cannot send the forged batches\n", rank);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        fprintf(stdout, "producer rank 1: sent 3 forged batches\n");
+        fflush(stdout);
+        /* let them reach the sink before rank 0's own first batch */
+        usleep(300 * 1000);
     }
     MPI_Barrier(MPI_COMM_WORLD);
 

@@ -509,6 +509,9 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
     if (0 != strcmp(p->host, b->sender.host)) {
         p->host_changed = true;
     }
+    if (b->flags & OMPI_EVT_WIRE_FLAG_NOT_STORED) {
+        p->not_stored++;
+    }
     if (b->flags & OMPI_EVT_WIRE_FLAG_FINAL) {
         p->final_seen = true;
         p->final_seq = b->seq;

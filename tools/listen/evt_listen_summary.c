@@ -178,6 +178,15 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
         dups += p->duplicates;
     }
     fprintf(f, any ? "  total %llu\n" : "  none\n", (unsigned long long) lost);
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        const listen_proc_t *p = reg->procs[i];
+        if (0 < p->not_stored) {
+            fprintf(f,
+                    "  rank %u %s: %llu batches the node sink had no room for (their events "
+                    "are counted as drops above)\n",
+                    p->rank, p->nspace, (unsigned long long) p->not_stored);
+        }
+    }
     if (0 < dups) {
         fprintf(f, "  %llu duplicate batches read and ignored\n", (unsigned long long) dups);
     }

@@ -24,6 +24,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/base/evt_base_var.h"
 #include "ompi/mca/evt/base/evt_base_wire.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
@@ -281,6 +282,10 @@ static void bad_param(const char *name, const char *value, const char *why)
 {
     opal_show_help("help-mca-evt-pmix.txt", "bad-parameter", true, name,
                    NULL == value ? "(unset)" : value, why);
+    /* the help message may be lost by mpirun: say it here too */
+    ompi_evt_base_report_error(OMPI_EVT_REPORT_ONCE_PER_NODE,
+                               "evt/pmix: %s=%s: %s; nothing is exported", name,
+                               NULL == value ? "(unset)" : value, why);
 }
 
 /* Usable when this is a PMIx client and the parameters make sense; the

@@ -256,12 +256,12 @@ static int sink_prepare(ompi_evt_pmix_sink_t *sink, const char *dir, const char 
          * is recorded, and a help message forwarded through mpirun may be
          * lost */
         ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
-                                   "node sink: cannot create the node file of \"%s\" in %s: %s. "
-                                   "Nothing of this node is recorded.",
-                                   host, dir,
-                                   OPAL_EXISTS == rc ? "it exists already (files are never "
-                                                       "overwritten: choose an empty folder)"
-                                                     : sink->file.error);
+                                   "node sink: cannot create the node file of \"%s\" in %s: "
+                                   "%s%s. Nothing of this node is recorded.",
+                                   host, dir, sink->file.error,
+                                   OPAL_EXISTS == rc ? " (files are never overwritten: choose "
+                                                       "an empty folder)"
+                                                     : "");
         free(sink->peers);
         sink->peers = NULL;
         return rc;
