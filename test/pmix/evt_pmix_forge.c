@@ -7,7 +7,8 @@
 
 /*
  * evt_pmix_producer -F: a process of the job that writes batches in
- * another's name. It sends, with the same PMIx call and range as evt/pmix,
+ * another's name. It sends, with the same PMIx call and range as evt/pmix
+ * (local, or namespace when OMPI_MCA_evt_pmix_range says so),
  *   - a batch claiming to be rank 0's first one (seq 0), with numbered
  *     events 0..9 of rank 0 and the producer's tag + 1000;
  *   - a batch claiming to be rank 0's last one (seq 1000, FINAL);
@@ -21,6 +22,7 @@
 #include <pmix.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,6 +56,9 @@ static void notified(pmix_status_t status, void *cbdata)
 static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank,
                    const char *host, uint64_t seq, uint32_t flags, unsigned tag)
 {
+    const char *r = getenv("OMPI_MCA_evt_pmix_range");
+    pmix_data_range_t range = NULL != r && 0 == strcmp(r, "namespace") ? PMIX_RANGE_NAMESPACE
+                                                                       : PMIX_RANGE_LOCAL;
     ompi_evt_wire_encoder_t enc;
     ompi_evt_wire_sender_t who;
     pmix_info_t info[3];
@@ -99,8 +104,7 @@ static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank
     want = done + 1;
     pthread_mutex_unlock(&done_lock);
     if (PMIX_SUCCESS
-        != PMIx_Notify_event(OMPI_EVT_WIRE_PMIX_STATUS, NULL, PMIX_RANGE_LOCAL, info, 3, notified,
-                             NULL)) {
+        != PMIx_Notify_event(OMPI_EVT_WIRE_PMIX_STATUS, NULL, range, info, 3, notified, NULL)) {
         ompi_evt_wire_encoder_destruct(&enc);
         return -1;
     }

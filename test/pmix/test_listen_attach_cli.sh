@@ -4,6 +4,10 @@
 #  1. attached by pid with --ranks 3: it stops when every rank sent its last
 #     batch; its attached.evt accounts for every event exactly
 #     (evt_pmix_check), and events.jsonl holds every numbered event;
+#  1b. rank 1 sends batches in rank 0's name (a FINAL among them) and in
+#     another namespace's: refused and counted (exit 1, the outputs still
+#     written); it still waits for rank 0's own last batch, and holds every
+#     real event exactly once;
 #  2. Ctrl-C (SIGINT) mid-run: it stops at once, still writes the outputs,
 #     and what it holds is a clean prefix of each rank's batches;
 #  3. errors: a malformed target, no server, --read with --attach, the
@@ -33,6 +37,22 @@ done
 [ -d "$out/trace.otf2" ] || fail "all: $out/trace.otf2 missing"
 n=$(grep -c '"event":"ompi.evt_pmix_test_numbered"' "$out/events.jsonl")
 [ "$n" -eq $((NP * N)) ] || fail "all: events.jsonl holds $n numbered events, want $((NP * N))"
+
+# 1b. forged senders
+tmp="$scratch/f.tmp"; out=$(sink_dir f.out)
+OMPI_MCA_evt=pmix OMPI_MCA_evt_pmix_range=namespace \
+    start_server forge "$tmp" $NP -W "$tmp/ready" -T 100 -- ./evt_pmix_producer -n $N -c 3 -F
+run forge.listen timeout 100 "$LISTEN" --attach "pid:$spid" --server-tmpdir "$tmp" --ranks $NP \
+    --ready "$tmp/ready" --timeout 90 -o "$out"
+[ "$rc" -eq 1 ] || fail "forge: listener exit $rc (want 1: refused batches)"
+expect_grep 1 "received [0-9]* batches .* $NP ranks done) into .*attached.evt; stopped: every rank sent its last batch" \
+    "$scratch/forge.listen.out"
+expect_grep 1 "3 batches were refused (sent by another process than their sender)" \
+    "$scratch/forge.listen.out"
+wait_pid "$spid" 100
+[ "$rc" -eq 0 ] || { cat "$scratch/forge.srv"; fail "forge: server (job) exit $rc"; }
+run forge.check timeout 60 ./evt_pmix_check -v -Z -N $NP -n $N -c 3 "$out/attached.evt"
+[ "$rc" -eq 0 ] || fail "forge: attached.evt does not hold exactly the real events"
 
 # 2. Ctrl-C while the job runs (3 ranks raising 100000/s for 3 s)
 tmp="$scratch/i.tmp"; out=$(sink_dir i.out)
