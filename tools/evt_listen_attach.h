@@ -30,6 +30,10 @@
  * (PMIX_SYSTEM_TMPDIR and PMIX_SERVER_TMPDIR), or where PMIx looks by
  * default when it is NULL.
  *
+ * Only valid batches whose sender (namespace, rank) is the process PMIx
+ * names as the notification's source reach the callback; the others are
+ * counted (ompi_evt_listen_attach_stats_t: invalid, forged).
+ *
  * Threads: the callbacks run on PMIx's threads (PMIx 4.2 may use more than
  * one), one at a time (the library serialises them). A callback must not
  * call ompi_evt_listen_attach_close().

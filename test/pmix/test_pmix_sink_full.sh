@@ -48,6 +48,7 @@ m="$scratch/tmpfs"
 mkdir -p "$m"
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m,mode=0700 tmpfs "$m" 2>/dev/null; then
     trap 'umount "$m" 2>/dev/null; cleanup' EXIT
+    trap 'exit 1' INT TERM HUP
     run tmpfs timeout 180 "$MPIRUN" -np 2 --oversubscribe --mca btl self,tcp --mca evt pmix \
         --mca evt_pmix_sink "$m" ./evt_pmix_producer -n $N -c 3
     [ "$rc" -eq 0 ] || fail "tmpfs: mpirun exit $rc"
