@@ -53,8 +53,8 @@ static void notified(pmix_status_t status, void *cbdata)
 }
 
 /* One batch in the name of (nspace, rank), sent to the node. */
-static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank,
-                   const char *host, uint64_t seq, uint32_t flags, unsigned tag)
+static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank, const char *host,
+                   uint64_t seq, uint32_t flags, unsigned tag)
 {
     const char *r = getenv("OMPI_MCA_evt_pmix_range");
     pmix_data_range_t range = NULL != r && 0 == strcmp(r, "namespace") ? PMIX_RANGE_NAMESPACE

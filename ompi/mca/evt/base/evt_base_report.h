@@ -54,8 +54,8 @@ OMPI_DECLSPEC void ompi_evt_base_report_error(ompi_evt_report_scope_t scope, con
 
 /** Like ompi_evt_base_report_error(), with "WARNING" for what is still
  *  recorded but incomplete. Context: INIT or ANY. */
-OMPI_DECLSPEC void ompi_evt_base_report_warning(ompi_evt_report_scope_t scope, const char *fmt,
-                                                ...) __opal_attribute_format__(__printf__, 2, 3);
+OMPI_DECLSPEC void ompi_evt_base_report_warning(ompi_evt_report_scope_t scope, const char *fmt, ...)
+    __opal_attribute_format__(__printf__, 2, 3);
 
 /** Is this process the one that speaks for its node
  *  (OMPI_EVT_REPORT_ONCE_PER_NODE)? Context: ANY. */

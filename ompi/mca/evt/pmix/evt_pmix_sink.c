@@ -140,8 +140,8 @@ static void keep_as_drops(ompi_evt_pmix_sink_t *sink, ompi_evt_pmix_sink_peer_t 
  * PMIx_Notify_event: PMIx 4.2 runs event handlers on more than one thread,
  * sometimes at once, so the sink serialises them (the node file has one
  * writer at a time). */
-void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *source,
-                             const void *buf, size_t len)
+void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *source, const void *buf,
+                             size_t len)
 {
     ompi_evt_wire_batch_t b;
     ompi_evt_pmix_sink_peer_t *peer;

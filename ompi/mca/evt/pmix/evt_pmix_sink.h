@@ -135,8 +135,8 @@ void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms);
  *  @param[in] source  who sent the notification, as PMIx says (NULL:
  *                     unknown, the batch is refused)
  *  Context: ANY (the sink's lock serialises calls). */
-void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *source,
-                             const void *buf, size_t len);
+void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *source, const void *buf,
+                             size_t len);
 
 /** Test-only: ompi_evt_pmix_sink_open() without PMIx (no handler is
  *  registered; batches are fed with ompi_evt_pmix_sink_take()). */
