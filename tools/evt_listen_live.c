@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,11 +33,14 @@
 
 /* the file name of what arrives: OUTDIR/attached.evt */
 #define LISTEN_LIVE_NAME "attached"
+/* room kept for the batches restated as drops when the rest is full (a
+ * few hundred bytes each), as a node sink keeps */
+#define LISTEN_LIVE_RESERVE (128 * 1024)
 
 typedef struct listen_live_t {
     ompi_evt_nodefile_t out;
-    atomic_uint_fast64_t batches, bytes, records, finals, write_errors;
-    atomic_bool lost;
+    atomic_uint_fast64_t batches, bytes, records, finals, write_errors, not_stored;
+    atomic_bool lost, full_said;
 } listen_live_t;
 
 /* Context: a PMIx thread, one call at a time. */
@@ -45,8 +49,34 @@ static void on_batch(const void *buf, size_t len, const ompi_evt_wire_batch_t *b
     listen_live_t *live = ctx;
 
     if (OPAL_SUCCESS != ompi_evt_nodefile_append_decoded(&live->out, buf, len, batch)) {
-        atomic_fetch_add(&live->write_errors, 1);
-        return;
+        /* no room: keep the batch as counts of drops (its number, FINAL and
+         * per-type counts), in the reserve if need be */
+        ompi_evt_wire_batch_t restated = *batch;
+        void *drops = NULL;
+        size_t dlen = 0;
+        int rc;
+
+        if (!atomic_exchange(&live->full_said, true)) {
+            fprintf(stderr,
+                    "ompi-evt-listen: no room for what arrives (%s): batches that do not fit are "
+                    "kept only as counts of dropped events; the recording is incomplete\n",
+                    live->out.error);
+        }
+        rc = ompi_evt_wire_batch_as_drops(buf, len, batch, OMPI_EVT_WIRE_FLAG_NOT_STORED, &drops,
+                                          &dlen);
+        if (OPAL_SUCCESS == rc) {
+            restated.flags |= OMPI_EVT_WIRE_FLAG_NOT_STORED;
+            rc = ompi_evt_nodefile_append_decoded(&live->out, drops, dlen, &restated);
+            if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+                rc = ompi_evt_nodefile_append_reserved(&live->out, drops, dlen, &restated);
+            }
+            free(drops);
+        }
+        if (OPAL_SUCCESS != rc) {
+            atomic_fetch_add(&live->write_errors, 1);
+            return;
+        }
+        atomic_fetch_add(&live->not_stored, 1);
     }
     atomic_fetch_add(&live->batches, 1);
     atomic_fetch_add(&live->bytes, len);
@@ -141,6 +171,12 @@ int listen_live_receive(const listen_live_opts_t *opts, const char *outdir,
         return -1;
     }
     snprintf(res->path, sizeof(res->path), "%s", live.out.path);
+    if (OPAL_SUCCESS != ompi_evt_nodefile_set_reserve(&live.out, LISTEN_LIVE_RESERVE)) {
+        fprintf(stderr,
+                "ompi-evt-listen: less than %d KiB of room for %s (%s): batches that do not fit "
+                "may be lost without being counted\n",
+                LISTEN_LIVE_RESERVE / 1024, live.out.path, live.out.error);
+    }
     /* blocked before PMIx starts its threads: they inherit the mask, and
      * Ctrl-C reaches sigtimedwait below, not a PMIx thread */
     sigemptyset(&stop);
@@ -186,6 +222,7 @@ int listen_live_receive(const listen_live_opts_t *opts, const char *outdir,
     res->bytes = atomic_load(&live.bytes);
     res->finals = atomic_load(&live.finals);
     res->write_errors = atomic_load(&live.write_errors);
+    res->not_stored = atomic_load(&live.not_stored);
     res->invalid = st.invalid;
     res->forged = st.forged;
     ompi_evt_nodefile_close(&live.out);

@@ -50,8 +50,9 @@ typedef struct listen_live_result_t {
     uint64_t bytes;        /**< their size */
     uint64_t finals;       /**< of them flagged FINAL */
     uint64_t invalid;      /**< notifications of the status code that were not valid batches */
-    uint64_t write_errors; /**< batches that could not be written (disk full ...) */
+    uint64_t write_errors; /**< batches that could not be written, not even as drop counts */
     uint64_t forged;       /**< batches refused: their sender was not who sent them */
+    uint64_t not_stored;   /**< batches kept only as drop counts (no room) */
     char path[4096];       /**< the node file written */
 } listen_live_result_t;
 

@@ -22,9 +22,9 @@
  * OUTDIR: ompi-evt.<date>-<time>), until the job is over (evt_listen_live.h),
  * then reads that file the same way. Exit status: 0 when every input
  * was valid, 1 when some input was damaged or invalid or the recording is
- * incomplete (batches a node sink had no room for, kept as drop counts;
- * the outputs hold everything valid), 2 on a usage error or when nothing could be written
- * or received. The reading side lives in tools/listen/ (evt_listen.h).
+ * incomplete (batches a node sink or --attach had no room for, kept as
+ * drop counts; the outputs hold everything valid), 2 on a usage error or
+ * when nothing could be written or received. The reading side lives in tools/listen/ (evt_listen.h).
  */
 
 #include <errno.h>
@@ -78,8 +78,8 @@ static void usage(FILE *f, const char *argv0)
         "\n"
         "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
         "Exit status: 0 every input valid, 1 some input damaged or invalid, or the recording\n"
-        "incomplete (a node sink had no room for some batches: their events are counted as\n"
-        "dropped); everything valid was still written. 2 usage error, nothing written or\n"
+        "incomplete (no room for some batches where they were recorded: their events are\n"
+        "counted as dropped); everything valid was still written. 2 usage error, nothing written or\n"
         "nothing received.\n",
         argv0, argv0);
 }
@@ -405,8 +405,9 @@ int main(int argc, char **argv)
         }
         if (0 < not_stored) {
             fprintf(stderr,
-                    "ompi-evt-listen: the recording is incomplete: a node sink had no room for "
-                    "%llu batches (their events are counted as dropped; see summary.txt)\n",
+                    "ompi-evt-listen: the recording is incomplete: %llu batches found no room "
+                    "where they were recorded (their events are counted as dropped; see "
+                    "summary.txt)\n",
                     (unsigned long long) not_stored);
             bad_input = true;
         }

@@ -8,6 +8,7 @@
 #     another namespace's: refused and counted (exit 1, the outputs still
 #     written); it still waits for rank 0's own last batch, and holds every
 #     real event exactly once;
+#  1c. no room for the reception: kept as counts of drops, exit 1;
 #  2. Ctrl-C (SIGINT) mid-run: it stops at once, still writes the outputs,
 #     and what it holds is a clean prefix of each rank's batches;
 #  3. errors: a malformed target, no server, --read with --attach, the
@@ -53,6 +54,27 @@ wait_pid "$spid" 100
 [ "$rc" -eq 0 ] || { cat "$scratch/forge.srv"; fail "forge: server (job) exit $rc"; }
 run forge.check timeout 60 ./evt_pmix_check -v -Z -N $NP -n $N -c 3 "$out/attached.evt"
 [ "$rc" -eq 0 ] || fail "forge: attached.evt does not hold exactly the real events"
+
+# 1c. no room for the reception (RLIMIT_FSIZE of 1024 blocks on the
+#     listener): what does not fit is kept as counts of dropped events, so
+#     every event is still accounted for; the listener says so and exits 1
+tmp="$scratch/r.tmp"; out=$(sink_dir r.out)
+OMPI_MCA_evt=pmix OMPI_MCA_evt_pmix_range=namespace \
+    start_server room "$tmp" $NP -W "$tmp/ready" -T 100 -- ./evt_pmix_producer -n 100000 -c 3
+run room.listen timeout 100 sh -c 'trap "" XFSZ; ulimit -f 1024; exec "$@"' sh "$LISTEN" \
+    --attach "pid:$spid" --server-tmpdir "$tmp" --ranks $NP --ready "$tmp/ready" --timeout 90 \
+    -o "$out" --summary-only --quiet
+[ "$rc" -eq 1 ] || fail "room: listener exit $rc (want 1: incomplete)"
+expect_grep 1 "no room for what arrives .*: batches that do not fit are kept only as counts" \
+    "$scratch/room.listen.out"
+expect_grep 1 "the recording is incomplete: [1-9][0-9]* batches found no room" \
+    "$scratch/room.listen.out"
+wait_pid "$spid" 100
+[ "$rc" -eq 0 ] || { cat "$scratch/room.srv"; fail "room: server (job) exit $rc"; }
+run room.check timeout 60 ./evt_pmix_check -v -N $NP -n 100000 -c 3 "$out/attached.evt"
+[ "$rc" -eq 0 ] || fail "room: attached.evt does not account for every event"
+grep -q "numbered events reported dropped: [1-9]" "$scratch/room.check.out" ||
+    fail "room: nothing was counted as dropped (did the limit apply?)"
 
 # 2. Ctrl-C while the job runs (3 ranks raising 100000/s for 3 s)
 tmp="$scratch/i.tmp"; out=$(sink_dir i.out)

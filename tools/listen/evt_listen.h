@@ -96,8 +96,9 @@ typedef struct listen_proc {
     listen_seqset_t seen;    /**< batches read (pass 1) */
     listen_seqset_t emitted; /**< batches merged (pass 2) */
     uint64_t batches, duplicates, records;
-    /** batches a node sink had no room for: only their drop counts are in
-     *  the file (OMPI_EVT_WIRE_FLAG_NOT_STORED) */
+    /** batches that found no room where they were recorded (a node sink,
+     *  --attach): only their drop counts are in the file
+     *  (OMPI_EVT_WIRE_FLAG_NOT_STORED) */
     uint64_t not_stored;
     bool final_seen;
     uint64_t final_seq;

@@ -182,8 +182,8 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
         const listen_proc_t *p = reg->procs[i];
         if (0 < p->not_stored) {
             fprintf(f,
-                    "  rank %u %s: %llu batches the node sink had no room for (their events "
-                    "are counted as drops above)\n",
+                    "  rank %u %s: %llu batches found no room where they were recorded (their "
+                    "events are counted as drops above)\n",
                     p->rank, p->nspace, (unsigned long long) p->not_stored);
         }
     }
