@@ -24,7 +24,8 @@
  * was valid, 1 when some input was damaged or invalid or the recording is
  * incomplete (batches a node sink or --attach had no room for, kept as
  * drop counts; the outputs hold everything valid), 2 on a usage error or
- * when nothing could be written or received. The reading side lives in tools/listen/ (evt_listen.h).
+ * when nothing could be written or received. The reading side lives in
+ * tools/listen/ (evt_listen.h).
  */
 
 #include <errno.h>
@@ -79,8 +80,8 @@ static void usage(FILE *f, const char *argv0)
         "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
         "Exit status: 0 every input valid, 1 some input damaged or invalid, or the recording\n"
         "incomplete (no room for some batches where they were recorded: their events are\n"
-        "counted as dropped); everything valid was still written. 2 usage error, nothing written or\n"
-        "nothing received.\n",
+        "counted as dropped); everything valid was still written. 2 usage error, nothing\n"
+        "written or nothing received.\n",
         argv0, argv0);
 }
 
