@@ -50,8 +50,9 @@ static bool evt_base_selection_is_explicit(void)
     return NULL != sel && '\0' != sel[0] && '^' != sel[0];
 }
 
-/* Context: INIT. */
-static void evt_base_no_module(const char *reason)
+/* @p told: the user has had a help message about it already (one cause,
+ * one message). Context: INIT. */
+static void evt_base_no_module(const char *reason, bool told)
 {
     const char *sel = ompi_evt_base_framework.framework_selection;
 
@@ -60,7 +61,7 @@ static void evt_base_no_module(const char *reason)
                         "evt:base:select: no evt component selected: %s (evt = \"%s\"); "
                         "events are dispatched at the raise (sync semantics)",
                         reason, NULL == sel ? "" : sel);
-    if (evt_base_selection_is_explicit()) {
+    if (evt_base_selection_is_explicit() && !told) {
         opal_show_help("help-mca-evt-base.txt", "no-component", true, sel, reason);
     }
 }
@@ -259,6 +260,7 @@ int ompi_evt_base_select(void)
     const ompi_evt_base_module_t *modules[OMPI_EVT_BASE_MAX_CANDIDATES];
     const ompi_evt_base_component_t *components[OMPI_EVT_BASE_MAX_CANDIDATES];
     const char *reason = NULL;
+    bool told = false;
     int best, rc = OPAL_ERR_NOT_FOUND;
 
     if (NULL != ompi_evt_base.module) {
@@ -297,6 +299,7 @@ int ompi_evt_base_select(void)
             reason = ompi_evt_base_report_reason();
             opal_show_help("help-mca-evt-base.txt", "module-init-failed", true, name, rc,
                            NULL != reason ? reason : "evt_base_verbose=1 says why");
+            told = true;
             if (NULL == reason) {
                 reason = "the selected component's module failed to start";
             }
@@ -307,7 +310,7 @@ int ompi_evt_base_select(void)
         }
     }
     if (NULL != reason) {
-        evt_base_no_module(reason);
+        evt_base_no_module(reason, told);
         (void) mca_base_components_close(output, &ompi_evt_base_framework.framework_components,
                                          NULL);
         return OPAL_ERR_NOT_FOUND;
