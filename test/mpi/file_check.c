@@ -6,24 +6,30 @@
  */
 
 /* Checks the evt/file recordings of a test_file_crash job:
- *   file_check DIR SEED NP MODE...   (MODE per rank as test_file_crash)
+ *   file_check DIR PROGRESS_DIR SEED NP MODE...   (as test_file_crash)
  * For every rank, from its file (read with the decoder of
- * tools/evt_file_read.c):
+ * tools/evt_file_read.c) and the count R of raises it completed
+ * (PROGRESS_DIR/rank.R, written by the rank as it went):
  *   - the file is valid (no problem found), was not closed (the rank died),
  *     and says its rank;
  *   - the records of ompi.test_file_seq are numbered without a gap, in
  *     order, each with the right rank and check word (nothing invented);
- *   - kill/segv/abort ranks (N known): the last is N-1; nothing was lost:
- *     records + overwritten >= N, and overwritten never exceeds what the
- *     ring had to give up (N - records + the few events of MPI_Init);
- *     when something was overwritten, the ring is full (up to capacity);
- *   - spin ranks (killed from outside at an unknown point): if nothing
- *     was overwritten the first is 0; else the ring is full.
+ *   - they end where the rank stopped: the last is R-1, or R when the rank
+ *     died between a raise and its count (no records: R is 0 or 1);
+ *   - nothing was lost: records + overwritten >= R, and overwritten never
+ *     exceeds what the ring had to give up (the few events of MPI_Init
+ *     besides ours); when something was overwritten, the ring is full (up
+ *     to capacity); when nothing was, the first is 0;
+ *   - kill/segv/abort ranks: R is at most N. A rank may not reach N (mpirun
+ *     kills the others when the first dies), but the job ended because one
+ *     did: at least one of them raised exactly N.
  * Prints one line per rank and "N passed, M failed". */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "evt_file_read.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
@@ -33,10 +39,31 @@
 /* Events other than ours a rank may raise (MPI_Init, communicators...) */
 #define OTHER_EVENTS_MAX 64
 
-static void check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, const char *mode)
+/* The count of raises rank @p rank completed, or -1 (no progress file). */
+static int64_t progress_read(const char *dir, int rank)
+{
+    test_file_progress_t p;
+    char path[4096];
+    ssize_t got;
+    int fd;
+
+    (void) snprintf(path, sizeof(path), "%s/rank.%d", dir, rank);
+    fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (0 > fd) {
+        return -1;
+    }
+    got = read(fd, &p, sizeof(p));
+    (void) close(fd);
+    return sizeof(p) == got ? (int64_t) p.raised : -1;
+}
+
+/* Check rank @p rank's file against the @p raised raises it completed.
+ * @return whether it raised all N of a kill/segv/abort mode */
+static bool check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, const char *mode,
+                       uint64_t raised)
 {
     const ompi_evt_fr_event_t *ev = NULL;
-    uint64_t first = 0, last = 0, count = 0, bytes = 0;
+    uint64_t first = 0, last = 0, count = 0, bytes = 0, end;
     bool known = 0 != strcmp(mode, "spin");
     uint64_t n = test_file_crash_n(seed, rank);
     int bad = 0;
@@ -53,7 +80,7 @@ static void check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, cons
     CHECK(NULL != ev && 3 == ev->num_elements && sizeof(test_file_seq_t) == ev->extent,
           "%s not in the dictionary with its layout", TEST_FILE_SEQ_NAME);
     if (NULL == ev) {
-        return;
+        return false;
     }
     for (size_t i = 0; i < f->nrecords; ++i) {
         const ompi_evt_fr_record_t *r = &f->records[i];
@@ -78,13 +105,17 @@ static void check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, cons
         ++count;
     }
     CHECK(0 == bad, "%d records out of order, invented or damaged", bad);
-    CHECK(0 < count, "no record of %s", TEST_FILE_SEQ_NAME);
+    /* the seq after the last record: where the recording stops */
+    end = 0 == count ? 0 : last + 1;
+    CHECK(raised <= end && end <= raised + 1,
+          "the records end at seq %llu, the rank completed %llu raises", (unsigned long long) end,
+          (unsigned long long) raised);
+    CHECK(count + f->overwritten >= raised && f->overwritten <= end - count + OTHER_EVENTS_MAX,
+          "%llu records + %llu overwritten for %llu raised", (unsigned long long) count,
+          (unsigned long long) f->overwritten, (unsigned long long) raised);
     if (known) {
-        CHECK(n - 1 == last, "last seq %llu, raised %llu", (unsigned long long) last,
+        CHECK(raised <= n, "%llu raised of %llu", (unsigned long long) raised,
               (unsigned long long) n);
-        CHECK(count + f->overwritten >= n && f->overwritten <= n - count + OTHER_EVENTS_MAX,
-              "%llu records + %llu overwritten for %llu raised", (unsigned long long) count,
-              (unsigned long long) f->overwritten, (unsigned long long) n);
     }
     if (0 == f->overwritten) {
         CHECK(0 == first, "nothing overwritten but the first seq is %llu",
@@ -97,10 +128,15 @@ static void check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, cons
               "%llu overwritten but only %llu of %u bytes hold records",
               (unsigned long long) f->overwritten, (unsigned long long) bytes, f->ring_capacity);
     }
-    printf("rank %d (%s): seq %llu..%llu, %llu records, %llu overwritten%s%llu raised\n", rank,
-           mode, (unsigned long long) first, (unsigned long long) last, (unsigned long long) count,
-           (unsigned long long) f->overwritten, known ? ", " : ", unknown of ",
-           (unsigned long long) (known ? n : 0));
+    printf("rank %d (%s): seq %llu..%llu, %llu records, %llu overwritten, %llu raised", rank, mode,
+           (unsigned long long) first, (unsigned long long) last, (unsigned long long) count,
+           (unsigned long long) f->overwritten, (unsigned long long) raised);
+    if (known) {
+        printf(" of %llu%s", (unsigned long long) n,
+               raised == n ? "" : " (killed by mpirun first)");
+    }
+    printf("\n");
+    return known && raised == n;
 }
 
 int main(int argc, char **argv)
@@ -108,15 +144,15 @@ int main(int argc, char **argv)
     ompi_evt_fr_file_t *files[64] = {NULL};
     unsigned long seed;
     struct dirent *de;
-    int np, nfiles = 0, rank = -1;
+    int np, nfiles = 0, rank = -1, known = 0, reached = 0;
     DIR *d;
 
-    if (argc < 5) {
-        fprintf(stderr, "usage: file_check DIR SEED NP MODE...\n");
+    if (argc < 6) {
+        fprintf(stderr, "usage: file_check DIR PROGRESS_DIR SEED NP MODE...\n");
         return 2;
     }
-    seed = strtoul(argv[2], NULL, 10);
-    np = atoi(argv[3]);
+    seed = strtoul(argv[3], NULL, 10);
+    np = atoi(argv[4]);
     if (np < 1 || np > 64 || NULL == (d = opendir(argv[1]))) {
         fprintf(stderr, "file_check: bad NP or folder %s\n", argv[1]);
         return 2;
@@ -147,15 +183,26 @@ int main(int argc, char **argv)
     (void) closedir(d);
     CHECK(nfiles == np, "%d files for %d ranks", nfiles, np);
     for (rank = 0; rank < np; ++rank) {
-        const char *mode = argv[4 + (rank < argc - 4 ? rank : argc - 5)];
+        const char *mode = argv[5 + (rank < argc - 5 ? rank : argc - 6)];
+        int64_t raised = progress_read(argv[2], rank);
 
         evt_test_rank = rank; /* named in the failures */
+        known += 0 != strcmp(mode, "spin");
         CHECK(NULL != files[rank], "no file");
+        CHECK(0 <= raised, "no progress file in %s", argv[2]);
+        if (NULL != files[rank] && 0 <= raised) {
+            reached += check_rank(files[rank], rank, seed, mode, (uint64_t) raised);
+        }
         if (NULL != files[rank]) {
-            check_rank(files[rank], rank, seed, mode);
             ompi_evt_fr_free(files[rank]);
         }
     }
     evt_test_rank = -1;
+    if (0 < known) {
+        CHECK(0 < reached,
+              "none of the %d ranks that end themselves raised all its events: "
+              "what ended the job?",
+              known);
+    }
     return evt_test_report(NULL);
 }

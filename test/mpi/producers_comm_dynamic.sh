@@ -25,4 +25,23 @@ for evt in sync ring; do
     run_np 2 test_comm_dynamic --mca evt $evt -- port
     run_np 2 test_comm_dynamic --mca evt $evt -- join
 done
+
+# evt/pmix with a node sink: the spawned child's batches go to the parent
+# job's sink on this node, which already holds the node file; the child
+# must not claim that its batches are not recorded.
+sink=$(mktemp -d)
+run_np 2 test_comm_dynamic --mca evt pmix --mca evt_pmix_sink "$sink" -- spawn
+expect_child 1
+if echo "$out" | grep -q "could not create its node file"; then
+    echo "FAIL: spawn under a node sink: the child says its node file could not be created"
+    status=1
+fi
+mkdir -m 0700 "$sink/listen"
+timeout 60 ../../tools/ompi-evt-listen --read "$sink" -o "$sink/listen" --quiet --format jsonl
+procs=$(sed -n 's/^processes: //p' "$sink/listen/summary.txt")
+if [ "$procs" != 3 ]; then
+    echo "FAIL: spawn under a node sink: the node file holds ${procs:-no} processes, want 3 (2 + the child)"
+    status=1
+fi
+rm -rf "$sink"
 exit $status

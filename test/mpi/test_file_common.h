@@ -30,6 +30,12 @@ static inline uint32_t test_file_check(uint64_t seq, int32_t rank)
     return (uint32_t) (x >> 32) ^ (uint32_t) x;
 }
 
+/** What a rank of test_file_crash has done so far, in a file it maps
+ *  (PROGRESS_DIR/rank.R): it survives the rank's death. */
+typedef struct test_file_progress_t {
+    uint64_t raised; /**< raises of ompi.test_file_seq that returned */
+} test_file_progress_t;
+
 /** Events rank @p rank raises before it dies in job @p seed: between 500
  *  and ~40000, so some ranks wrap their ring many times and others not. */
 static inline uint64_t test_file_crash_n(unsigned long seed, int rank)

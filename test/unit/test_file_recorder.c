@@ -5,7 +5,7 @@
  * $HEADER$
  */
 
-/* Unit tests of evt/file and its reader (issue 13). A writer child process
+/* Unit tests of evt/file and its reader. A writer child process
  * installs the file component as the evt base does (without loading the
  * DSO, so that its test seams are reachable), raises numbered events and
  * dies or finalizes; the test reads its file with the decoder of
@@ -16,6 +16,9 @@
  *     everything before it, nothing of it;
  *   - the file describes itself: identity, dictionary, clock pair, state;
  *   - export drops (a raise with no ring left) are in the file;
+ *   - the default folder: made private; refused, with a message, when
+ *     another user owns it, others may write to it, or it is a symlink;
+ *     a failure says its cause;
  *   - damaged files (truncated, bytes changed, random bytes): problems
  *     reported, what is valid returned, never a crash;
  *   - ompi-evt-file-read prints the same as JSON Lines and says damage by
@@ -38,6 +41,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
 #include "opal/mca/base/mca_base_event.h"
@@ -94,8 +98,9 @@ static void the_file(char *path, size_t len)
 }
 
 /* In the writer child: bring up the engine and the file component as the
- * base does. @return 0 or a step number. */
-static int writer_start(size_t size, int rings)
+ * base does, recording into @p folder (evt_file_dir; "" for the default).
+ * @return 0 or a step number. */
+static int writer_start_in(char *folder, size_t size, int rings)
 {
     ompi_evt_base_module_t *m;
     int prio = -1;
@@ -106,7 +111,7 @@ static int writer_start(size_t size, int rings)
     if (OMPI_SUCCESS != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
         return 2;
     }
-    mca_evt_file_component.dir = dir;
+    mca_evt_file_component.dir = folder;
     mca_evt_file_component.size = size;
     mca_evt_file_component.rings = rings;
     m = mca_evt_file_component.super.evtc_init(&prio);
@@ -117,6 +122,12 @@ static int writer_start(size_t size, int rings)
         return 4;
     }
     return 0;
+}
+
+/* Into dir. */
+static int writer_start(size_t size, int rings)
+{
+    return writer_start_in(dir, size, rings);
 }
 
 static void writer_stop(void)
@@ -503,6 +514,182 @@ Test(file_recorder, forked_child_does_not_write_the_parents_file)
     cr_assert_eq(f->nrecords + f->overwritten, 200, "%zu records + %llu overwritten", f->nrecords,
                  (unsigned long long) f->overwritten);
     ompi_evt_fr_free(f);
+}
+
+/* ---- the folder ---- */
+
+/* Start a writer in a child with TMPDIR=@p tmpdir and the default folder
+ * (or @p folder when not NULL), its stderr into dir/stderr.txt. @return
+ * the child's exit status: 0 recorded (a file exists), 4 refused with a
+ * reason kept for the base's message, other: a failed step */
+static int run_refusal(const char *tmpdir, char *folder)
+{
+    char err[512];
+    pid_t pid;
+    int status = -1;
+
+    (void) snprintf(err, sizeof(err), "%s/stderr.txt", dir);
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int rc;
+
+        if (0 > fd || 0 > dup2(fd, 2)) {
+            _exit(10);
+        }
+        setenv("TMPDIR", tmpdir, 1);
+        rc = writer_start_in(NULL == folder ? "" : folder, FILE_SIZE, 2);
+        if (4 == rc && NULL == ompi_evt_base_report_reason()) {
+            rc = 11; /* refused without a reason for the help message */
+        }
+        if (0 == rc) {
+            writer_stop();
+        }
+        _exit(rc);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status), "writer status 0x%x", status);
+    return WEXITSTATUS(status);
+}
+
+/* Does dir/stderr.txt hold @p text? */
+static bool stderr_says(const char *text)
+{
+    char path[512], buf[8192];
+    size_t n;
+    FILE *f;
+
+    (void) snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+    f = fopen(path, "r");
+    cr_assert_not_null(f);
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    (void) fclose(f);
+    buf[n] = '\0';
+    return NULL != strstr(buf, text);
+}
+
+/* Files in @p folder (the default one). */
+static int count_files(const char *folder)
+{
+    DIR *d = opendir(folder);
+    struct dirent *de;
+    int n = 0;
+
+    while (NULL != d && NULL != (de = readdir(d))) {
+        n += '.' != de->d_name[0];
+    }
+    if (NULL != d) {
+        (void) closedir(d);
+    }
+    return n;
+}
+
+/* The default folder, $TMPDIR/ompi-evt.<uid>, under dir/tmp. */
+static void default_folder(char *tmpdir, size_t tlen, char *folder, size_t flen)
+{
+    (void) snprintf(tmpdir, tlen, "%s/tmp", dir);
+    cr_assert_eq(mkdir(tmpdir, 0700), 0);
+    (void) snprintf(folder, flen, "%s/ompi-evt.%lu", tmpdir, (unsigned long) geteuid());
+}
+
+static void rm_default_folder(const char *tmpdir, const char *folder)
+{
+    char path[1024];
+    DIR *d = opendir(folder);
+    struct dirent *de;
+
+    while (NULL != d && NULL != (de = readdir(d))) {
+        if ('.' != de->d_name[0]) {
+            (void) snprintf(path, sizeof(path), "%s/%s", folder, de->d_name);
+            (void) unlink(path);
+        }
+    }
+    if (NULL != d) {
+        (void) closedir(d);
+    }
+    (void) unlink(folder); /* a symlink */
+    (void) rmdir(folder);
+    (void) rmdir(tmpdir);
+}
+
+/* The default folder is made by the first process: mode 0700, ours. */
+Test(file_recorder, default_folder_is_made_private)
+{
+    char tmpdir[512], folder[600];
+    struct stat st;
+
+    default_folder(tmpdir, sizeof(tmpdir), folder, sizeof(folder));
+    cr_assert_eq(run_refusal(tmpdir, NULL), 0);
+    cr_assert_eq(lstat(folder, &st), 0);
+    cr_assert(S_ISDIR(st.st_mode) && 0700 == (st.st_mode & 07777) && st.st_uid == geteuid(),
+              "mode %o uid %lu", (unsigned) st.st_mode, (unsigned long) st.st_uid);
+    cr_assert_eq(count_files(folder), 1);
+    cr_assert(!stderr_says("evt:file"), "a message although all is well");
+    rm_default_folder(tmpdir, folder);
+}
+
+/* Another user made the default folder first, sticky and open to all (a
+ * squatter): refused, with a message, and nothing recorded in it. */
+Test(file_recorder, default_folder_of_another_user_is_refused)
+{
+    char tmpdir[512], folder[600];
+
+    if (0 != geteuid()) {
+        cr_skip_test("needs root to give a folder to another user");
+    }
+    default_folder(tmpdir, sizeof(tmpdir), folder, sizeof(folder));
+    cr_assert_eq(mkdir(folder, 0700), 0);
+    cr_assert_eq(chown(folder, 65534, 65534), 0); /* nobody */
+    cr_assert_eq(chmod(folder, 01777), 0);
+    cr_assert_eq(run_refusal(tmpdir, NULL), 4);
+    cr_assert(stderr_says("belongs to uid 65534"), "no message naming the owner");
+    cr_assert(stderr_says("this process records nothing"), "no message saying the outcome");
+    cr_assert_eq(count_files(folder), 0);
+    rm_default_folder(tmpdir, folder);
+}
+
+/* Ours but writable by others: refused (they could replace the files). */
+Test(file_recorder, default_folder_writable_by_others_is_refused)
+{
+    char tmpdir[512], folder[600];
+
+    default_folder(tmpdir, sizeof(tmpdir), folder, sizeof(folder));
+    cr_assert_eq(mkdir(folder, 0700), 0);
+    cr_assert_eq(chmod(folder, 0777), 0);
+    cr_assert_eq(run_refusal(tmpdir, NULL), 4);
+    cr_assert(stderr_says("is writable by others (mode 0777)"), "no message naming the mode");
+    cr_assert_eq(count_files(folder), 0);
+    rm_default_folder(tmpdir, folder);
+}
+
+/* A symbolic link planted at the default folder's name: refused, not
+ * followed (nothing is created where it points). */
+Test(file_recorder, default_folder_symlink_is_refused)
+{
+    char tmpdir[512], folder[600], target[512];
+
+    default_folder(tmpdir, sizeof(tmpdir), folder, sizeof(folder));
+    (void) snprintf(target, sizeof(target), "%s/target", dir);
+    cr_assert_eq(mkdir(target, 0700), 0);
+    cr_assert_eq(symlink(target, folder), 0);
+    cr_assert_eq(run_refusal(tmpdir, NULL), 4);
+    cr_assert(stderr_says("is a symbolic link: refused"), "no message about the link");
+    cr_assert_eq(count_files(target), 0);
+    (void) rmdir(target);
+    rm_default_folder(tmpdir, folder);
+}
+
+/* A failure says its cause, without evt_base_verbose. */
+Test(file_recorder, failure_says_why)
+{
+    char missing[512];
+
+    (void) snprintf(missing, sizeof(missing), "%s/missing", dir);
+    cr_assert_eq(run_refusal("/tmp", missing), 4);
+    cr_assert(stderr_says("evt:file: cannot open the folder"), "no message");
+    cr_assert(stderr_says("No such file or directory: this process records nothing"),
+              "the message does not say the cause");
 }
 
 /* ---- damage ---- */

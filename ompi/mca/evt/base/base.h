@@ -43,8 +43,8 @@
 
 #include <stdbool.h>
 
-#include "opal/mca/base/mca_base_framework.h"
 #include "ompi/mca/evt/evt.h"
+#include "opal/mca/base/mca_base_framework.h"
 
 BEGIN_C_DECLS
 
@@ -196,6 +196,15 @@ OMPI_DECLSPEC int ompi_evt_base_close(void);
 /** True between a successful ompi_evt_base_open() and ompi_evt_base_close().
  *  Context: ANY. */
 OMPI_DECLSPEC bool ompi_evt_base_is_open(void);
+
+/**
+ * Does the evt parameter name @p name in an include list ("--mca evt
+ * file", "--mca evt pmix,sync")? An exclude list ("^sync") names none. A
+ * component that cannot run says why to the user (ompi_evt_base_report_error())
+ * only when it was asked for by name.
+ * Context: INIT.
+ */
+OMPI_DECLSPEC bool ompi_evt_base_named(const char *name);
 
 /** Add the base's help-file folders to opal_show_help's search path (the
  *  installed copy first, then the source tree's): done by open; a tool

@@ -14,6 +14,7 @@
 #include "ompi_config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,12 @@
 #include <unistd.h>
 
 #include "ompi/mca/evt/base/evt_base_report.h"
+
+/* The latest error's message, room for a path and its sentence: the
+ * base's help message and ompi-evt-info quote it after the report
+ * returns, so it is kept here, not on a stack. */
+static char evt_base_report_reason_text[PATH_MAX + 1024];
+static bool evt_base_report_reason_set;
 
 bool ompi_evt_base_report_node_leader(void)
 {
@@ -31,13 +38,23 @@ bool ompi_evt_base_report_node_leader(void)
     return NULL == local || '\0' == local[0] || 0 == strcmp(local, "0");
 }
 
-static void report(ompi_evt_report_scope_t scope, const char *what, const char *fmt, va_list ap)
+static void report(ompi_evt_report_scope_t scope, bool error, const char *fmt, va_list ap)
 {
+    const char *what = error ? "ERROR" : "WARNING";
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
     char host[256] = "?", line[1536];
     size_t used;
     int n;
 
+    if (error) {
+        va_list copy;
+
+        va_copy(copy, ap);
+        (void) vsnprintf(evt_base_report_reason_text, sizeof(evt_base_report_reason_text), fmt,
+                         copy);
+        va_end(copy);
+        evt_base_report_reason_set = true;
+    }
     if (OMPI_EVT_REPORT_ONCE_PER_NODE == scope && !ompi_evt_base_report_node_leader()) {
         return;
     }
@@ -69,7 +86,7 @@ void ompi_evt_base_report_error(ompi_evt_report_scope_t scope, const char *fmt, 
     va_list ap;
 
     va_start(ap, fmt);
-    report(scope, "ERROR", fmt, ap);
+    report(scope, true, fmt, ap);
     va_end(ap);
 }
 
@@ -78,6 +95,17 @@ void ompi_evt_base_report_warning(ompi_evt_report_scope_t scope, const char *fmt
     va_list ap;
 
     va_start(ap, fmt);
-    report(scope, "WARNING", fmt, ap);
+    report(scope, false, fmt, ap);
     va_end(ap);
+}
+
+const char *ompi_evt_base_report_reason(void)
+{
+    return evt_base_report_reason_set ? evt_base_report_reason_text : NULL;
+}
+
+void ompi_evt_base_report_clear(void)
+{
+    evt_base_report_reason_set = false;
+    evt_base_report_reason_text[0] = '\0';
 }

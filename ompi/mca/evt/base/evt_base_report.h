@@ -9,7 +9,8 @@
  * @file
  *
  * Errors that decide whether anything is recorded, said by the process
- * itself on its stderr.
+ * itself on its stderr, with the cause in the message (a recorder that
+ * records nothing, an exporter that sends nothing).
  *
  * opal_show_help is not enough for them: Open MPI 4.1.4's mpirun now and
  * then fails to unpack help messages forwarded from ranks during MPI_Init
@@ -56,6 +57,15 @@ OMPI_DECLSPEC void ompi_evt_base_report_error(ompi_evt_report_scope_t scope, con
  *  recorded but incomplete. Context: INIT or ANY. */
 OMPI_DECLSPEC void ompi_evt_base_report_warning(ompi_evt_report_scope_t scope, const char *fmt, ...)
     __opal_attribute_format__(__printf__, 2, 3);
+
+/** The MESSAGE of the latest ompi_evt_base_report_error() since the last
+ *  ompi_evt_base_report_clear(), or NULL: the base's help message quotes
+ *  it when a component fails to start. Valid until the next error or
+ *  clear. Context: INIT. */
+OMPI_DECLSPEC const char *ompi_evt_base_report_reason(void);
+
+/** Forget the latest reason (a new selection starts). Context: INIT. */
+OMPI_DECLSPEC void ompi_evt_base_report_clear(void);
 
 /** Is this process the one that speaks for its node
  *  (OMPI_EVT_REPORT_ONCE_PER_NODE)? Context: ANY. */

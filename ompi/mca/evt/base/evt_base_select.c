@@ -24,15 +24,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/base.h"
+#include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/base/evt_base_report.h"
+#include "ompi/mca/evt/evt.h"
 #include "opal/class/opal_list.h"
 #include "opal/mca/base/base.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
-#include "ompi/constants.h"
-#include "ompi/mca/evt/base/base.h"
-#include "ompi/mca/evt/base/evt_base_kit.h"
-#include "ompi/mca/evt/evt.h"
 
 /* The engine's view of the installed deferred module: the kit's hooks.
  * Filled in INIT context before mca_base_event_delivery_set() publishes it. */
@@ -49,8 +50,9 @@ static bool evt_base_selection_is_explicit(void)
     return NULL != sel && '\0' != sel[0] && '^' != sel[0];
 }
 
-/* Context: INIT. */
-static void evt_base_no_module(const char *reason)
+/* @p told: the user has had a help message about it already (one cause,
+ * one message). Context: INIT. */
+static void evt_base_no_module(const char *reason, bool told)
 {
     const char *sel = ompi_evt_base_framework.framework_selection;
 
@@ -59,7 +61,7 @@ static void evt_base_no_module(const char *reason)
                         "evt:base:select: no evt component selected: %s (evt = \"%s\"); "
                         "events are dispatched at the raise (sync semantics)",
                         reason, NULL == sel ? "" : sel);
-    if (evt_base_selection_is_explicit()) {
+    if (evt_base_selection_is_explicit() && !told) {
         opal_show_help("help-mca-evt-base.txt", "no-component", true, sel, reason);
     }
 }
@@ -158,12 +160,11 @@ void ompi_evt_base_uninstall(void)
     ompi_evt_base.priority = -1;
 }
 
-/* Does the evt parameter name @p name in an include list ("--mca evt
- * file", "--mca evt pmix,sync")? An exclude list ("^sync") names none.
- * Context: INIT. */
+/* Components of priority <= 0 the last walk left out: not named. */
 static int evt_base_unnamed;
 
-static bool evt_base_named(const char *name)
+/* Context: INIT. */
+bool ompi_evt_base_named(const char *name)
 {
     const char *sel = ompi_evt_base_framework.framework_selection;
     size_t len = strlen(name);
@@ -213,7 +214,7 @@ static int evt_base_walk(const ompi_evt_base_module_t **modules,
             module = component->evtc_init(&priority);
         }
         if (NULL != module && priority <= 0
-            && !evt_base_named(component->evtc_version.mca_component_name)) {
+            && !ompi_evt_base_named(component->evtc_version.mca_component_name)) {
             /* a recorder or an exporter writes files or talks to PMIx: the
              * user asks for it by name, it never wins by elimination */
             opal_output_verbose(10, output,
@@ -259,6 +260,7 @@ int ompi_evt_base_select(void)
     const ompi_evt_base_module_t *modules[OMPI_EVT_BASE_MAX_CANDIDATES];
     const ompi_evt_base_component_t *components[OMPI_EVT_BASE_MAX_CANDIDATES];
     const char *reason = NULL;
+    bool told = false;
     int best, rc = OPAL_ERR_NOT_FOUND;
 
     if (NULL != ompi_evt_base.module) {
@@ -266,6 +268,7 @@ int ompi_evt_base_select(void)
     }
     ompi_evt_base.num_candidates = 0;
     evt_base_unnamed = 0;
+    ompi_evt_base_report_clear();
     best = evt_base_walk(modules, components);
 
     /* Finalize every loser that gave a module. */
@@ -280,7 +283,11 @@ int ompi_evt_base_select(void)
         reason = "no evt component was found or every one was excluded (those of priority 0 "
                  "or less are used only when asked for by name)";
     } else if (0 > best) {
-        reason = "no evt component is usable here (every evtc_init returned NULL)";
+        /* a component the user named says why it cannot run */
+        reason = ompi_evt_base_report_reason();
+        if (NULL == reason) {
+            reason = "no evt component is usable here (every evtc_init returned NULL)";
+        }
     } else {
         const char *name = components[best]->evtc_version.mca_component_name;
 
@@ -289,8 +296,13 @@ int ompi_evt_base_select(void)
                                          &components[best]->evtc_version);
         rc = ompi_evt_base_install(name, modules[best], ompi_evt_base.candidates[best].priority);
         if (OMPI_SUCCESS != rc) {
-            opal_show_help("help-mca-evt-base.txt", "module-init-failed", true, name, rc);
-            reason = "the selected component's module failed to start";
+            reason = ompi_evt_base_report_reason();
+            opal_show_help("help-mca-evt-base.txt", "module-init-failed", true, name, rc,
+                           NULL != reason ? reason : "evt_base_verbose=1 says why");
+            told = true;
+            if (NULL == reason) {
+                reason = "the selected component's module failed to start";
+            }
         } else {
             ompi_evt_base.candidates[best].selected = true;
             opal_output_verbose(10, output, "evt:base:select: selected component %s (priority %d)",
@@ -298,7 +310,7 @@ int ompi_evt_base_select(void)
         }
     }
     if (NULL != reason) {
-        evt_base_no_module(reason);
+        evt_base_no_module(reason, told);
         (void) mca_base_components_close(output, &ompi_evt_base_framework.framework_components,
                                          NULL);
         return OPAL_ERR_NOT_FOUND;

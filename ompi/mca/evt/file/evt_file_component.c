@@ -19,6 +19,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/base/evt_base_var.h"
 #include "ompi/mca/evt/evt.h"
 #include "ompi/mca/evt/file/evt_file.h"
@@ -54,7 +55,8 @@ static int file_register(void)
         {"dir",
          "Folder of the recorder files, one per process (empty: $TMPDIR/ompi-evt.<uid>, /tmp "
          "when TMPDIR is unset; not the job's session folder, which mpirun removes at the end "
-         "of the job). It must be owned by the user, or sticky when others may write to it",
+         "of the job). It must be owned by the user, or sticky when others may write to it; the "
+         "default folder must be owned by the user and writable by nobody else",
          MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_2, &c->dir, 0, NULL},
         {"size",
          "Most bytes of each process's file: header, dictionary and evt_file_rings rings whose "
@@ -90,8 +92,10 @@ static int file_register(void)
     return rc;
 }
 
-/* Usable when the parameters make a layout and a kit; the reason goes to
- * evt_base_verbose otherwise. A recorder creates files, so it must never be
+/* Usable when the parameters make a layout and a kit. Otherwise the reason
+ * goes to evt_base_verbose and, when the user asked for the recorder by
+ * name, to the user from every process (ompi_evt_base_report_error()): it
+ * decides that nothing is recorded. A recorder creates files, so it must never be
  * chosen by priority alone (--mca evt ^sync,ring does not start recording):
  * its default priority is 0, which the base selects only when the evt
  * parameter names the component (evt_base_select.c). Creates nothing.
@@ -113,9 +117,17 @@ static ompi_evt_base_module_t *file_init(int *priority)
         reason = ompi_evt_base_kit_check_params(kit);
     }
     if (NULL != reason) {
-        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                            "evt:file: not usable: %s (evt_file_size %zu, evt_file_rings %d)",
-                            reason, c->size, c->rings);
+        if (ompi_evt_base_named("file")) {
+            ompi_evt_base_report_error(
+                OMPI_EVT_REPORT_THIS_PROCESS,
+                "evt:file: %s (evt_file_size %zu, evt_file_rings %d): nothing is "
+                "recorded",
+                reason, c->size, c->rings);
+        } else {
+            opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                                "evt:file: not usable: %s (evt_file_size %zu, evt_file_rings %d)",
+                                reason, c->size, c->rings);
+        }
         return NULL;
     }
     *priority = c->priority;

@@ -13,7 +13,8 @@
  *
  * What runs where:
  *   file_module_init()   INIT: create the file (O_EXCL, O_NOFOLLOW, 0600,
- *                        in a folder the user owns), reserve its blocks
+ *                        in a folder the user owns; the default one also
+ *                        writable by nobody else), reserve its blocks
  *                        (posix_fallocate: a raise never meets a full disk
  *                        as SIGBUS), map it MAP_SHARED|MAP_POPULATE (a raise
  *                        never takes a page fault that reads the disk),
@@ -48,6 +49,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
+#include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
 #include "opal/constants.h"
@@ -170,42 +172,92 @@ const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity, 
  * Creating the file
  * ------------------------------------------------------------------------ */
 
-/* Is the folder open at @p dfd safe to create files in? It must be ours,
- * or sticky when others may write to it (a shared /tmp). Context: INIT. */
-static bool file_dir_safe(int dfd, const char *dir)
+/* Room for why the file cannot be made (a path and a sentence). */
+#define FILE_WHY_LEN (PATH_MAX + NAME_MAX + 512)
+
+/* Is the folder open at @p dfd safe to create files in? A folder the user
+ * chose, or the parent of the default one: ours, or sticky when others may
+ * write to it (a shared /tmp). The default folder (@p strict), which any
+ * user could have made first under that name: ours and writable by nobody
+ * else, or whoever made it could delete or replace the recordings. On
+ * refusal, @p why says why. Context: INIT. */
+static bool file_dir_safe(int dfd, const char *dir, bool strict, char *why, size_t len)
 {
     struct stat st;
 
     if (0 != fstat(dfd, &st) || !S_ISDIR(st.st_mode)) {
-        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                            "evt:file: %s is not a folder", dir);
+        (void) snprintf(why, len, "%s is not a folder", dir);
+        return false;
+    }
+    if (strict && st.st_uid != geteuid()) {
+        (void) snprintf(why, len,
+                        "the folder %s belongs to uid %lu, not to this user (uid %lu): refused, "
+                        "its owner could delete or replace the recordings (remove it, or choose "
+                        "a folder with evt_file_dir)",
+                        dir, (unsigned long) st.st_uid, (unsigned long) geteuid());
+        return false;
+    }
+    if (strict && 0 != (st.st_mode & (S_IWGRP | S_IWOTH))) {
+        (void) snprintf(why, len,
+                        "the folder %s is writable by others (mode %04o): refused, they could "
+                        "delete or replace the recordings (chmod 700 it, or choose a folder "
+                        "with evt_file_dir)",
+                        dir, (unsigned) (st.st_mode & 07777));
         return false;
     }
     if (st.st_uid != geteuid() && 0 == (st.st_mode & S_ISVTX)) {
-        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                            "evt:file: %s is not owned by this user: refused", dir);
+        (void) snprintf(why, len, "the folder %s is not owned by this user and not sticky: refused",
+                        dir);
         return false;
     }
     if (0 != (st.st_mode & (S_IWGRP | S_IWOTH)) && 0 == (st.st_mode & S_ISVTX)) {
-        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                            "evt:file: %s is writable by others and not sticky: refused", dir);
+        (void) snprintf(why, len, "the folder %s is writable by others and not sticky: refused",
+                        dir);
         return false;
     }
     return true;
 }
 
+/* Why opening the folder @p name (in @p at) failed with @p err: a planted
+ * symbolic link gets its own words. Context: INIT. */
+static void file_open_dir_why(int at, const char *name, const char *dir, int err, char *why,
+                              size_t len)
+{
+    struct stat st;
+
+    if ((ELOOP == err || ENOTDIR == err) && 0 == fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW)
+        && S_ISLNK(st.st_mode)) {
+        (void) snprintf(why, len, "%s is a symbolic link: refused", dir);
+    } else {
+        (void) snprintf(why, len, "cannot open the folder %s: %s", dir, strerror(err));
+    }
+}
+
 /* Open the folder of the files, creating the default one (mode 0700) when
- * missing. Never follows a symlink for the last component. @return an
- * O_DIRECTORY descriptor, or -1. Context: INIT. */
-static int file_open_dir(char *dir, size_t len)
+ * missing. Never follows a symlink for the last component; the default
+ * folder is opened relative to its parent's descriptor, and the files are
+ * created relative to the descriptor returned (openat), so what was
+ * checked is what is used. @return an O_DIRECTORY descriptor, or -1 and
+ * @p why. Context: INIT. */
+static int file_open_dir(char *dir, size_t len, char *why, size_t why_len)
 {
     const char *param = mca_evt_file_component.dir;
     int dfd;
 
     if (NULL != param && '\0' != param[0]) {
         (void) snprintf(dir, len, "%s", param);
+        dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (0 > dfd) {
+            file_open_dir_why(AT_FDCWD, dir, dir, errno, why, why_len);
+            return -1;
+        }
+        if (!file_dir_safe(dfd, dir, false, why, why_len)) {
+            (void) close(dfd);
+            return -1;
+        }
     } else {
         const char *tmp = getenv("TMPDIR");
+        const char *name;
         int parent;
 
         if (NULL == tmp || '\0' == tmp[0]) {
@@ -213,30 +265,32 @@ static int file_open_dir(char *dir, size_t len)
         }
         /* the parent (a shared /tmp) must itself be safe to create in */
         parent = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (0 > parent || !file_dir_safe(parent, tmp)) {
-            if (0 <= parent) {
-                (void) close(parent);
-            }
+        if (0 > parent) {
+            (void) snprintf(why, why_len, "cannot open the folder %s: %s", tmp, strerror(errno));
+            return -1;
+        }
+        if (!file_dir_safe(parent, tmp, false, why, why_len)) {
+            (void) close(parent);
             return -1;
         }
         (void) snprintf(dir, len, "%s/ompi-evt.%lu", tmp, (unsigned long) geteuid());
-        if (0 != mkdirat(parent, strrchr(dir, '/') + 1, 0700) && EEXIST != errno) {
-            opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                                "evt:file: cannot create %s: %s", dir, strerror(errno));
+        name = strrchr(dir, '/') + 1;
+        if (0 != mkdirat(parent, name, 0700) && EEXIST != errno) {
+            (void) snprintf(why, why_len, "cannot create the folder %s: %s", dir, strerror(errno));
+            (void) close(parent);
+            return -1;
+        }
+        dfd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (0 > dfd) {
+            file_open_dir_why(parent, name, dir, errno, why, why_len);
             (void) close(parent);
             return -1;
         }
         (void) close(parent);
-    }
-    dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (0 > dfd) {
-        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
-                            "evt:file: cannot open the folder %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (!file_dir_safe(dfd, dir)) {
-        (void) close(dfd);
-        return -1;
+        if (!file_dir_safe(dfd, dir, true, why, why_len)) {
+            (void) close(dfd);
+            return -1;
+        }
     }
     return dfd;
 }
@@ -366,23 +420,34 @@ static void file_signals_remove(void)
     file_state.signals_installed = false;
 }
 
-/* Create, size and map the file; write the header. Context: INIT. */
+/* Create, size and map the file; write the header. Every failure is
+ * reported by the process itself with its cause (ompi_evt_base_report_error()):
+ * it decides that nothing is recorded. Context: INIT. */
 static int file_module_init(void)
 {
     const int output = ompi_evt_base_framework.framework_output;
     ompi_evt_file_component_t *c = &mca_evt_file_component;
     size_t capacity = 0, file_size = 0;
-    char dir[PATH_MAX], job[64], host[64], name[NAME_MAX + 1];
+    char dir[PATH_MAX], job[64], host[64], name[NAME_MAX + 1], why[FILE_WHY_LEN];
     void *map = MAP_FAILED;
     int dfd = -1, fd = -1, rc = OPAL_ERROR;
     const char *reason = ompi_evt_file_layout(c->size, c->rings, &capacity, &file_size);
 
-    if (NULL != reason || NULL != file_state.base) {
+    if (NULL != file_state.base) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    if (NULL != reason) {
+        ompi_evt_base_report_error(
+            OMPI_EVT_REPORT_THIS_PROCESS,
+            "evt:file: %s (evt_file_size %zu, evt_file_rings %d): nothing is recorded", reason,
+            c->size, c->rings);
         return OPAL_ERR_BAD_PARAM;
     }
     memset(&file_state, 0, sizeof(file_state));
-    dfd = file_open_dir(dir, sizeof(dir));
+    dfd = file_open_dir(dir, sizeof(dir), why, sizeof(why));
     if (0 > dfd) {
+        ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
+                                   "evt:file: %s: this process records nothing", why);
         return OPAL_ERR_NOT_AVAILABLE;
     }
     file_job_name(job, sizeof(job));
@@ -398,28 +463,26 @@ static int file_module_init(void)
     (void) snprintf(file_state.path, sizeof(file_state.path), "%s/%s", dir, name);
     fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (0 > fd) {
-        opal_output_verbose(1, output, "evt:file: cannot create %s: %s", file_state.path,
-                            strerror(errno));
+        (void) snprintf(why, sizeof(why), "cannot create %s: %s", file_state.path, strerror(errno));
         goto cleanup;
     }
     if (0 != ftruncate(fd, (off_t) file_size)) {
-        opal_output_verbose(1, output, "evt:file: cannot size %s: %s", file_state.path,
-                            strerror(errno));
+        (void) snprintf(why, sizeof(why), "cannot size %s to %zu bytes: %s", file_state.path,
+                        file_size, strerror(errno));
         goto cleanup;
     }
     /* Reserve the blocks now: a store into a mapped page without a block
      * behind it would be a SIGBUS on the raise path when the disk fills. */
     rc = posix_fallocate(fd, 0, (off_t) file_size);
     if (0 != rc && EOPNOTSUPP != rc && EINVAL != rc) {
-        opal_output_verbose(1, output, "evt:file: cannot reserve %zu bytes for %s: %s", file_size,
-                            file_state.path, strerror(rc));
+        (void) snprintf(why, sizeof(why), "cannot reserve %zu bytes for %s (evt_file_size): %s",
+                        file_size, file_state.path, strerror(rc));
         rc = OPAL_ERROR;
         goto cleanup;
     }
     map = mmap(NULL, file_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     if (MAP_FAILED == map) {
-        opal_output_verbose(1, output, "evt:file: cannot map %s: %s", file_state.path,
-                            strerror(errno));
+        (void) snprintf(why, sizeof(why), "cannot map %s: %s", file_state.path, strerror(errno));
         rc = OPAL_ERROR;
         goto cleanup;
     }
@@ -455,6 +518,8 @@ cleanup:
     }
     (void) close(dfd);
     if (OMPI_SUCCESS != rc) {
+        ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
+                                   "evt:file: %s: this process records nothing", why);
         file_state.base = NULL;
         file_state.hdr = NULL;
         file_state.path[0] = '\0';

@@ -155,6 +155,27 @@ static uint32_t *local_peers(int *n)
     return peers;
 }
 
+/* Was this job started by another's MPI_Comm_spawn? PMIX_PARENT_ID, or
+ * OMPI_PARENT_PORT (Open MPI 4.1.4's mpirun gives a spawned process only
+ * the latter, which its MPI_Init reads). Context: INIT, connected. */
+static bool job_was_spawned(void)
+{
+    const char *port = getenv("OMPI_PARENT_PORT");
+    pmix_value_t *val = NULL;
+    pmix_proc_t me;
+    bool spawned;
+
+    if (NULL != port && '\0' != port[0]) {
+        return true;
+    }
+    PMIX_LOAD_PROCID(&me, pm.me.nspace, pm.me.rank);
+    spawned = PMIX_SUCCESS == PMIx_Get(&me, PMIX_PARENT_ID, NULL, 0, &val);
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+    }
+    return spawned;
+}
+
 /* With evt_pmix_sink: become the node's sink if we are its lowest rank.
  * Context: INIT, connected. */
 static void sink_start(const char *host)
@@ -178,6 +199,15 @@ static void sink_start(const char *host)
                                      c->output, 10000);
         if (OPAL_SUCCESS == rc) {
             pm.sink_open = true;
+        } else if (OPAL_EXISTS == rc && job_was_spawned()) {
+            /* The node file of a spawned job's node where its parent job
+             * runs is the parent's sink's, which writes every batch of its
+             * node whatever the job (evt_pmix_sink.c): this job's batches
+             * are recorded there, not lost. */
+            opal_output_verbose(10, c->output,
+                                "evt:pmix: %s: the node sink of the parent job records the "
+                                "batches of this spawned job",
+                                pm.sink.file.error);
         } else {
             opal_show_help("help-mca-evt-pmix.txt", "sink-open-failed", true, c->sink, host,
                            '\0' != pm.sink.file.error[0] ? pm.sink.file.error : "see above", rc);
