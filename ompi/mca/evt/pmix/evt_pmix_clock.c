@@ -339,32 +339,6 @@ int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, boo
     return rc;
 }
 
-int ompi_evt_pmix_clock_barrier(ompi_evt_pmix_clock_t *clock, bool (*give_up)(void))
-{
-    MPI_Request req;
-
-    if (!clock->have_comm) {
-        return OPAL_ERR_NOT_AVAILABLE;
-    }
-    if (MPI_SUCCESS != PMPI_Ibarrier(clock->comm, &req)) {
-        return OPAL_ERROR;
-    }
-    for (;;) {
-        /* a bounded wait, repeated: the deadline only lets give_up() be
-         * asked now and then */
-        int rc = wait_until(&req, mono_ns() + 100000000, true, false);
-
-        if (OPAL_ERR_TIMEOUT != rc) {
-            return rc;
-        }
-        if (NULL != give_up && give_up()) {
-            /* the request stays with libmpi (a collective cannot be
-             * cancelled) */
-            return OPAL_ERROR;
-        }
-    }
-}
-
 /* A rank reading another rank's clock: its leader's sample. */
 static int follow(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
                   ompi_evt_wire_offset_t *sample)

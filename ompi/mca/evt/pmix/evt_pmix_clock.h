@@ -39,7 +39,7 @@
  * (PMPI_Comm_idup), and so is the exchange of the clock keys; every wait
  * has a deadline. If some rank does not take part (it did not select
  * evt/pmix), the duplication never completes and every rank gives up at
- * the deadline: no alignment, no finalize barrier, said in verbose output.
+ * the deadline: no alignment, said in verbose output.
  * A rank with evt_pmix_clock_align=0 takes part (the barrier) but says so
  * in its key: then no rank measures.
  */
@@ -96,31 +96,17 @@ typedef struct ompi_evt_pmix_clock_t {
  * Join the job's clock group: duplicate MPI_COMM_WORLD into a private
  * communicator and learn every rank's clock key. Collective over
  * MPI_COMM_WORLD, at the end of MPI_Init, whether or not this rank aligns
- * (the communicator also carries the finalize barrier).
+ * (so every rank knows whether all do).
  * @param[in] host   this node's name as PMIx gives it
  * @param[in] align  this rank runs with evt_pmix_clock_align
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_TIMEOUT  some rank did not take part by @p timeout_ms
- *                           (given up: no alignment, no barrier)
+ *                           (given up: no alignment)
  * @retval OPAL_ERROR        an MPI call failed (given up)
  * Context: INIT (MPI is usable; no other thread of the process in MPI).
  */
 int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align,
                              int timeout_ms);
-
-/**
- * Wait until every rank reached this call (the start of MPI_Finalize).
- * Unbounded, as MPI_Finalize itself is (its fence waits for every rank):
- * an early rank waits here instead of there, so the waits after it (the
- * last clock sample, the FINAL batches) start when every rank is present
- * and cost the job nothing. @p give_up is polled: true ends the wait
- * (the PMIx server is gone).
- * @retval OPAL_SUCCESS
- * @retval OPAL_ERR_NOT_AVAILABLE  no communicator (join failed or not done)
- * @retval OPAL_ERROR              an MPI call failed, or @p give_up said so
- * Context: INIT.
- */
-int ompi_evt_pmix_clock_barrier(ompi_evt_pmix_clock_t *clock, bool (*give_up)(void));
 
 /** This node's CLOCK_REALTIME in ns as the export reports it: the clock
  *  plus the test-only skew (evt_pmix_test_clock_skew). Context: ANY,

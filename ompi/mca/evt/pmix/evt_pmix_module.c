@@ -367,10 +367,51 @@ static void clock_join(void)
     }
 }
 
-/* The finalize barrier's way out: the PMIx server is gone. Context: INIT. */
-static bool sender_lost(void)
+/* Set by the finalize fence's completion (PMIx's thread); a static, not
+ * the stack: a wait given up leaves the callback still to come. */
+static atomic_int finalize_fence_done;
+
+static void finalize_fence_cb(pmix_status_t status, void *cbdata)
 {
-    return OMPI_EVT_PMIX_SEND_LOST == atomic_load(&pm.sender.state);
+    (void) status;
+    (void) cbdata;
+    atomic_store(&finalize_fence_done, 1);
+}
+
+/* Wait until every rank of the job reached the start of MPI_Finalize: a
+ * PMIx_Fence over the namespace, as MPI_Finalize's own (which would make
+ * an early rank wait for the others anyway). Unbounded, as that one is; a
+ * rank that died does not hold it up under --enable-recovery (the server
+ * completes fences without it), and the PMIx server gone ends it. Only
+ * when every rank runs evt/pmix (it joined the clock communicator at
+ * MPI_Init, collectively): a fence of ours alone would be matched with
+ * another rank's MPI_Finalize fence. @retval true every rank is here.
+ * Context: INIT. */
+static bool finalize_fence(void)
+{
+    pmix_status_t rc;
+
+    if (!pm.connected || !pm.clock.have_comm) {
+        return false;
+    }
+    atomic_store(&finalize_fence_done, 0);
+    rc = PMIx_Fence_nb(NULL, 0, NULL, 0, finalize_fence_cb, NULL);
+    if (PMIX_SUCCESS != rc) {
+        opal_output_verbose(1, mca_evt_pmix_component.output,
+                            "evt:pmix: the finalize fence failed (%s): the last batches are "
+                            "awaited at most evt_pmix_finalize_timeout from now",
+                            PMIx_Error_string(rc));
+        return false;
+    }
+    while (0 == atomic_load(&finalize_fence_done)) {
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000};
+
+        if (OMPI_EVT_PMIX_SEND_LOST == atomic_load(&pm.sender.state)) {
+            return false;
+        }
+        (void) nanosleep(&ts, NULL);
+    }
+    return true;
 }
 
 /* PMIx is up (end of MPI_Init, or evtm_init in a process where it already
@@ -474,9 +515,9 @@ static void pmix_finish(bool attached)
          * clock sample, the FINAL batches, the sink's wait for its node's
          * FINAL batches) starts with every rank present and takes
          * milliseconds, and no rank's wait runs out while a later rank is
-         * still computing. Without the communicator (a rank did not join)
-         * each wait stays bounded by evt_pmix_finalize_timeout. */
-        if (OPAL_SUCCESS == ompi_evt_pmix_clock_barrier(&pm.clock, sender_lost)) {
+         * still computing. Without the fence each wait stays bounded by
+         * evt_pmix_finalize_timeout alone. */
+        if (finalize_fence()) {
             start = ompi_evt_pmix_now_ns();
         }
         /* the second sample, for the FINAL batch (every rank is here) */
