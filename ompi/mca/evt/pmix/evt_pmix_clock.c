@@ -168,6 +168,15 @@ static int serve(const ompi_evt_pmix_clock_t *clock, MPI_Comm comm, int size, in
     return OPAL_SUCCESS;
 }
 
+void ompi_evt_pmix_clock_drop_noise(ompi_evt_wire_offset_t *sample)
+{
+    if (sample->offset_ns < (int64_t) sample->uncertainty_ns
+        && -sample->offset_ns < (int64_t) sample->uncertainty_ns) {
+        /* not told apart from 0: applying the noise would reorder events */
+        sample->offset_ns = 0;
+    }
+}
+
 /* Other ranks: wait for the turn, then round trips until the shortest has
  * not improved for OMPI_EVT_PMIX_CLOCK_ROUNDS of them and is shorter than
  * OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS or OMPI_EVT_PMIX_CLOCK_MIN_NS have passed
@@ -214,11 +223,7 @@ static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *samp
             sample->uncertainty_ns = (uint64_t) (best_rtt / 2);
         }
     }
-    if (sample->offset_ns < (int64_t) sample->uncertainty_ns
-        && -sample->offset_ns < (int64_t) sample->uncertainty_ns) {
-        /* not told apart from 0: applying the noise would reorder events */
-        sample->offset_ns = 0;
-    }
+    ompi_evt_pmix_clock_drop_noise(sample);
     if (OPAL_SUCCESS == rc) {
         rc = send_wait(&end, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
     }
@@ -246,26 +251,24 @@ static void clock_key(ompi_evt_pmix_clock_key_t *key, const char *host, bool ali
     key->align = align;
 }
 
-static bool same_clock(const ompi_evt_pmix_clock_key_t *a, const ompi_evt_pmix_clock_key_t *b)
+bool ompi_evt_pmix_clock_same(const ompi_evt_pmix_clock_key_t *a, const ompi_evt_pmix_clock_key_t *b)
 {
     return 0 == strcmp(a->host, b->host) && 0 == strcmp(a->boot_id, b->boot_id)
            && a->skew_ns == b->skew_ns;
 }
 
-/* From every rank's key: this rank's leader, its followers (a leader), the
- * leaders rank 0 serves. Context: INIT. */
-static int clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix_clock_key_t *keys,
+int ompi_evt_pmix_clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix_clock_key_t *keys,
                         int rank, int size)
 {
     clock->all_align = true;
     clock->leader = rank;
     for (int r = 0; r < size; ++r) {
         clock->all_align = clock->all_align && 0 != keys[r].align;
-        if (r < clock->leader && same_clock(&keys[r], &keys[rank])) {
+        if (r < clock->leader && ompi_evt_pmix_clock_same(&keys[r], &keys[rank])) {
             clock->leader = r;
         }
     }
-    clock->reference_clock = same_clock(&keys[0], &keys[rank]);
+    clock->reference_clock = ompi_evt_pmix_clock_same(&keys[0], &keys[rank]);
     clock->followers = calloc((size_t) size, sizeof(int));
     clock->leaders = calloc((size_t) size, sizeof(int));
     if (NULL == clock->followers || NULL == clock->leaders) {
@@ -275,13 +278,13 @@ static int clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix_clock_
         bool leads = true;
 
         for (int q = 0; q < r && leads; ++q) {
-            leads = !same_clock(&keys[q], &keys[r]);
+            leads = !ompi_evt_pmix_clock_same(&keys[q], &keys[r]);
         }
         if (0 == rank && leads) {
             clock->leaders[clock->nleaders++] = r;
         }
         if (r != rank && clock->leader == rank && !clock->reference_clock
-            && same_clock(&keys[r], &keys[rank])) {
+            && ompi_evt_pmix_clock_same(&keys[r], &keys[rank])) {
             clock->followers[clock->nfollowers++] = r;
         }
     }
@@ -329,7 +332,7 @@ int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, boo
         rc = wait_until(&req, deadline, true, false);
     }
     if (OPAL_SUCCESS == rc) {
-        rc = clock_groups(clock, keys, rank, size);
+        rc = ompi_evt_pmix_clock_groups(clock, keys, rank, size);
     }
     free(keys);
     if (OPAL_SUCCESS != rc) {

@@ -108,6 +108,27 @@ typedef struct ompi_evt_pmix_clock_t {
 int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align,
                              int timeout_ms);
 
+/** Do two ranks read the same clock (equal node name, boot id and skew)?
+ *  Context: ANY. */
+bool ompi_evt_pmix_clock_same(const ompi_evt_pmix_clock_key_t *a,
+                              const ompi_evt_pmix_clock_key_t *b);
+
+/**
+ * From every rank's key (@p keys, @p size of them): set @p clock's
+ * all_align, reference_clock, leader, followers (when this rank leads a
+ * clock other than rank 0's) and leaders (rank 0: the lowest rank of each
+ * other clock, ascending). ompi_evt_pmix_clock_join() calls it; tests too.
+ * @retval OPAL_SUCCESS, OPAL_ERR_OUT_OF_RESOURCE
+ * Context: INIT.
+ */
+int ompi_evt_pmix_clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix_clock_key_t *keys,
+                               int rank, int size);
+
+/** An offset smaller in magnitude than its uncertainty becomes 0: it
+ *  cannot be told apart from 0, and applying it would reorder events that
+ *  are correctly ordered. Context: ANY. */
+void ompi_evt_pmix_clock_drop_noise(ompi_evt_wire_offset_t *sample);
+
 /** This node's CLOCK_REALTIME in ns as the export reports it: the clock
  *  plus the test-only skew (evt_pmix_test_clock_skew). Context: ANY,
  *  async-signal-safe. */
