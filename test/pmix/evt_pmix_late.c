@@ -65,7 +65,8 @@ int main(int argc, char **argv)
         }
     }
     if (rank != early) {
-        struct timespec ts = {.tv_sec = late_ms / 1000, .tv_nsec = (long) (late_ms % 1000) * 1000000};
+        struct timespec ts = {.tv_sec = late_ms / 1000,
+                              .tv_nsec = (long) (late_ms % 1000) * 1000000};
         nanosleep(&ts, NULL);
     }
     t0 = now_ms();

@@ -251,14 +251,15 @@ static void clock_key(ompi_evt_pmix_clock_key_t *key, const char *host, bool ali
     key->align = align;
 }
 
-bool ompi_evt_pmix_clock_same(const ompi_evt_pmix_clock_key_t *a, const ompi_evt_pmix_clock_key_t *b)
+bool ompi_evt_pmix_clock_same(const ompi_evt_pmix_clock_key_t *a,
+                              const ompi_evt_pmix_clock_key_t *b)
 {
     return 0 == strcmp(a->host, b->host) && 0 == strcmp(a->boot_id, b->boot_id)
            && a->skew_ns == b->skew_ns;
 }
 
 int ompi_evt_pmix_clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix_clock_key_t *keys,
-                        int rank, int size)
+                               int rank, int size)
 {
     clock->all_align = true;
     clock->leader = rank;

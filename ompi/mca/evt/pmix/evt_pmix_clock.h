@@ -82,13 +82,13 @@ typedef struct ompi_evt_pmix_clock_key_t {
 typedef struct ompi_evt_pmix_clock_t {
     MPI_Comm comm; /**< private duplicate of MPI_COMM_WORLD when have_comm */
     bool have_comm;
-    bool given_up;       /**< the duplication or a measurement failed: no more */
-    bool all_align;      /**< every rank runs with evt_pmix_clock_align */
+    bool given_up;        /**< the duplication or a measurement failed: no more */
+    bool all_align;       /**< every rank runs with evt_pmix_clock_align */
     bool reference_clock; /**< this rank reads rank 0's clock: offset 0, never measured */
-    int leader;          /**< lowest rank reading this rank's clock: it measures for all of them */
-    int *followers;      /**< (leader) the other ranks reading its clock */
+    int leader;           /**< lowest rank reading this rank's clock: it measures for all of them */
+    int *followers;       /**< (leader) the other ranks reading its clock */
     int nfollowers;
-    int *leaders;        /**< (rank 0) the leaders of the other clocks, ascending */
+    int *leaders; /**< (rank 0) the leaders of the other clocks, ascending */
     int nleaders;
 } ompi_evt_pmix_clock_t;
 

@@ -341,8 +341,9 @@ static void filter_check(void)
         }
     }
     if (0 == nselected) {
-        opal_output(0, "evt:pmix: WARNING: evt_pmix_events \"%s\" selects no event type: "
-                       "nothing will be recorded",
+        opal_output(0,
+                    "evt:pmix: WARNING: evt_pmix_events \"%s\" selects no event type: "
+                    "nothing will be recorded",
                     mca_evt_pmix_component.events);
     }
 }
