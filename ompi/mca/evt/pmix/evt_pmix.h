@@ -28,10 +28,14 @@
  *     (evt_pmix_sink.h); with evt_pmix_clock_align every rank measures
  *     its clock offset to rank 0 there and again at the start of
  *     MPI_Finalize (evt_pmix_clock.h), and every later batch carries the
- *     samples; at the start of MPI_Finalize the last batch
- *     (flagged FINAL, with the last drop counts) leaves and the sink waits
- *     for its node's FINAL batches, each bounded by
- *     evt_pmix_finalize_timeout.
+ *     samples; at the start of MPI_Finalize every rank waits until all
+ *     are there (MPI_Finalize's fence would make it wait anyway), then the
+ *     last batch (flagged FINAL, with the last drop counts) leaves and the
+ *     sink waits for its node's FINAL batches, each bounded by
+ *     evt_pmix_finalize_timeout: no wait runs out because a rank came
+ *     late, so finalize costs the job nothing;
+ *   - evt_pmix_events patterns that match no event type known at the end
+ *     of MPI_Init are named once per job (rank 0's stderr).
  *
  * The raise never blocks and never calls PMIx: it is the kit's store. The
  * overflow policy is always drop-new (a "drain" policy would call PMIx in

@@ -8,10 +8,13 @@
 #include "ompi_config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mpi.h"
 #include "opal/constants.h"
@@ -19,7 +22,13 @@
 #include "ompi/mca/evt/pmix/evt_pmix_clock.h"
 
 /* Tags on the private communicator. */
-enum { CLOCK_TAG_TURN = 1, CLOCK_TAG_PING = 2, CLOCK_TAG_PONG = 3, CLOCK_TAG_DONE = 4 };
+enum {
+    CLOCK_TAG_TURN = 1,
+    CLOCK_TAG_PING = 2,
+    CLOCK_TAG_PONG = 3,
+    CLOCK_TAG_DONE = 4,
+    CLOCK_TAG_SAMPLE = 5
+};
 
 /* Written at INIT before any batch is built, read by every reading. */
 static int64_t clock_skew_ns;
@@ -123,11 +132,13 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int peer, int tag,
     return wait_until(&req, deadline, polite, true);
 }
 
-/* Rank 0: each rank in turn gets "your turn", then its pings (a flag: 1
- * a round trip, 0 the end) are answered with rank 0's time. */
-static int serve(MPI_Comm comm, int size, int64_t deadline)
+/* Rank 0: each other clock's leader in turn gets "your turn", then its
+ * pings (a flag: 1 a round trip, 0 the end) are answered with rank 0's
+ * time. */
+static int serve(const ompi_evt_pmix_clock_t *clock, MPI_Comm comm, int size, int64_t deadline)
 {
-    for (int peer = 1; peer < size; ++peer) {
+    for (int i = 0; i < clock->nleaders; ++i) {
+        int peer = clock->leaders[i];
         int rc = send_wait(NULL, 0, MPI_BYTE, peer, CLOCK_TAG_TURN, comm, deadline);
 
         for (int round = 0; OPAL_SUCCESS == rc && round < OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS; ++round) {
@@ -155,6 +166,15 @@ static int serve(MPI_Comm comm, int size, int64_t deadline)
         }
     }
     return OPAL_SUCCESS;
+}
+
+void ompi_evt_pmix_clock_drop_noise(ompi_evt_wire_offset_t *sample)
+{
+    if (sample->offset_ns < (int64_t) sample->uncertainty_ns
+        && -sample->offset_ns < (int64_t) sample->uncertainty_ns) {
+        /* not told apart from 0: applying the noise would reorder events */
+        sample->offset_ns = 0;
+    }
 }
 
 /* Other ranks: wait for the turn, then round trips until the shortest has
@@ -203,12 +223,155 @@ static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *samp
             sample->uncertainty_ns = (uint64_t) (best_rtt / 2);
         }
     }
+    ompi_evt_pmix_clock_drop_noise(sample);
     if (OPAL_SUCCESS == rc) {
         rc = send_wait(&end, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
     }
     if (OPAL_SUCCESS == rc) {
         /* sleep until every rank is measured */
         rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_DONE, comm, deadline, true);
+    }
+    return rc;
+}
+
+/* This rank's clock key. Context: INIT. */
+static void clock_key(ompi_evt_pmix_clock_key_t *key, const char *host, bool align)
+{
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+
+    memset(key, 0, sizeof(*key));
+    (void) snprintf(key->host, sizeof(key->host), "%s", NULL == host ? "" : host);
+    if (0 <= fd) {
+        ssize_t n = read(fd, key->boot_id, sizeof(key->boot_id) - 1);
+
+        key->boot_id[0 < n ? n : 0] = '\0';
+        (void) close(fd);
+    }
+    key->skew_ns = clock_skew_ns;
+    key->align = align;
+}
+
+bool ompi_evt_pmix_clock_same(const ompi_evt_pmix_clock_key_t *a,
+                              const ompi_evt_pmix_clock_key_t *b)
+{
+    return 0 == strcmp(a->host, b->host) && 0 == strcmp(a->boot_id, b->boot_id)
+           && a->skew_ns == b->skew_ns;
+}
+
+int ompi_evt_pmix_clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix_clock_key_t *keys,
+                               int rank, int size)
+{
+    clock->all_align = true;
+    clock->leader = rank;
+    for (int r = 0; r < size; ++r) {
+        clock->all_align = clock->all_align && 0 != keys[r].align;
+        if (r < clock->leader && ompi_evt_pmix_clock_same(&keys[r], &keys[rank])) {
+            clock->leader = r;
+        }
+    }
+    clock->reference_clock = ompi_evt_pmix_clock_same(&keys[0], &keys[rank]);
+    clock->followers = calloc((size_t) size, sizeof(int));
+    clock->leaders = calloc((size_t) size, sizeof(int));
+    if (NULL == clock->followers || NULL == clock->leaders) {
+        return OPAL_ERR_OUT_OF_RESOURCE;
+    }
+    for (int r = 1; r < size; ++r) {
+        bool leads = true;
+
+        for (int q = 0; q < r && leads; ++q) {
+            leads = !ompi_evt_pmix_clock_same(&keys[q], &keys[r]);
+        }
+        if (0 == rank && leads) {
+            clock->leaders[clock->nleaders++] = r;
+        }
+        if (r != rank && clock->leader == rank && !clock->reference_clock
+            && ompi_evt_pmix_clock_same(&keys[r], &keys[rank])) {
+            clock->followers[clock->nfollowers++] = r;
+        }
+    }
+    return OPAL_SUCCESS;
+}
+
+int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align,
+                             int timeout_ms)
+{
+    int64_t deadline = mono_ns() + (int64_t) timeout_ms * 1000000;
+    ompi_evt_pmix_clock_key_t mine, *keys = NULL;
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Request req;
+    int initialized = 0, finalized = 0, rank, size, rc;
+
+    (void) PMPI_Initialized(&initialized);
+    (void) PMPI_Finalized(&finalized);
+    if (clock->given_up || clock->have_comm || !initialized || finalized) {
+        return OPAL_ERR_NOT_AVAILABLE;
+    }
+    if (MPI_SUCCESS != PMPI_Comm_idup(MPI_COMM_WORLD, &comm, &req)) {
+        clock->given_up = true;
+        return OPAL_ERROR;
+    }
+    rc = wait_until(&req, deadline, true, false);
+    if (OPAL_SUCCESS != rc) {
+        /* a rank did not take part: the request stays with libmpi */
+        clock->given_up = true;
+        return rc;
+    }
+    (void) PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    clock->comm = comm;
+    clock->have_comm = true;
+    (void) PMPI_Comm_rank(comm, &rank);
+    (void) PMPI_Comm_size(comm, &size);
+    clock_key(&mine, host, align);
+    keys = calloc((size_t) size, sizeof(*keys));
+    if (NULL == keys) {
+        rc = OPAL_ERR_OUT_OF_RESOURCE;
+    } else if (MPI_SUCCESS
+               != PMPI_Iallgather(&mine, (int) sizeof(mine), MPI_BYTE, keys, (int) sizeof(mine),
+                                  MPI_BYTE, comm, &req)) {
+        rc = OPAL_ERROR;
+    } else {
+        rc = wait_until(&req, deadline, true, false);
+    }
+    if (OPAL_SUCCESS == rc) {
+        rc = ompi_evt_pmix_clock_groups(clock, keys, rank, size);
+    }
+    free(keys);
+    if (OPAL_SUCCESS != rc) {
+        clock->given_up = true;
+        ompi_evt_pmix_clock_release(clock);
+    }
+    return rc;
+}
+
+/* A rank reading another rank's clock: its leader's sample. */
+static int follow(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
+                  ompi_evt_wire_offset_t *sample)
+{
+    int64_t v[3];
+    int rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_DONE, clock->comm, deadline, true);
+
+    if (OPAL_SUCCESS == rc) {
+        rc = recv_wait(v, 3, MPI_INT64_T, clock->leader, CLOCK_TAG_SAMPLE, clock->comm, deadline,
+                       true);
+    }
+    if (OPAL_SUCCESS == rc) {
+        sample->local_realtime_ns = v[0];
+        sample->offset_ns = v[1];
+        sample->uncertainty_ns = (uint64_t) v[2];
+    }
+    return rc;
+}
+
+/* A leader: measure, then hand the sample to the ranks reading its clock. */
+static int lead(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
+                ompi_evt_wire_offset_t *sample)
+{
+    int rc = measure(clock->comm, deadline, sample);
+    int64_t v[3] = {sample->local_realtime_ns, sample->offset_ns, (int64_t) sample->uncertainty_ns};
+
+    for (int i = 0; OPAL_SUCCESS == rc && i < clock->nfollowers; ++i) {
+        rc = send_wait(v, 3, MPI_INT64_T, clock->followers[i], CLOCK_TAG_SAMPLE, clock->comm,
+                       deadline);
     }
     return rc;
 }
@@ -222,34 +385,27 @@ int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeo
 
     (void) PMPI_Initialized(&initialized);
     (void) PMPI_Finalized(&finalized);
-    if (clock->given_up || !initialized || finalized) {
+    if (clock->given_up || !clock->have_comm || !initialized || finalized) {
         return OPAL_ERR_NOT_AVAILABLE;
     }
-    if (!clock->have_comm) {
-        MPI_Comm comm = MPI_COMM_NULL;
-        MPI_Request req;
-
-        if (MPI_SUCCESS != PMPI_Comm_idup(MPI_COMM_WORLD, &comm, &req)) {
-            clock->given_up = true;
-            return OPAL_ERROR;
-        }
-        rc = wait_until(&req, deadline, true, false);
-        if (OPAL_SUCCESS != rc) {
-            /* a rank did not take part: the request stays with libmpi */
-            clock->given_up = true;
-            return rc;
-        }
-        (void) PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-        clock->comm = comm;
-        clock->have_comm = true;
+    if (!clock->all_align) {
+        clock->given_up = true;
+        return OPAL_ERR_NOT_SUPPORTED;
     }
     (void) PMPI_Comm_rank(clock->comm, &rank);
     (void) PMPI_Comm_size(clock->comm, &size);
     if (0 == rank) {
-        rc = serve(clock->comm, size, deadline);
+        rc = serve(clock, clock->comm, size, deadline);
         measured.local_realtime_ns = ompi_evt_pmix_clock_realtime_ns();
+    } else if (clock->reference_clock) {
+        /* rank 0's own clock: exactly 0; wait with the others, off the
+         * cores of the ranks that measure */
+        rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_DONE, clock->comm, deadline, true);
+        measured.local_realtime_ns = ompi_evt_pmix_clock_realtime_ns();
+    } else if (clock->leader == rank) {
+        rc = lead(clock, deadline, &measured);
     } else {
-        rc = measure(clock->comm, deadline, &measured);
+        rc = follow(clock, deadline, &measured);
     }
     if (OPAL_SUCCESS != rc) {
         clock->given_up = true;
@@ -273,4 +429,8 @@ void ompi_evt_pmix_clock_release(ompi_evt_pmix_clock_t *clock)
         (void) PMPI_Comm_free(&clock->comm);
     }
     clock->have_comm = false;
+    free(clock->followers);
+    free(clock->leaders);
+    clock->followers = clock->leaders = NULL;
+    clock->nfollowers = clock->nleaders = 0;
 }

@@ -100,7 +100,9 @@ static int pmix_register(void)
          OMPI_EVT_PMIX_DEFAULT_FLUSH_INTERVAL_MS, NULL},
         {"finalize_timeout",
          "Milliseconds MPI_Finalize waits at most for the last batches to complete, and the "
-         "node sink for every local rank's last batch",
+         "node sink for every local rank's last batch, counted from when every rank reached "
+         "MPI_Finalize (when every rank runs evt/pmix); also the bound of each clock "
+         "measurement",
          MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_4, &c->finalize_timeout,
          OMPI_EVT_PMIX_DEFAULT_FINALIZE_MS, NULL},
         {"max_inflight",
@@ -115,9 +117,9 @@ static int pmix_register(void)
         {"clock_align",
          "Measure each rank's clock offset to rank 0 (ping-pong over a private communicator, "
          "PMPI) at the end of MPI_Init and the start of MPI_Finalize, and send it with the "
-         "batches, so that readers put every node's events on one timeline. Collective: every "
-         "rank must have the same value (a rank that does not take part makes the others give "
-         "up after evt_pmix_finalize_timeout)",
+         "batches, so that readers put every node's events on one timeline. One measurement per "
+         "clock: ranks on rank 0's node (same boot) get exactly 0. If some rank runs with 0, no "
+         "rank measures",
          MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_4, &c->clock_align, true, NULL},
         {"test_clock_skew",
          "TEST ONLY: \"HOST:SECONDS\" adds SECONDS (may be fractional or negative) to every "

@@ -332,8 +332,117 @@ static void clock_sample(bool last)
                             pm.sender.who.nspace, pm.sender.who.rank,
                             last ? "MPI_Finalize" : "MPI_Init",
                             OPAL_ERR_TIMEOUT == rc ? "some rank did not take part in time"
+                            : OPAL_ERR_NOT_SUPPORTED == rc
+                                ? "some rank did not take part: it runs with evt_pmix_clock_align=0"
+                                : "an MPI call failed");
+    }
+}
+
+/* evt_pmix_events: say which patterns match no event type registered by
+ * the end of MPI_Init (a typo records nothing, and the job would still
+ * succeed without a word). Once per job, by rank 0, straight to its stderr:
+ * Open MPI 4.1.4's mpirun may lose forwarded help messages.
+ * Context: INIT. */
+static void filter_check(void)
+{
+    const ompi_evt_base_name_filter_t *f = &mca_evt_pmix_component.filter;
+    int nevents = mca_base_event_get_count();
+    int nselected = 0;
+
+    if (0 != pm.sender.who.rank || 0 == f->num) {
+        return;
+    }
+    for (int i = 0; i < nevents; ++i) {
+        const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
+        nselected += NULL != ev && ompi_evt_base_name_filter_match(f, ev->name);
+    }
+    for (int p = 0; p < f->num; ++p) {
+        bool matched = false;
+
+        for (int i = 0; i < nevents && !matched; ++i) {
+            const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
+            matched = NULL != ev && ompi_evt_base_name_glob(f->patterns[p], ev->name);
+        }
+        if (!matched) {
+            opal_output(0,
+                        "evt:pmix: WARNING: evt_pmix_events pattern \"%s%s\" matches none of "
+                        "the %d event types known at MPI_Init (ompi-evt-info lists them)",
+                        f->exclude[p] ? "^" : "", f->patterns[p], nevents);
+        }
+    }
+    if (0 == nselected) {
+        opal_output(0,
+                    "evt:pmix: WARNING: evt_pmix_events \"%s\" selects no event type: "
+                    "nothing will be recorded",
+                    mca_evt_pmix_component.events);
+    }
+}
+
+/* Every rank joins the private communicator at the end of MPI_Init (the
+ * clock samples and the finalize barrier travel on it). Context: INIT,
+ * MPI usable. */
+static void clock_join(void)
+{
+    ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
+    int rc = ompi_evt_pmix_clock_join(&pm.clock, pm.sender.who.host, c->clock_align,
+                                      0 < c->finalize_timeout ? c->finalize_timeout : 1);
+
+    if (OPAL_SUCCESS != rc && OPAL_ERR_NOT_AVAILABLE != rc) {
+        opal_output_verbose(1, c->output,
+                            "evt:pmix: %s:%u: no clock alignment at MPI_Init (%s): this rank's "
+                            "events keep its own clock, and MPI_Finalize waits up to "
+                            "evt_pmix_finalize_timeout for the other ranks' last batches",
+                            pm.sender.who.nspace, pm.sender.who.rank,
+                            OPAL_ERR_TIMEOUT == rc ? "some rank did not take part in time"
                                                    : "an MPI call failed");
     }
+}
+
+/* Set by the finalize fence's completion (PMIx's thread); a static, not
+ * the stack: a wait given up leaves the callback still to come. */
+static atomic_int finalize_fence_done;
+
+static void finalize_fence_cb(pmix_status_t status, void *cbdata)
+{
+    (void) status;
+    (void) cbdata;
+    atomic_store(&finalize_fence_done, 1);
+}
+
+/* Wait until every rank of the job reached the start of MPI_Finalize: a
+ * PMIx_Fence over the namespace, as MPI_Finalize's own (which would make
+ * an early rank wait for the others anyway). Unbounded, as that one is; a
+ * rank that died does not hold it up under --enable-recovery (the server
+ * completes fences without it), and the PMIx server gone ends it. Only
+ * when every rank runs evt/pmix (it joined the clock communicator at
+ * MPI_Init, collectively): a fence of ours alone would be matched with
+ * another rank's MPI_Finalize fence. @retval true every rank is here.
+ * Context: INIT. */
+static bool finalize_fence(void)
+{
+    pmix_status_t rc;
+
+    if (!pm.connected || !pm.clock.have_comm) {
+        return false;
+    }
+    atomic_store(&finalize_fence_done, 0);
+    rc = PMIx_Fence_nb(NULL, 0, NULL, 0, finalize_fence_cb, NULL);
+    if (PMIX_SUCCESS != rc) {
+        opal_output_verbose(1, mca_evt_pmix_component.output,
+                            "evt:pmix: the finalize fence failed (%s): the last batches are "
+                            "awaited at most evt_pmix_finalize_timeout from now",
+                            PMIx_Error_string(rc));
+        return false;
+    }
+    while (0 == atomic_load(&finalize_fence_done)) {
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000};
+
+        if (OMPI_EVT_PMIX_SEND_LOST == atomic_load(&pm.sender.state)) {
+            return false;
+        }
+        (void) nanosleep(&ts, NULL);
+    }
+    return true;
 }
 
 /* PMIx is up (end of MPI_Init, or evtm_init in a process where it already
@@ -432,6 +541,16 @@ static void pmix_finish(bool attached)
     }
     pm.finished = true;
     if (attached) {
+        /* Every rank waits here until all are in MPI_Finalize, whose own
+         * fence would wait for them anyway: so what follows (the last
+         * clock sample, the FINAL batches, the sink's wait for its node's
+         * FINAL batches) starts with every rank present and takes
+         * milliseconds, and no rank's wait runs out while a later rank is
+         * still computing. Without the fence each wait stays bounded by
+         * evt_pmix_finalize_timeout alone. */
+        if (finalize_fence()) {
+            start = ompi_evt_pmix_now_ns();
+        }
         /* the second sample, for the FINAL batch (every rank is here) */
         clock_sample(true);
     }
@@ -601,6 +720,8 @@ static void pmix_notice(ompi_evt_base_notice_t notice)
     case OMPI_EVT_NOTICE_MPI_INIT_COMPLETE:
         pmix_connect();
         if (pm.built && !pm.finished) {
+            filter_check();
+            clock_join();
             clock_sample(false);
         }
         break;
