@@ -92,9 +92,13 @@
  * an array call whose scratch array could not be allocated. A persistent
  * request that finds no slot at its init counts one drop then; its later
  * starts are not seen (like those of a request made before the listener).
+ * A probed message that finds no slot is no drop: its receive is still
+ * raised, started at its Mrecv/Imrecv.
  *
  * Gates: the send (recv) wrappers read the send (recv) event's gate first,
- * one relaxed load, and call PMPI directly when it is closed. The
+ * one relaxed load, and call PMPI directly when it is closed (Mrecv and
+ * Imrecv read the table's occupancy too, so that a probe's entry leaves
+ * the table after the listener went away). The
  * Wait/Test/Start/Request_free wrappers read the table's occupancy count
  * first (one relaxed load): when no request is tracked they call PMPI
  * directly; when the listener went away with requests still tracked, they
@@ -968,8 +972,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     return rc;
 }
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-              MPI_Status *status)
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
     bool listening = p2p_listening(P2P_RECV);
     MPI_Comm comm = MPI_COMM_NULL;
@@ -1021,8 +1024,8 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     }
     /* from here on, as MPI_Irecv's request */
     if (REQUEST_COMPLETE(*request)) {
-        p2p_done_at_start(*request, P2P_RECV, start, 0 != done ? done : p2p_now(P2P_RECV), 0,
-                          comm, MPI_ANY_SOURCE, MPI_ANY_TAG);
+        p2p_done_at_start(*request, P2P_RECV, start, 0 != done ? done : p2p_now(P2P_RECV), 0, comm,
+                          MPI_ANY_SOURCE, MPI_ANY_TAG);
     } else if (!p2p_track(*request, P2P_RECV, P2P_MODE_NONBLOCKING, 1, start, 0, comm,
                           MPI_ANY_SOURCE, MPI_ANY_TAG)) {
         p2p_count_drop(P2P_RECV, start);

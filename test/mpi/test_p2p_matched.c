@@ -37,37 +37,37 @@
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
-#define MAX_TAG 64
+#define MAX_TAG       64
 #define REVERSED_BASE 32
-#define SELF_GONE_TAG 60   /* probed with a listener, received without */
-#define SELF_LATE_TAG 61   /* probed without a listener, received with */
-#define BIG_ELEMS (1 << 16) /* ints: 256 KiB, past ob1's and UCX's eager limits */
+#define SELF_GONE_TAG 60        /* probed with a listener, received without */
+#define SELF_LATE_TAG 61        /* probed without a listener, received with */
+#define BIG_ELEMS     (1 << 16) /* ints: 256 KiB, past ob1's and UCX's eager limits */
 
 enum { SEND = 0, RECV = 1 };
 
 /** Patterns, one tag each (base + pattern). */
 enum {
-    PAT_MPROBE,          /* Mprobe(left, tag) + Mrecv */
-    PAT_MPROBE_ANY,      /* Mprobe(ANY_SOURCE, ANY_TAG) + Mrecv */
-    PAT_IMPROBE_POLL,    /* Improbe(left, tag) polling loop + Mrecv */
-    PAT_IMPROBE_ANY,     /* Improbe(ANY, ANY) polling + Imrecv + Wait */
-    PAT_WAITANY_SMALL,   /* Mprobe + Imrecv, two messages, Waitany: small */
-    PAT_WAITANY_BIG,     /* ... and big (pending when Imrecv returns) */
-    PAT_TESTALL_SMALL,   /* Improbe + Imrecv, two messages, Testall loop */
-    PAT_TESTALL_BIG,     /* ... big */
-    PAT_PROBE_RECV,      /* Probe(left, ANY_TAG) + Recv of what it found */
-    PAT_IPROBE_IRECV,    /* Iprobe loop + Irecv + Test loop */
-    PAT_SENDRECV,        /* Sendrecv(right, left as ANY_SOURCE/ANY_TAG) */
-    PAT_REPLACE,         /* Sendrecv_replace(right, left) */
-    PAT_REPLACE_HALF,    /* Sendrecv_replace(right, PROC_NULL), then
-                            Sendrecv_replace(PROC_NULL, left): one each */
-    PAT_PROC_NULL,       /* PROC_NULL everywhere: nothing raised */
+    PAT_MPROBE,        /* Mprobe(left, tag) + Mrecv */
+    PAT_MPROBE_ANY,    /* Mprobe(ANY_SOURCE, ANY_TAG) + Mrecv */
+    PAT_IMPROBE_POLL,  /* Improbe(left, tag) polling loop + Mrecv */
+    PAT_IMPROBE_ANY,   /* Improbe(ANY, ANY) polling + Imrecv + Wait */
+    PAT_WAITANY_SMALL, /* Mprobe + Imrecv, two messages, Waitany: small */
+    PAT_WAITANY_BIG,   /* ... and big (pending when Imrecv returns) */
+    PAT_TESTALL_SMALL, /* Improbe + Imrecv, two messages, Testall loop */
+    PAT_TESTALL_BIG,   /* ... big */
+    PAT_PROBE_RECV,    /* Probe(left, ANY_TAG) + Recv of what it found */
+    PAT_IPROBE_IRECV,  /* Iprobe loop + Irecv + Test loop */
+    PAT_SENDRECV,      /* Sendrecv(right, left as ANY_SOURCE/ANY_TAG) */
+    PAT_REPLACE,       /* Sendrecv_replace(right, left) */
+    PAT_REPLACE_HALF,  /* Sendrecv_replace(right, PROC_NULL), then
+                          Sendrecv_replace(PROC_NULL, left): one each */
+    PAT_PROC_NULL,     /* PROC_NULL everywhere: nothing raised */
     NUM_PATTERNS
 };
 
 typedef struct {
-    long want[2][MAX_TAG];     /* events the program caused */
-    long got[2][MAX_TAG];      /* events delivered */
+    long want[2][MAX_TAG]; /* events the program caused */
+    long got[2][MAX_TAG];  /* events delivered */
     uint64_t bytes[2][MAX_TAG];
     int32_t peer[2][MAX_TAG];      /* world rank */
     int32_t comm_peer[2][MAX_TAG]; /* rank in comm */
@@ -162,8 +162,7 @@ static void expect(int kind, int tag, int elems, MPI_Comm comm, int comm_peer, i
 
 static int elems_of(int pattern)
 {
-    return PAT_WAITANY_BIG == pattern || PAT_TESTALL_BIG == pattern ? BIG_ELEMS
-                                                                     : 4 * pattern + 3;
+    return PAT_WAITANY_BIG == pattern || PAT_TESTALL_BIG == pattern ? BIG_ELEMS : 4 * pattern + 3;
 }
 
 static void wait_sends(MPI_Request *sreq, int n)
@@ -189,10 +188,10 @@ static void exchange(MPI_Comm comm, int base, int right_world, int left_world)
 
 /* tag of pattern p; the send of pattern p to the right, expected */
 #define TAG(p) (base + (p))
-#define ISEND(p, i)                                                                                \
-    do {                                                                                           \
-        expect(SEND, TAG(p), elems_of(p), comm, right, right_world, NB);                           \
-        MPI_Isend(sbuf, elems_of(p), MPI_INT, right, TAG(p), comm, &sreq[i]);                      \
+#define ISEND(p, i)                                                           \
+    do {                                                                      \
+        expect(SEND, TAG(p), elems_of(p), comm, right, right_world, NB);      \
+        MPI_Isend(sbuf, elems_of(p), MPI_INT, right, TAG(p), comm, &sreq[i]); \
     } while (0)
 #define RECV_DUE(p, mode) expect(RECV, TAG(p), elems_of(p), comm, left, left_world, mode)
 
@@ -339,8 +338,8 @@ static void exchange(MPI_Comm comm, int base, int right_world, int left_world)
     expect(SEND, TAG(PAT_REPLACE_HALF), elems_of(PAT_REPLACE_HALF), comm, right, right_world, BL);
     RECV_DUE(PAT_REPLACE_HALF, BL);
     memcpy(rbuf[0], sbuf, sizeof(int) * elems_of(PAT_REPLACE_HALF));
-    MPI_Sendrecv_replace(rbuf[0], elems_of(PAT_REPLACE_HALF), MPI_INT, right,
-                         TAG(PAT_REPLACE_HALF), MPI_PROC_NULL, 0, comm, MPI_STATUS_IGNORE);
+    MPI_Sendrecv_replace(rbuf[0], elems_of(PAT_REPLACE_HALF), MPI_INT, right, TAG(PAT_REPLACE_HALF),
+                         MPI_PROC_NULL, 0, comm, MPI_STATUS_IGNORE);
     MPI_Sendrecv_replace(rbuf[0], elems_of(PAT_REPLACE_HALF), MPI_INT, MPI_PROC_NULL, 0, left,
                          TAG(PAT_REPLACE_HALF), comm, MPI_STATUS_IGNORE);
 
@@ -378,8 +377,8 @@ static void check_counts(const char *what)
     evt_test_flush(); /* evt/ring: deliver what is still in the rings */
     for (int k = 0; k < 2; ++k) {
         for (int t = 0; t < MAX_TAG; ++t) {
-            EVT_CHECK(ex.got[k][t] == ex.want[k][t], "%s: tag %d: %ld %s events, want %ld", what,
-                      t, ex.got[k][t], k ? "recv" : "send", ex.want[k][t]);
+            EVT_CHECK(ex.got[k][t] == ex.want[k][t], "%s: tag %d: %ld %s events, want %ld", what, t,
+                      ex.got[k][t], k ? "recv" : "send", ex.want[k][t]);
             total[k] += ex.got[k][t];
             want[k] += ex.want[k][t];
         }
