@@ -881,7 +881,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
 
 /** Table key of matched message @p msg. A live message and a live request
  *  are distinct objects (each recycled only through its own free list), so
- *  their pointers never name each other's entries. */
+ *  their pointers never name each other's entries. Context: ANY. */
 static inline MPI_Request p2p_message_key(MPI_Message msg)
 {
     return (MPI_Request) (void *) msg;
