@@ -24,9 +24,10 @@
  * the call returns, so both the at-once and the tracked completions run.
  * Run on MPI_COMM_WORLD and on a reversed communicator (peer is the world
  * rank, comm_peer the comm rank), under -np 2 and 4. Last, over
- * MPI_COMM_SELF: a probe seen with a listener whose listener is gone at
- * the Mrecv raises nothing and leaves nothing tracked; a probe made while
- * nobody listened, received with a listener, starts at the Mrecv.
+ * MPI_COMM_SELF: 9000 messages probed at once, more than the request
+ * table holds, are all raised and none dropped; a probe seen with a listener whose listener is gone
+ * at the Mrecv raises nothing and leaves nothing tracked; a probe made while nobody listened,
+ * received with a listener, starts at the Mrecv.
  */
 
 #include "evt_mpi_test.h"
@@ -40,6 +41,7 @@
 #define MAX_TAG       64
 #define REVERSED_BASE 32
 #define SELF_GONE_TAG 60        /* probed with a listener, received without */
+#define SELF_MANY_TAG 62        /* more probed messages than the table holds */
 #define SELF_LATE_TAG 61        /* probed without a listener, received with */
 #define BIG_ELEMS     (1 << 16) /* ints: 256 KiB, past ob1's and UCX's eager limits */
 
@@ -79,6 +81,7 @@ typedef struct {
 } expect_t;
 
 static expect_t ex;
+static long dropped_total = 0;
 static int world_rank, world_size, ompi_source = -1;
 static int sbuf[BIG_ELEMS], rbuf[2][BIG_ELEMS];
 
@@ -145,6 +148,12 @@ static void on_event(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_
                 (long long) p.start_time, (long long) p.complete_time, (long long) ts,
                 (long long) ex.start_lo[t], (long long) ex.start_hi[t]);
     }
+}
+
+static void on_dropped(MPI_Count count, MPI_T_event_registration reg, int source_index,
+                       MPI_T_cb_safety s, void *u)
+{
+    dropped_total += (long) count;
 }
 
 /** One more event of @p kind with tag @p tag is due, with these fields
@@ -424,6 +433,44 @@ int main(int argc, char **argv)
     ompi_evt_p2p_test_stats(&stats);
     EVT_CHECK(0 == stats.in_use, "%llu entries left in the table",
               (unsigned long long) stats.in_use);
+
+    /* More probed messages than the request table holds: those without a
+     * slot are received from their Mrecv's entry; nothing is dropped. */
+    {
+        enum { N = 9000 };
+        MPI_Message *msgs = malloc(N * sizeof(MPI_Message));
+        ompi_evt_p2p_stats_t st0;
+
+        MPI_T_event_set_dropped_handler(reg[RECV], on_dropped);
+        ompi_evt_p2p_test_stats(&st0);
+        for (int i = 0; i < N; ++i) {
+            expect(SEND, SELF_MANY_TAG, 1, MPI_COMM_SELF, 0, world_rank,
+                   OMPI_EVT_P2P_MODE_BLOCKING);
+            MPI_Send(&sbuf[i], 1, MPI_INT, 0, SELF_MANY_TAG, MPI_COMM_SELF);
+        }
+        for (int i = 0; i < N; ++i) {
+            MPI_Mprobe(0, SELF_MANY_TAG, MPI_COMM_SELF, &msgs[i], MPI_STATUS_IGNORE);
+        }
+        ompi_evt_p2p_test_stats(&stats);
+        EVT_CHECK(0 < stats.in_use && stats.in_use < N, "%d probed messages: %llu tracked", N,
+                  (unsigned long long) stats.in_use);
+        for (int i = 0; i < N; ++i) {
+            expect(RECV, SELF_MANY_TAG, 1, MPI_COMM_SELF, 0, world_rank,
+                   OMPI_EVT_P2P_MODE_BLOCKING);
+            MPI_Mrecv(&rbuf[0][i], 1, MPI_INT, &msgs[i], MPI_STATUS_IGNORE);
+        }
+        evt_test_flush();
+        ompi_evt_p2p_test_stats(&stats);
+        EVT_CHECK(0 == dropped_total && st0.dropped == stats.dropped,
+                  "probed messages beyond the table: %ld dropped (table %llu)", dropped_total,
+                  (unsigned long long) (stats.dropped - st0.dropped));
+        EVT_CHECK(0 == stats.in_use, "after the Mrecvs: %llu entries in the table",
+                  (unsigned long long) stats.in_use);
+        for (int i = 0; i < N; ++i) {
+            EVT_CHECK(rbuf[0][i] == i, "message %d holds %d", i, rbuf[0][i]);
+        }
+        free(msgs);
+    }
 
     /* Probed with a listener, which is gone at the Mrecv: nothing raised,
      * the probe's entry leaves the table. */
