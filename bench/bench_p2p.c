@@ -32,7 +32,8 @@
  *   RESULT self_<test>_{plain,listen}_ns <median ns per message>
  *   self pingpong: MPI_Send to itself + MPI_Recv (one message per
  *   iteration, the latency path); self msgrate: windows of 64 MPI_Irecv +
- *   64 MPI_Isend to itself completed by one MPI_Waitall.
+ *   64 MPI_Isend to itself completed by one MPI_Waitall; self matched:
+ *   MPI_Send to itself + MPI_Mprobe + MPI_Mrecv (mpi4py's receive path).
  *
  * Argument "abab" (bench_p2p only) measures the listener's cost inside one
  * process, which a shared machine disturbs far less than separate runs:
@@ -115,6 +116,19 @@ static double self_pingpong(int iters)
     for (int i = 0; i < iters; ++i) {
         MPI_Send(buf, 8, MPI_CHAR, rank, 3, MPI_COMM_WORLD);
         MPI_Recv(buf, 8, MPI_CHAR, rank, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    return (MPI_Wtime() - t0) * 1e9 / iters;
+}
+
+static double self_matched(int iters)
+{
+    double t0 = MPI_Wtime();
+    MPI_Message msg;
+
+    for (int i = 0; i < iters; ++i) {
+        MPI_Send(buf, 8, MPI_CHAR, rank, 5, MPI_COMM_WORLD);
+        MPI_Mprobe(rank, 5, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE);
+        MPI_Mrecv(buf, 8, MPI_CHAR, &msg, MPI_STATUS_IGNORE);
     }
     return (MPI_Wtime() - t0) * 1e9 / iters;
 }
@@ -250,9 +264,11 @@ static double best_of(double (*fn)(int), int arg)
 static void self_mode(void)
 {
     static double ppr[SELF_PAIRS], mrr[SELF_PAIRS], pp[2][SELF_PAIRS], mr[2][SELF_PAIRS];
+    static double mpr[SELF_PAIRS], mp[2][SELF_PAIRS];
 
     (void) self_pingpong(SELF_PP_ITERS);
     (void) self_msgrate(SELF_MR_WINDOWS);
+    (void) self_matched(SELF_PP_ITERS);
     for (int b = 0; b < SELF_PAIRS; ++b) {
         for (int half = 0; half < 2; ++half) {
             int on = (b % 2) ^ half;
@@ -261,20 +277,25 @@ static void self_mode(void)
             }
             pp[on][b] = best_of(self_pingpong, SELF_PP_ITERS);
             mr[on][b] = best_of(self_msgrate, SELF_MR_WINDOWS);
+            mp[on][b] = best_of(self_matched, SELF_PP_ITERS);
             if (on) {
                 listen_on(0);
             }
         }
         ppr[b] = pp[1][b] / pp[0][b];
         mrr[b] = mr[1][b] / mr[0][b];
+        mpr[b] = mp[1][b] / mp[0][b];
     }
     print_ratio_quartiles("self_pingpong", ppr, SELF_PAIRS);
     print_ratio_quartiles("self_msgrate", mrr, SELF_PAIRS);
+    print_ratio_quartiles("self_matched", mpr, SELF_PAIRS);
     for (int on = 0; on < 2; ++on) {
         printf("RESULT self_pingpong_%s_ns %.1f\n", on ? "listen" : "plain",
                bench_quantile(pp[on], SELF_PAIRS, 0.5));
         printf("RESULT self_msgrate_%s_ns %.1f\n", on ? "listen" : "plain",
                bench_quantile(mr[on], SELF_PAIRS, 0.5));
+        printf("RESULT self_matched_%s_ns %.1f\n", on ? "listen" : "plain",
+               bench_quantile(mp[on], SELF_PAIRS, 0.5));
     }
 }
 #endif

@@ -23,7 +23,11 @@
  *   i32 comm_peer@44     the peer's rank in comm (remote group if inter)
  *
  * start_time: for a blocking call, its entry; nonblocking, the I-call's
- * entry; persistent, the MPI_Start/Startall. complete_time: when the
+ * entry; persistent, the MPI_Start/Startall; a receive of a matched
+ * message (MPI_Mrecv blocking, MPI_Imrecv nonblocking), the entry of the
+ * MPI_Mprobe, or the return of the MPI_Improbe, that matched it (where the
+ * application waited for the message; without such a probe seen with a
+ * listener, the Mrecv/Imrecv's entry). complete_time: when the
  * wrapper saw the completion (after the PMPI call returned; one clock read
  * per Wait/Test call shared by the requests it completed, and none when it
  * raises nothing). A nonblocking request that is already complete when its
@@ -35,13 +39,14 @@
  *
  * Covered: Send, Ssend, Bsend, Rsend, Recv, Sendrecv, Sendrecv_replace;
  * Isend, Issend, Ibsend, Irsend, Irecv; Send_init, Ssend_init, Bsend_init,
- * Rsend_init, Recv_init with Start/Startall; completion by Wait, Waitall,
- * Waitany, Waitsome, Test, Testall, Testany, Testsome, and by
- * Request_free of a completed request. Not raised: MPI_PROC_NULL peers,
- * cancelled requests, requests completed with an error. Not covered:
- * matched probes (Mrecv/Imrecv), partitioned and collective traffic, the
- * Fortran bindings, and nonblocking or persistent requests started while
- * nobody listened (their start was never seen).
+ * Rsend_init, Recv_init with Start/Startall; Mprobe and Improbe with Mrecv
+ * and Imrecv; completion by Wait, Waitall, Waitany, Waitsome, Test,
+ * Testall, Testany, Testsome, and by Request_free of a completed request.
+ * Probe, Iprobe, Cancel and Request_get_status complete nothing and raise
+ * nothing. Not raised: MPI_PROC_NULL peers (MPI_MESSAGE_NO_PROC), cancelled
+ * requests, requests completed with an error. Not covered: partitioned and
+ * collective traffic, the Fortran bindings, and nonblocking or persistent
+ * requests started while nobody listened (their start was never seen).
  *
  * Identity: an MPI_Request value does not name one operation. Open MPI
  * 4.1's ob1 returns the one static ompi_request_empty for every send it
@@ -57,6 +62,10 @@
  *   or frees it, so while tracked its pointer names one operation.
  * - Persistent requests are tracked from their init (a persistent request
  *   is its own object for its whole life).
+ * - A message matched by a probe seen with a listener is tracked, keyed by
+ *   the MPI_Message, until its Mrecv/Imrecv takes the entry out (before
+ *   the PMPI call, which recycles the message object); an Imrecv request
+ *   is then handled as an Irecv's.
  * - The Wait/Test/Request_free wrappers claim the entries of the requests
  *   they pass to PMPI before the call (the key becomes P2P_BUSY, which no
  *   lookup matches), then consume the entry of each request the call
@@ -83,9 +92,13 @@
  * an array call whose scratch array could not be allocated. A persistent
  * request that finds no slot at its init counts one drop then; its later
  * starts are not seen (like those of a request made before the listener).
+ * A probed message that finds no slot is no drop: its receive is still
+ * raised, started at its Mrecv/Imrecv.
  *
  * Gates: the send (recv) wrappers read the send (recv) event's gate first,
- * one relaxed load, and call PMPI directly when it is closed. The
+ * one relaxed load, and call PMPI directly when it is closed (Mrecv and
+ * Imrecv read the table's occupancy too, so that a probe's entry leaves
+ * the table after the listener went away). The
  * Wait/Test/Start/Request_free wrappers read the table's occupancy count
  * first (one relaxed load): when no request is tracked they call PMPI
  * directly; when the listener went away with requests still tracked, they
@@ -107,6 +120,7 @@
 
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
+#include "ompi/message/message.h"
 #include "ompi/proc/proc.h"
 #include "ompi/request/request.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
@@ -135,7 +149,10 @@ enum { P2P_SEND = 0, P2P_RECV = 1 };
 enum {
     P2P_MODE_BLOCKING = OMPI_EVT_P2P_MODE_BLOCKING,
     P2P_MODE_NONBLOCKING = OMPI_EVT_P2P_MODE_NONBLOCKING,
-    P2P_MODE_PERSISTENT = OMPI_EVT_P2P_MODE_PERSISTENT
+    P2P_MODE_PERSISTENT = OMPI_EVT_P2P_MODE_PERSISTENT,
+    /** Not a payload mode: the entry of a message matched by
+     *  MPI_Mprobe/MPI_Improbe, keeping the probe's time for its receive. */
+    P2P_MODE_PROBED = 3
 };
 
 typedef struct {
@@ -145,7 +162,7 @@ typedef struct {
     int32_t peer;      /**< send: comm rank of dest; recv: unused (status) */
     int32_t tag;
     uint8_t kind;      /**< P2P_SEND, P2P_RECV */
-    uint8_t mode;      /**< P2P_MODE_* */
+    uint8_t mode;      /**< P2P_MODE_* (P2P_MODE_PROBED: keyed by a message) */
     uint8_t started;   /**< persistent: started with a listener, not completed */
 } p2p_slot_t;
 
@@ -381,9 +398,10 @@ static inline bool p2p_pending(const p2p_slot_t *slot)
 /**
  * Enter @p req in the table. An entry already keyed by @p req is stale
  * (see the file comment): counted as dropped if its operation was pending,
- * and its slot reused. Context: RAISE.
+ * and its slot reused. @return false when no slot was free (nothing
+ * tracked; the caller says what that loses). Context: RAISE.
  */
-static void p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
+static bool p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
                       uint64_t bytes, MPI_Comm comm, int peer, int tag)
 {
     size_t h = p2p_hash(req);
@@ -415,8 +433,7 @@ static void p2p_track(MPI_Request req, int kind, int mode, int started, int64_t 
             }
         }
         if (0 > s) {
-            p2p_count_drop(kind, start);
-            return;
+            return false;
         }
         atomic_fetch_add_explicit(&p2p_in_use, 1, memory_order_relaxed);
     }
@@ -433,6 +450,7 @@ static void p2p_track(MPI_Request req, int kind, int mode, int started, int64_t 
     /* release: publishes the slot's data; pairs with the acquire in
      * p2p_lookup(). */
     atomic_store_explicit(&p2p_keys[s], (uintptr_t) req, memory_order_release);
+    return true;
 }
 
 /** World rank (vpid) of rank @p rank of @p comm's remote group.
@@ -556,12 +574,13 @@ static void p2p_settle(int s, MPI_Request handle, const MPI_Status *status, bool
 }
 
 /**
- * @p req, just returned by a nonblocking I-call entered at @p start, is
- * already complete (see the file comment): report it now, untracked, with
- * complete_time == start_time. Context: RAISE.
+ * @p req, just returned by a nonblocking I-call of an operation started at
+ * @p start, is already complete (see the file comment): report it now,
+ * untracked, completed at @p done (== start when the I-call's entry is the
+ * start: no second clock read). Context: RAISE.
  */
-static void p2p_done_at_start(MPI_Request req, int kind, int64_t start, uint64_t bytes,
-                              MPI_Comm comm, int peer, int tag)
+static void p2p_done_at_start(MPI_Request req, int kind, int64_t start, int64_t done,
+                              uint64_t bytes, MPI_Comm comm, int peer, int tag)
 {
     const p2p_slot_t slot = {.start = start,
                              .bytes = bytes,
@@ -571,7 +590,6 @@ static void p2p_done_at_start(MPI_Request req, int kind, int64_t start, uint64_t
                              .kind = (uint8_t) kind,
                              .mode = P2P_MODE_NONBLOCKING,
                              .started = 1};
-    int64_t done = start;
 
     p2p_stat_inc(&p2p_at_start);
     /* acquire: the status was written before the request was marked
@@ -780,9 +798,9 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
             return rc_;                                                                            \
         }                                                                                          \
         if (P2P_MODE_NONBLOCKING == (mode) && REQUEST_COMPLETE(*request)) {                        \
-            p2p_done_at_start(*request, kind, t0_, bytes, comm, peer, tag);                        \
-        } else {                                                                                   \
-            p2p_track(*request, kind, mode, started, t0_, bytes, comm, peer, tag);                 \
+            p2p_done_at_start(*request, kind, t0_, t0_, bytes, comm, peer, tag);                   \
+        } else if (!p2p_track(*request, kind, mode, started, t0_, bytes, comm, peer, tag)) {       \
+            p2p_count_drop(kind, t0_);                                                             \
         }                                                                                          \
         return rc_;                                                                                \
     } while (0)
@@ -855,6 +873,164 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
 {
     P2P_START(PMPI_Recv_init(buf, count, datatype, source, tag, comm, request), P2P_RECV,
               P2P_MODE_PERSISTENT, 0, 0, source);
+}
+
+/* ------------------------------------------------------------------------
+ * Matched probes: MPI_Mprobe/MPI_Improbe, then MPI_Mrecv/MPI_Imrecv
+ * ------------------------------------------------------------------------ */
+
+/** Table key of matched message @p msg. A live message and a live request
+ *  are distinct objects (each recycled only through its own free list), so
+ *  their pointers never name each other's entries. Context: ANY. */
+static inline MPI_Request p2p_message_key(MPI_Message msg)
+{
+    return (MPI_Request) (void *) msg;
+}
+
+/** True when @p msg is a message matched by a probe (not MPI_MESSAGE_NULL,
+ *  nor MPI_MESSAGE_NO_PROC, the message of an MPI_PROC_NULL source, whose
+ *  receive raises nothing). Context: RAISE. */
+static inline bool p2p_message_real(MPI_Message msg)
+{
+    return NULL != msg && MPI_MESSAGE_NULL != msg && MPI_MESSAGE_NO_PROC != msg;
+}
+
+/**
+ * A probe of @p comm seen with a listener matched @p msg at @p t: keep @p t
+ * as the start of its receive (the wait for the message is in the probe).
+ * Without a free slot the receive starts at its own call instead; nothing
+ * is lost. Context: RAISE.
+ */
+static void p2p_probed(MPI_Message msg, MPI_Comm comm, int64_t t)
+{
+    if (p2p_message_real(msg)) {
+        (void) p2p_track(p2p_message_key(msg), P2P_RECV, P2P_MODE_PROBED, 1, t, 0, comm,
+                         MPI_ANY_SOURCE, MPI_ANY_TAG);
+    }
+}
+
+/**
+ * Before the receive of @p msg: take its probe's entry, if any, out of the
+ * table (libmpi recycles the message object inside the receive). @return
+ * true with the probe's time and communicator in *@p start, *@p comm.
+ * Context: RAISE (the thread receiving @p msg; MPI allows one).
+ */
+static bool p2p_take_probe(MPI_Message msg, int64_t *start, MPI_Comm *comm)
+{
+    int s;
+
+    if (!p2p_table_used() || !p2p_message_real(msg)) {
+        return false;
+    }
+    s = p2p_lookup(p2p_message_key(msg));
+    if (0 > s || P2P_MODE_PROBED != p2p_slots[s].mode) {
+        return false;
+    }
+    *start = p2p_slots[s].start;
+    *comm = p2p_slots[s].comm;
+    p2p_release(s);
+    return true;
+}
+
+/** Where the receive of @p msg starts when no probe of it was seen: now,
+ *  on @p msg's communicator. Context: RAISE. */
+static inline void p2p_unprobed_start(MPI_Message msg, int64_t *start, MPI_Comm *comm)
+{
+    *comm = p2p_message_real(msg) ? msg->comm : MPI_COMM_NULL;
+    *start = p2p_now(P2P_RECV);
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    int64_t t0;
+    int rc;
+
+    if (OPAL_LIKELY(!p2p_listening(P2P_RECV))) {
+        return PMPI_Mprobe(source, tag, comm, message, status);
+    }
+    t0 = p2p_now(P2P_RECV);
+    rc = PMPI_Mprobe(source, tag, comm, message, status);
+    if (MPI_SUCCESS == rc) {
+        p2p_probed(*message, comm, t0);
+    }
+    return rc;
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status)
+{
+    int rc;
+
+    if (OPAL_LIKELY(!p2p_listening(P2P_RECV))) {
+        return PMPI_Improbe(source, tag, comm, flag, message, status);
+    }
+    rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+    /* the clock only on a match: a polling loop reads it once */
+    if (MPI_SUCCESS == rc && *flag) {
+        p2p_probed(*message, comm, p2p_now(P2P_RECV));
+    }
+    return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    bool listening = p2p_listening(P2P_RECV);
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Status local;
+    int64_t start = 0;
+    int rc;
+
+    if (OPAL_LIKELY(!listening && !p2p_table_used()) || NULL == message) {
+        return PMPI_Mrecv(buf, count, datatype, message, status);
+    }
+    if (!p2p_take_probe(*message, &start, &comm)) {
+        if (!listening) {
+            return PMPI_Mrecv(buf, count, datatype, message, status);
+        }
+        p2p_unprobed_start(*message, &start, &comm);
+    }
+    if (MPI_STATUS_IGNORE == status) {
+        status = &local;
+    }
+    rc = PMPI_Mrecv(buf, count, datatype, message, status);
+    if (MPI_SUCCESS == rc && listening) {
+        p2p_raise(P2P_RECV, comm, (uint64_t) status->_ucount, start, p2p_now(P2P_RECV),
+                  status->MPI_SOURCE, status->MPI_TAG, P2P_MODE_BLOCKING);
+    }
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Request *request)
+{
+    bool listening = p2p_listening(P2P_RECV);
+    MPI_Comm comm = MPI_COMM_NULL;
+    int64_t start = 0, done = 0;
+    int rc;
+
+    if (OPAL_LIKELY(!listening && !p2p_table_used()) || NULL == message) {
+        return PMPI_Imrecv(buf, count, datatype, message, request);
+    }
+    if (!p2p_take_probe(*message, &start, &comm)) {
+        if (!listening) {
+            return PMPI_Imrecv(buf, count, datatype, message, request);
+        }
+        p2p_unprobed_start(*message, &start, &comm);
+        done = start; /* if complete on return: no second clock read */
+    }
+    rc = PMPI_Imrecv(buf, count, datatype, message, request);
+    if (!listening || MPI_SUCCESS != rc || MPI_REQUEST_NULL == *request) {
+        return rc;
+    }
+    /* from here on, as MPI_Irecv's request */
+    if (REQUEST_COMPLETE(*request)) {
+        p2p_done_at_start(*request, P2P_RECV, start, 0 != done ? done : p2p_now(P2P_RECV), 0, comm,
+                          MPI_ANY_SOURCE, MPI_ANY_TAG);
+    } else if (!p2p_track(*request, P2P_RECV, P2P_MODE_NONBLOCKING, 1, start, 0, comm,
+                          MPI_ANY_SOURCE, MPI_ANY_TAG)) {
+        p2p_count_drop(P2P_RECV, start);
+    }
+    return rc;
 }
 
 /**
