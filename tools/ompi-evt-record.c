@@ -33,8 +33,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -231,8 +231,7 @@ static int prepare_dir(record_options_t *opt, char *abs, size_t size)
             return 1;
         }
         if (NULL == mkdtemp(made)) {
-            fprintf(stderr, RECORD_NAME ": cannot create a folder %s: %s\n", made,
-                    strerror(errno));
+            fprintf(stderr, RECORD_NAME ": cannot create a folder %s: %s\n", made, strerror(errno));
             return 1;
         }
         opt->dir = made;
@@ -315,10 +314,9 @@ static int user_preload(char **job_argv, const char **value)
     *value = (NULL != env && '\0' != env[0]) ? env : NULL;
     const char *list = getenv("OMPI_MCA_mca_base_env_list");
     if (NULL != list && NULL != strstr(list, "LD_PRELOAD")) {
-        fprintf(stderr,
-                RECORD_NAME ": OMPI_MCA_mca_base_env_list sets LD_PRELOAD, which would "
-                            "replace the recorder's; give it as -x LD_PRELOAD=... on the "
-                            "mpirun line instead\n");
+        fprintf(stderr, RECORD_NAME ": OMPI_MCA_mca_base_env_list sets LD_PRELOAD, which would "
+                                    "replace the recorder's; give it as -x LD_PRELOAD=... on the "
+                                    "mpirun line instead\n");
         return 2;
     }
     const char *given = NULL;
@@ -326,10 +324,9 @@ static int user_preload(char **job_argv, const char **value)
         const char *arg = job_argv[i + 1];
         if (is_mca_option(job_argv[i]) && 0 == strcmp(arg, "mca_base_env_list")
             && NULL != job_argv[i + 2] && NULL != strstr(job_argv[i + 2], "LD_PRELOAD")) {
-            fprintf(stderr,
-                    RECORD_NAME ": --mca mca_base_env_list sets LD_PRELOAD, which would "
-                                "replace the recorder's; give it as -x LD_PRELOAD=... "
-                                "instead\n");
+            fprintf(stderr, RECORD_NAME ": --mca mca_base_env_list sets LD_PRELOAD, which would "
+                                        "replace the recorder's; give it as -x LD_PRELOAD=... "
+                                        "instead\n");
             return 2;
         }
         if (!is_export_option(job_argv[i])) {
@@ -577,8 +574,8 @@ static const char *const launch_failures[] = {
 /* The job's stderr passes through us unchanged, so that we can tell a
  * program that was not found from one that failed. */
 typedef struct record_relay_t {
-    int fd;                  /**< read end; -1 once closed */
-    char tail[64];           /**< end of what was read before: a message split between reads */
+    int fd;        /**< read end; -1 once closed */
+    char tail[64]; /**< end of what was read before: a message split between reads */
     size_t ntail;
     bool launch_failed;
 } record_relay_t;
@@ -882,9 +879,8 @@ int main(int argc, char **argv)
     if (0 != job_status && relay.launch_failed) {
         /* mpirun's own status for this (132) reads like a rank killed by
          * SIGILL; a shell says 127 */
-        fprintf(stderr,
-                RECORD_NAME ": the program was not found or cannot be run (see mpirun's "
-                            "message above); nothing was recorded\n");
+        fprintf(stderr, RECORD_NAME ": the program was not found or cannot be run (see mpirun's "
+                                    "message above); nothing was recorded\n");
         if (opt.made_dir) {
             rmdir(opt.dir); /* only if still empty */
         }

@@ -34,7 +34,7 @@ grep -q 'ranks that ended early' "$tmp/rec.err" || ko "stdout: no summary on std
 # terminal: the job's output and ours on one pseudo-terminal
 if command -v script >/dev/null 2>&1; then
     timeout 240 script -qec "\"$rec\" -o \"$tmp/t\" -- ${MPIRUN:-mpirun} -np 2 \"$app\" print 3" \
-        /dev/null >"$tmp/tty.out" 2>&1; rc=$?
+        /dev/null </dev/null >"$tmp/tty.out" 2>&1; rc=$?
     echo "=== terminal (rc $rc)"; tr '\r' '\n' <"$tmp/tty.out" | grep -v '^\[' | head -20
     [ "$rc" -eq 0 ] || ko "terminal: exit $rc"
     grep -q 'line 3 of 3' "$tmp/tty.out" || ko "terminal: the job's output is missing"
