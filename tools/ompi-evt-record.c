@@ -136,8 +136,7 @@ static int listener_path(char *path, size_t size)
  * indexes, flight-recorder files, and the outputs of the listener. */
 static bool is_recording_name(const char *name)
 {
-    static const char *const suffixes[] = {OMPI_EVT_NODEFILE_SUFFIX, OMPI_EVT_NODEFILE_IDX_SUFFIX,
-                                           ".idx", ".oevt"};
+    static const char *const suffixes[] = {OMPI_EVT_NODEFILE_SUFFIX, ".idx", ".oevt"};
     static const char *const outputs[] = {"events.jsonl", "trace.json", "trace.otf2",
                                           "summary.txt"};
     size_t n = strlen(name);
