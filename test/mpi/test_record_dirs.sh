@@ -55,13 +55,13 @@ echo "=== symlink (rc $rc)"; cat "$tmp/s.out"
 [ "$rc" -eq 2 ] && grep -q 'is a symbolic link' "$tmp/s.out" || ko "symlink: rc $rc"
 [ -z "$(ls -A "$tmp/victim")" ] || ko "symlink: written into the link's target: $(ls "$tmp/victim")"
 ln -s "$tmp/nowhere" "$tmp/dangling"
-"$rec" -o "$tmp/dangling" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/s2.out" 2>&1; rc=$?
+timeout 240 "$rec" -o "$tmp/dangling" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/s2.out" 2>&1; rc=$?
 [ "$rc" -eq 2 ] && [ ! -e "$tmp/nowhere" ] || ko "dangling symlink: rc $rc: $(cat "$tmp/s2.out")"
 
 # owner: a folder of another user
 if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
     mkdir "$tmp/theirs" && chown nobody "$tmp/theirs"
-    "$rec" -o "$tmp/theirs" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/o.out" 2>&1; rc=$?
+    timeout 240 "$rec" -o "$tmp/theirs" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/o.out" 2>&1; rc=$?
     echo "=== owner (rc $rc)"; cat "$tmp/o.out"
     [ "$rc" -eq 2 ] && grep -q 'not to you' "$tmp/o.out" || ko "owner: rc $rc"
     [ -z "$(ls -A "$tmp/theirs")" ] || ko "owner: written into their folder"
@@ -72,7 +72,7 @@ fi
 # earlier: any kind of earlier recording
 for f in host.evt host.evt.idx evt.1.0.host.1.oevt events.jsonl summary.txt trace.otf2; do
     mkdir "$tmp/e.$f" && : >"$tmp/e.$f/$f"
-    "$rec" -o "$tmp/e.$f" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e.out" 2>&1; rc=$?
+    timeout 240 "$rec" -o "$tmp/e.$f" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e.out" 2>&1; rc=$?
     [ "$rc" -eq 2 ] && grep -q "already holds a recording ($f)" "$tmp/e.out" \
         || ko "earlier $f: rc $rc: $(cat "$tmp/e.out")"
 done

@@ -74,7 +74,7 @@ LD_PRELOAD="$user_preload" RECORD_COUNT_DIR="$tmp/c.env" timeout 240 "$rec" -o "
 echo "=== preload environment (rc $rc)"; grep -v '^\[' "$tmp/env.out" | head -8
 [ "$rc" -eq 0 ] || ko "preload env: exit $rc"
 check_preload env
-"$rec" -o "$tmp/twice" -- ${MPIRUN:-mpirun} -np 1 -x LD_PRELOAD=a.so -x LD_PRELOAD=b.so \
+timeout 240 "$rec" -o "$tmp/twice" -- ${MPIRUN:-mpirun} -np 1 -x LD_PRELOAD=a.so -x LD_PRELOAD=b.so \
     "$app" ok 1 >"$tmp/twice.out" 2>&1; rc=$?
 [ "$rc" -eq 2 ] && grep -q 'exported twice' "$tmp/twice.out" || ko "preload twice: rc $rc: $(cat "$tmp/twice.out")"
 
