@@ -16,11 +16,14 @@
  * It adds to the mpirun command line what export needs (evt/pmix with a
  * node sink in DIR, the event filter, libompi_evt.so preloaded so the PMPI
  * producers are active without relinking), says so once, runs the job,
- * shows on a terminal how many events have reached the node files, and
+ * shows how many events have reached the node files (on a terminal the
+ * job does not write to), and
  * when the job has ended (however it ended) runs ompi-evt-listen --read on
- * DIR to write the outputs and the summary. Its exit status is the job's
- * when the job failed, otherwise the listener's (0 only when everything
- * read was valid).
+ * DIR to write the outputs and the summary (on stderr: the job's stdout
+ * stays the program's own). Its exit status is the job's when the job
+ * failed (127 when mpirun could not find the program), 1 when nothing was
+ * recorded, otherwise the listener's (0 only when everything read was
+ * valid).
  */
 
 #include "ompi_config.h"
@@ -31,6 +34,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,6 +58,7 @@ typedef struct record_options_t {
     const char *formats;
     bool summary_only;
     bool quiet;
+    bool made_dir;   /**< the folder is ours: created by this run */
     char **job_argv; /**< the launcher command after "--" */
 } record_options_t;
 
@@ -62,8 +67,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: " RECORD_NAME " [-o DIR] [--events PATTERNS] [--format LIST]\n"
             "                       [--summary-only] [--quiet] -- mpirun ARGS... ./app ARGS...\n"
-            "  -o, --output DIR    where node files and outputs go (default\n"
-            "                      ompi-evt.<date>-<time>; must not hold a recording)\n"
+            "  -o, --output DIR    where node files and outputs go (default a new\n"
+            "                      ompi-evt.<date>-<time>.XXXXXX; an existing DIR must be\n"
+            "                      your own folder, not a symlink, and hold no recording)\n"
             "  --events PATTERNS   export only these events (comma-separated name\n"
             "                      patterns with '*', '^' to exclude)\n"
             "  --format LIST       outputs: jsonl,perfetto,otf2 (default all three)\n"
@@ -126,44 +132,150 @@ static int listener_path(char *path, size_t size)
 /* ------------------------------------------------------------------------ */
 /* The output folder. */
 
-static int prepare_dir(record_options_t *opt, char *made, size_t size)
+/* Names an earlier recording leaves in a folder: node files and their
+ * indexes, flight-recorder files, and the outputs of the listener. */
+static bool is_recording_name(const char *name)
 {
-    if (NULL == opt->dir) {
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        if (0 == strftime(made, size, "ompi-evt.%Y%m%d-%H%M%S", &tm)) {
-            return -1;
+    static const char *const suffixes[] = {OMPI_EVT_NODEFILE_SUFFIX, ".idx", ".oevt"};
+    static const char *const outputs[] = {"events.jsonl", "trace.json", "trace.otf2",
+                                          "summary.txt"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); ++i) {
+        size_t s = strlen(suffixes[i]);
+        if (n > s && 0 == strcmp(name + n - s, suffixes[i])) {
+            return true;
         }
-        opt->dir = made;
     }
-    if (0 == mkdir(opt->dir, 0700)) {
-        return 0;
+    for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); ++i) {
+        if (0 == strcmp(name, outputs[i])) {
+            return true;
+        }
     }
-    if (EEXIST != errno) {
-        fprintf(stderr, RECORD_NAME ": cannot create %s: %s\n", opt->dir, strerror(errno));
-        return -1;
+    return false;
+}
+
+/* An existing -o folder is used only when it is a real folder of the
+ * caller (not a symlink that someone else may have planted, not someone
+ * else's folder) and holds no earlier recording to be merged with ours.
+ * Returns 0, or the exit status after saying why. */
+static int check_existing_dir(const char *dir)
+{
+    struct stat st;
+    if (0 != lstat(dir, &st)) {
+        fprintf(stderr, RECORD_NAME ": %s: %s\n", dir, strerror(errno));
+        return 1;
     }
-    DIR *d = opendir(opt->dir);
+    if (S_ISLNK(st.st_mode)) {
+        fprintf(stderr,
+                RECORD_NAME ": %s is a symbolic link; give the folder itself or a new "
+                            "name with -o\n",
+                dir);
+        return 2;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, RECORD_NAME ": %s exists and is not a folder\n", dir);
+        return 2;
+    }
+    if (st.st_uid != geteuid()) {
+        fprintf(stderr,
+                RECORD_NAME ": %s belongs to user id %lu, not to you; choose a folder of "
+                            "your own with -o\n",
+                dir, (unsigned long) st.st_uid);
+        return 2;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat fst;
+    if (fd < 0 || 0 != fstat(fd, &fst) || fst.st_ino != st.st_ino || fst.st_dev != st.st_dev) {
+        fprintf(stderr, RECORD_NAME ": %s changed while being checked; not used\n", dir);
+        if (fd >= 0) {
+            close(fd);
+        }
+        return 2;
+    }
+    DIR *d = fdopendir(fd);
     if (NULL == d) {
-        fprintf(stderr, RECORD_NAME ": %s: %s\n", opt->dir, strerror(errno));
-        return -1;
+        fprintf(stderr, RECORD_NAME ": %s: %s\n", dir, strerror(errno));
+        close(fd);
+        return 1;
     }
     struct dirent *de;
     int rc = 0;
     while (NULL != (de = readdir(d))) {
-        size_t n = strlen(de->d_name), s = strlen(OMPI_EVT_NODEFILE_SUFFIX);
-        if (n > s && 0 == strcmp(de->d_name + n - s, OMPI_EVT_NODEFILE_SUFFIX)) {
+        if (is_recording_name(de->d_name)) {
             fprintf(stderr,
                     RECORD_NAME ": %s already holds a recording (%s); choose another "
                                 "folder with -o\n",
-                    opt->dir, de->d_name);
-            rc = -1;
+                    dir, de->d_name);
+            rc = 2;
             break;
         }
     }
     closedir(d);
     return rc;
+}
+
+/* Creates the output folder (or checks the one given) and writes its
+ * absolute path to 'abs': the ranks resolve the sink folder in their own
+ * working directory (mpirun --wdir), so the job gets no relative path.
+ * A default name is made unique by mkdtemp: two recordings started in the
+ * same second get folders of their own. Returns 0 or the exit status. */
+static int prepare_dir(record_options_t *opt, char *abs, size_t size)
+{
+    char made[64];
+    if (NULL == opt->dir) {
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        if (0 == strftime(made, sizeof(made), "ompi-evt.%Y%m%d-%H%M%S.XXXXXX", &tm)) {
+            return 1;
+        }
+        if (NULL == mkdtemp(made)) {
+            fprintf(stderr, RECORD_NAME ": cannot create a folder %s: %s\n", made, strerror(errno));
+            return 1;
+        }
+        opt->dir = made;
+        opt->made_dir = true;
+    } else if (0 == mkdir(opt->dir, 0700)) {
+        opt->made_dir = true;
+    } else {
+        if (EEXIST != errno) {
+            fprintf(stderr, RECORD_NAME ": cannot create %s: %s\n", opt->dir, strerror(errno));
+            return 1;
+        }
+        int rc = check_existing_dir(opt->dir);
+        if (0 != rc) {
+            return rc;
+        }
+    }
+    char *real = realpath(opt->dir, NULL);
+    if (NULL == real || strlen(real) >= size) {
+        fprintf(stderr, RECORD_NAME ": %s: %s\n", opt->dir,
+                NULL == real ? strerror(errno) : "path too long");
+        free(real);
+        return 1;
+    }
+    strcpy(abs, real);
+    free(real);
+    opt->dir = abs;
+    return 0;
+}
+
+/* Whether the job left any node file: none means nothing was recorded. */
+static bool has_node_file(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (NULL == d) {
+        return false;
+    }
+    struct dirent *de;
+    bool found = false;
+    size_t s = strlen(OMPI_EVT_NODEFILE_SUFFIX);
+    while (!found && NULL != (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        found = n > s && 0 == strcmp(de->d_name + n - s, OMPI_EVT_NODEFILE_SUFFIX);
+    }
+    closedir(d);
+    return found;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -178,17 +290,110 @@ static bool is_launcher(const char *arg0)
            || 0 == strncmp(base, "mpiexec.", 8);
 }
 
-/* argv of the job: launcher, our options, then the user's arguments.
- * Strings we build are kept in 'owned' to be freed by the caller. */
-static char **build_job_argv(const record_options_t *opt, const char *library, char **owned,
-                             int *nowned)
+static bool is_export_option(const char *arg)
 {
+    return 0 == strcmp(arg, "-x") || 0 == strcmp(arg, "--x");
+}
+
+static bool is_mca_option(const char *arg)
+{
+    return 0 == strcmp(arg, "-mca") || 0 == strcmp(arg, "--mca") || 0 == strcmp(arg, "-gmca")
+           || 0 == strcmp(arg, "--gmca");
+}
+
+/* The user's own preloads: the value of a "-x LD_PRELOAD=VALUE" on the
+ * mpirun line, or of LD_PRELOAD in our environment (which "-x LD_PRELOAD"
+ * exports and which local ranks would inherit). NULL when there are none.
+ * Preloads set where we cannot put ours after them (mpirun's environment
+ * list parameter) are refused: the job would run without our library, or
+ * without theirs. Returns 0, or 2 after saying why. */
+static int user_preload(char **job_argv, const char **value)
+{
+    const char *env = getenv("LD_PRELOAD");
+    *value = (NULL != env && '\0' != env[0]) ? env : NULL;
+    const char *list = getenv("OMPI_MCA_mca_base_env_list");
+    if (NULL != list && NULL != strstr(list, "LD_PRELOAD")) {
+        fprintf(stderr, RECORD_NAME ": OMPI_MCA_mca_base_env_list sets LD_PRELOAD, which would "
+                                    "replace the recorder's; give it as -x LD_PRELOAD=... on the "
+                                    "mpirun line instead\n");
+        return 2;
+    }
+    const char *given = NULL;
+    for (int i = 1; NULL != job_argv[i] && NULL != job_argv[i + 1]; ++i) {
+        const char *arg = job_argv[i + 1];
+        if (is_mca_option(job_argv[i]) && 0 == strcmp(arg, "mca_base_env_list")
+            && NULL != job_argv[i + 2] && NULL != strstr(job_argv[i + 2], "LD_PRELOAD")) {
+            fprintf(stderr, RECORD_NAME ": --mca mca_base_env_list sets LD_PRELOAD, which would "
+                                        "replace the recorder's; give it as -x LD_PRELOAD=... "
+                                        "instead\n");
+            return 2;
+        }
+        if (!is_export_option(job_argv[i])) {
+            continue;
+        }
+        const char *v;
+        if (0 == strcmp(arg, "LD_PRELOAD")) {
+            v = (NULL != env) ? env : "";
+        } else if (0 == strncmp(arg, "LD_PRELOAD=", 11)) {
+            v = arg + 11;
+        } else {
+            continue;
+        }
+        if (NULL != given && 0 != strcmp(given, v)) {
+            fprintf(stderr,
+                    RECORD_NAME ": LD_PRELOAD is exported twice with different values "
+                                "(%s and %s); give it once\n",
+                    given, v);
+            return 2;
+        }
+        given = v;
+    }
+    if (NULL != given) {
+        *value = ('\0' != given[0]) ? given : NULL;
+    }
+    return 0;
+}
+
+/* argv of the job: launcher, our options, then the user's arguments
+ * without their LD_PRELOAD export, which is composed into ours: their
+ * preloads first, then libompi_evt. PMPI tools stack in preload order (the
+ * first one's MPI_Send is called, its PMPI_Send reaches the next), so the
+ * user's tool sees every call and so do our producers. 'preload' is set to
+ * the string built for -x, to be freed by the caller. */
+static char **build_job_argv(const record_options_t *opt, const char *library, char **preload)
+{
+    const char *theirs;
+    if (0 != user_preload(opt->job_argv, &theirs)) {
+        return NULL;
+    }
     int nuser = 0;
     while (NULL != opt->job_argv[nuser]) {
         ++nuser;
     }
     char **argv = calloc((size_t) nuser + 16, sizeof(char *));
     if (NULL == argv) {
+        fprintf(stderr, RECORD_NAME ": out of memory\n");
+        return NULL;
+    }
+    int rc;
+    if (NULL == theirs) {
+        rc = asprintf(preload, "LD_PRELOAD=%s", library);
+    } else if (NULL != strstr(theirs, library)) {
+        rc = asprintf(preload, "LD_PRELOAD=%s", theirs); /* already in their list */
+    } else {
+        rc = asprintf(preload, "LD_PRELOAD=%s:%s", theirs, library);
+        if (!opt->quiet) {
+            fprintf(stderr,
+                    RECORD_NAME ": preloading %s before libompi_evt: an MPI function that a "
+                                "PMPI tool among them wraps reaches MPI through its PMPI_ "
+                                "name, which libompi_evt's producers do not see (no events "
+                                "from such calls)\n",
+                    theirs);
+        }
+    }
+    if (rc < 0) {
+        fprintf(stderr, RECORD_NAME ": out of memory\n");
+        free(argv);
         return NULL;
     }
     int n = 0;
@@ -204,27 +409,15 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
         argv[n++] = "evt_pmix_events";
         argv[n++] = (char *) opt->events;
     }
-    const char *preload = getenv("LD_PRELOAD");
-    char *x;
-    if (NULL != preload && '\0' != preload[0]) {
-        x = NULL;
-        if (asprintf(&x, "LD_PRELOAD=%s:%s", library, preload) < 0) {
-            x = NULL;
-        }
-    } else {
-        x = NULL;
-        if (asprintf(&x, "LD_PRELOAD=%s", library) < 0) {
-            x = NULL;
-        }
-    }
-    if (NULL == x) {
-        free(argv);
-        return NULL;
-    }
-    owned[(*nowned)++] = x;
     argv[n++] = "-x";
-    argv[n++] = x;
+    argv[n++] = *preload;
     for (int i = 1; i < nuser; ++i) {
+        if (is_export_option(opt->job_argv[i]) && i + 1 < nuser
+            && (0 == strcmp(opt->job_argv[i + 1], "LD_PRELOAD")
+                || 0 == strncmp(opt->job_argv[i + 1], "LD_PRELOAD=", 11))) {
+            ++i; /* composed into ours */
+            continue;
+        }
         argv[n++] = opt->job_argv[i];
     }
     argv[n] = NULL;
@@ -360,33 +553,135 @@ static void forward_signal(int sig)
     }
 }
 
-static int wait_job(pid_t pid, const record_options_t *opt, record_progress_t *pr)
+/* The terminal progress goes to, or -1 for no progress: it must never mix
+ * with the job's output, so it is shown on our controlling terminal only
+ * when neither the job's stdout nor its stderr (ours) is a terminal. */
+static int progress_terminal(const record_options_t *opt)
 {
-    bool show = !opt->quiet && isatty(STDERR_FILENO);
-    int status = 0;
+    if (opt->quiet || isatty(STDOUT_FILENO) || isatty(STDERR_FILENO)) {
+        return -1;
+    }
+    return open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+}
+
+/* mpirun's messages when the program cannot be started. */
+static const char *const launch_failures[] = {
+    "unable to find the specified executable",
+    "unable to launch the specified application",
+};
+
+/* The job's stderr passes through us unchanged, so that we can tell a
+ * program that was not found from one that failed. */
+typedef struct record_relay_t {
+    int fd;        /**< read end; -1 once closed */
+    char tail[64]; /**< end of what was read before: a message split between reads */
+    size_t ntail;
+    bool launch_failed;
+} record_relay_t;
+
+static void relay_write(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, p, n);
+        if (w < 0 && EINTR == errno) {
+            continue;
+        }
+        if (w <= 0) {
+            return; /* our stderr is gone: the job's stderr goes with it */
+        }
+        p += w;
+        n -= (size_t) w;
+    }
+}
+
+static void relay_pump(record_relay_t *rl)
+{
+    char buf[sizeof(rl->tail) + 8192];
     for (;;) {
-        pid_t w = waitpid(pid, &status, show ? WNOHANG : 0);
-        if (w == pid) {
-            break;
+        memcpy(buf, rl->tail, rl->ntail);
+        ssize_t r = read(rl->fd, buf + rl->ntail, sizeof(buf) - rl->ntail);
+        if (r < 0 && EINTR == errno) {
+            continue;
         }
-        if (w < 0 && EINTR != errno) {
-            fprintf(stderr, RECORD_NAME ": waitpid: %s\n", strerror(errno));
-            return 127;
+        if (r <= 0) {
+            if (0 == r || EAGAIN != errno) {
+                close(rl->fd);
+                rl->fd = -1;
+            }
+            return;
         }
-        if (show && 0 == w) {
-            progress_tick(pr, opt->dir);
-            fprintf(stderr, "\r" RECORD_NAME ": %llu events in %llu batches from %d node%s ",
-                    (unsigned long long) pr->events, (unsigned long long) pr->batches, pr->nnodes,
-                    1 == pr->nnodes ? "" : "s");
-            struct timespec ts = {0, 500 * 1000 * 1000};
+        relay_write(buf + rl->ntail, (size_t) r);
+        size_t len = rl->ntail + (size_t) r;
+        for (size_t i = 0; i < sizeof(launch_failures) / sizeof(launch_failures[0]); ++i) {
+            if (NULL != memmem(buf, len, launch_failures[i], strlen(launch_failures[i]))) {
+                rl->launch_failed = true;
+            }
+        }
+        rl->ntail = len < sizeof(rl->tail) ? len : sizeof(rl->tail);
+        memmove(rl->tail, buf + len - rl->ntail, rl->ntail);
+    }
+}
+
+static void progress_show(int tty, record_progress_t *pr, const char *dir, bool last)
+{
+    progress_tick(pr, dir);
+    dprintf(tty, "\r" RECORD_NAME ": %llu events in %llu batches from %d node%s%s%s",
+            (unsigned long long) pr->events, (unsigned long long) pr->batches, pr->nnodes,
+            1 == pr->nnodes ? "" : "s", last && pr->too_many_nodes ? " (display capped)" : "",
+            last ? "\n" : " ");
+}
+
+/* Waits for the job, relaying its stderr and showing progress. Returns
+ * its exit status (128 + signal when mpirun was killed). */
+static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl,
+                    record_progress_t *pr)
+{
+    int tty = progress_terminal(opt);
+    int status = 0;
+    bool ended = false;
+    struct timespec end_seen = {0, 0};
+    for (;;) {
+        if (!ended) {
+            pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == pid) {
+                ended = true;
+                clock_gettime(CLOCK_MONOTONIC, &end_seen);
+            } else if (w < 0 && EINTR != errno) {
+                fprintf(stderr, RECORD_NAME ": waitpid: %s\n", strerror(errno));
+                status = 127 << 8;
+                ended = true;
+            }
+        }
+        if (ended) {
+            /* what mpirun wrote is read to its end; a daemon it left behind
+             * that still holds the pipe gets a second, not our wait */
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (rl->fd < 0 || now.tv_sec - end_seen.tv_sec > 1) {
+                break;
+            }
+        }
+        if (rl->fd >= 0) {
+            struct pollfd p = {rl->fd, POLLIN, 0};
+            int pr_rc = poll(&p, 1, 250);
+            if (pr_rc > 0) {
+                relay_pump(rl);
+            }
+        } else {
+            struct timespec ts = {0, 250 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
+        if (tty >= 0 && !ended) {
+            progress_show(tty, pr, opt->dir, false);
+        }
     }
-    if (show) {
-        progress_tick(pr, opt->dir);
-        fprintf(stderr, "\r" RECORD_NAME ": %llu events in %llu batches from %d node%s%s\n",
-                (unsigned long long) pr->events, (unsigned long long) pr->batches, pr->nnodes,
-                1 == pr->nnodes ? "" : "s", pr->too_many_nodes ? " (display capped)" : "");
+    if (rl->fd >= 0) {
+        close(rl->fd);
+        rl->fd = -1;
+    }
+    if (tty >= 0) {
+        progress_show(tty, pr, opt->dir, true);
+        close(tty);
     }
     if (WIFEXITED(status)) {
         return WEXITSTATUS(status);
@@ -436,6 +731,9 @@ static int run_listener(const record_options_t *opt)
         return 127;
     }
     if (0 == pid) {
+        /* the summary goes where our messages go: the job's stdout, maybe
+         * redirected to a file, stays the program's own */
+        dup2(STDERR_FILENO, STDOUT_FILENO);
         execv(path, argv);
         fprintf(stderr, RECORD_NAME ": cannot run %s: %s\n", path, strerror(errno));
         _exit(127);
@@ -518,16 +816,15 @@ int main(int argc, char **argv)
                                     "(set OMPI_EVT_LISTEN)\n");
         return 1;
     }
-    char made[64];
-    if (0 != prepare_dir(&opt, made, sizeof(made))) {
-        return 1;
+    char dir[PATH_MAX];
+    int rc = prepare_dir(&opt, dir, sizeof(dir));
+    if (0 != rc) {
+        return rc;
     }
-    char *owned[4];
-    int nowned = 0;
-    char **job = build_job_argv(&opt, library, owned, &nowned);
+    char *preload = NULL;
+    char **job = build_job_argv(&opt, library, &preload);
     if (NULL == job) {
-        fprintf(stderr, RECORD_NAME ": out of memory\n");
-        return 1;
+        return 2;
     }
     if (!opt.quiet) {
         fprintf(stderr, RECORD_NAME ": recording into %s\n", opt.dir);
@@ -544,6 +841,12 @@ int main(int argc, char **argv)
     sigemptyset(&ign.sa_mask);
     sigaction(SIGINT, &ign, &old_int);
 
+    record_relay_t relay = {.fd = -1};
+    int errpipe[2];
+    if (0 != pipe2(errpipe, O_CLOEXEC)) {
+        fprintf(stderr, RECORD_NAME ": pipe: %s\n", strerror(errno));
+        return 1;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
@@ -552,28 +855,50 @@ int main(int argc, char **argv)
     }
     if (0 == pid) {
         sigaction(SIGINT, &old_int, NULL);
+        dup2(errpipe[1], STDERR_FILENO);
         execvp(job[0], job);
         fprintf(stderr, RECORD_NAME ": cannot run %s: %s\n", job[0], strerror(errno));
         _exit(127);
     }
+    close(errpipe[1]);
+    relay.fd = errpipe[0];
+    fcntl(relay.fd, F_SETFL, fcntl(relay.fd, F_GETFL) | O_NONBLOCK);
     forward_pid = pid;
     record_progress_t *pr = calloc(1, sizeof(*pr));
     if (NULL == pr) {
         fprintf(stderr, RECORD_NAME ": out of memory\n");
         return 1;
     }
-    int job_status = wait_job(pid, &opt, pr);
+    int job_status = wait_job(pid, &opt, &relay, pr);
     forward_pid = 0;
     free(pr->buf);
     free(pr);
+    free(preload);
+    free(job);
+    if (0 != job_status && relay.launch_failed) {
+        /* mpirun's own status for this (132) reads like a rank killed by
+         * SIGILL; a shell says 127 */
+        fprintf(stderr, RECORD_NAME ": the program was not found or cannot be run (see mpirun's "
+                                    "message above); nothing was recorded\n");
+        if (opt.made_dir) {
+            rmdir(opt.dir); /* only if still empty */
+        }
+        return 127;
+    }
+    if (!has_node_file(opt.dir)) {
+        fprintf(stderr,
+                RECORD_NAME ": the job left no recording in %s: no rank exported events "
+                            "(%s)\n",
+                opt.dir,
+                0 != job_status ? "the job failed before any rank recorded"
+                                : "the program does not call MPI_Init, or evt/pmix could "
+                                  "not be loaded or write there: see the messages above");
+        return 0 != job_status ? job_status : 1;
+    }
     if (0 != job_status && !opt.quiet) {
         fprintf(stderr, RECORD_NAME ": the job ended with status %d; decoding what arrived\n",
                 job_status);
     }
     int listen_status = run_listener(&opt);
-    for (int i = 0; i < nowned; ++i) {
-        free(owned[i]);
-    }
-    free(job);
     return 0 != job_status ? job_status : listen_status;
 }

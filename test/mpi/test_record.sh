@@ -1,5 +1,5 @@
 #!/bin/sh
-# ompi-evt-record (issue 12): one command records a job's events through
+# ompi-evt-record: one command records a job's events through
 # evt/pmix into node files and writes the outputs. The app is not linked
 # with libompi_evt: the recorder preloads it.
 #   ok     every rank's events arrive once: 4 ranks x N sends and N receives,
@@ -75,7 +75,7 @@ grep -q 'ranks that ended early (no FINAL batch): none' "$tmp/abort/summary.txt"
 "$rec" -- ls >"$tmp/e2" 2>&1; rc=$?
 [ "$rc" -eq 2 ] && grep -q 'is not mpirun or mpiexec' "$tmp/e2" || ko "ls: rc $rc: $(cat "$tmp/e2")"
 "$rec" -o "$tmp/ok" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e3" 2>&1; rc=$?
-[ "$rc" -eq 1 ] && grep -q 'already holds a recording' "$tmp/e3" || ko "reuse: rc $rc: $(cat "$tmp/e3")"
+[ "$rc" -eq 2 ] && grep -q 'already holds a recording' "$tmp/e3" || ko "reuse: rc $rc: $(cat "$tmp/e3")"
 "$rec" --bogus -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e4" 2>&1; rc=$?
 [ "$rc" -eq 2 ] || ko "unknown option: rc $rc"
 

@@ -12,7 +12,11 @@
  *   exit N CODE    MPI_Finalize, rank 0 exits with CODE
  *   abort N RANK   RANK calls MPI_Abort(7) a second after its messages (every
  *                  rank's timer has exported by then); the others wait in a
- *                  barrier and are killed by mpirun */
+ *                  barrier and are killed by mpirun
+ *   send N         the ring again with MPI_Send and MPI_Recv (N of each), for a
+ *                  PMPI tool that wraps MPI_Send
+ *   print N        rank 0 writes N numbered lines to stdout (output that is the
+ *                  same in every run) */
 
 #include <mpi.h>
 #include <stdio.h>
@@ -25,7 +29,7 @@ int main(int argc, char **argv)
     int rank, size, n, arg = 0;
 
     if (argc < 3) {
-        fprintf(stderr, "usage: %s ok|exit|abort N [CODE|RANK]\n", argv[0]);
+        fprintf(stderr, "usage: %s ok|exit|abort|send|print N [CODE|RANK]\n", argv[0]);
         return 2;
     }
     n = atoi(argv[2]);
@@ -39,6 +43,26 @@ int main(int argc, char **argv)
         int out = i, in = -1;
         MPI_Sendrecv(&out, 1, MPI_INT, (rank + 1) % size, i, &in, 1, MPI_INT,
                      (rank + size - 1) % size, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (0 == strcmp(argv[1], "send")) {
+        /* even ranks send first, odd ones receive first: no rank waits on
+         * a send that nobody receives */
+        for (int i = 0; i < n; ++i) {
+            int out = i, in = -1, next = (rank + 1) % size, prev = (rank + size - 1) % size;
+            if (0 == rank % 2) {
+                MPI_Send(&out, 1, MPI_INT, next, i, MPI_COMM_WORLD);
+                MPI_Recv(&in, 1, MPI_INT, prev, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(&in, 1, MPI_INT, prev, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(&out, 1, MPI_INT, next, i, MPI_COMM_WORLD);
+            }
+        }
+    }
+    if (0 == strcmp(argv[1], "print") && 0 == rank) {
+        for (int i = 0; i < n; ++i) {
+            printf("line %d of %d\n", i + 1, n);
+        }
+        fflush(stdout);
     }
     if (0 == strcmp(argv[1], "abort")) {
         if (rank == arg) {
