@@ -20,7 +20,8 @@
  * the dictionary (the records of events described before it keep their
  * names, the others are returned with their index and raw bytes); a damaged
  * record ends its ring (the records before it are returned). Every such
- * finding is a line in problems[].
+ * finding is a line in problems[]. Names, host and job are made printable
+ * ASCII (other bytes become '?'): they end up in JSON and on terminals.
  *
  * Context: any thread; a decoded file is immutable (share it freely).
  */
@@ -117,8 +118,9 @@ typedef struct ompi_evt_fr_file_t {
     uint64_t drops_other;
     size_t nproblems;
     char **problems;               /**< what was found damaged (empty: all valid) */
-    unsigned char *buf;            /**< private copy of the bytes */
+    unsigned char *buf;            /**< the bytes: a private copy, or the file mapped */
     size_t len;
+    bool mapped;                   /**< buf is a read-only mapping of the file */
 } ompi_evt_fr_file_t;
 
 /**
@@ -128,8 +130,17 @@ typedef struct ompi_evt_fr_file_t {
  */
 int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out);
 
-/** Read @p path and decode it. @retval 0, or -1 with errno (cannot read). */
+/** Read @p path and decode it (evt_input_open.h: a FIFO, a symbolic link
+ *  or any other non-regular file is refused with EINVAL, never waited on).
+ *  @retval 0, or -1 with errno (cannot read). */
 int ompi_evt_fr_open(const char *path, ompi_evt_fr_file_t **out);
+
+/** Decode the regular file open on @p fd (which stays the caller's). The
+ *  file is mapped read-only, not read: memory follows the parts the header
+ *  locates (dictionary, drop counters, the live part of each ring), not
+ *  the file's size, so a huge sparse file costs what it describes.
+ *  @retval 0, or -1 with errno. */
+int ompi_evt_fr_open_fd(int fd, ompi_evt_fr_file_t **out);
 
 void ompi_evt_fr_free(ompi_evt_fr_file_t *file);
 
