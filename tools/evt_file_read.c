@@ -91,9 +91,7 @@ static int problem(ompi_evt_fr_file_t *f, const char *fmt, ...)
     return 0;
 }
 
-/* Names are for printing and for JSON: printable ASCII only (control
- * bytes would reach terminals, bytes >= 0x80 need not be valid UTF-8). */
-static void make_printable(char *s)
+void ompi_evt_fr_printable(char *s)
 {
     for (; '\0' != *s; ++s) {
         if ((unsigned char) *s < 0x20 || (unsigned char) *s > 0x7e) {
@@ -109,7 +107,7 @@ static char *dup_name(const unsigned char *p, uint32_t len)
     if (NULL != s) {
         memcpy(s, p, len);
         s[len] = '\0';
-        make_printable(s);
+        ompi_evt_fr_printable(s);
     }
     return s;
 }
@@ -188,8 +186,8 @@ static bool decode_header(ompi_evt_fr_file_t *f)
     f->host[sizeof(h.host)] = '\0';
     memcpy(f->job, h.job, sizeof(h.job));
     f->job[sizeof(h.job)] = '\0';
-    make_printable(f->host);
-    make_printable(f->job);
+    ompi_evt_fr_printable(f->host);
+    ompi_evt_fr_printable(f->job);
     f->created_ns = h.created_ns;
     f->closed = OMPI_EVT_FILE_STATE_CLOSED == h.state;
     f->closed_ns = f->closed ? h.closed_ns : 0;

@@ -160,6 +160,11 @@ typedef struct ompi_evt_fr_value_t {
 bool ompi_evt_fr_element(const ompi_evt_fr_record_t *record, uint32_t i,
                          ompi_evt_fr_value_t *value);
 
+/** Make @p s printable ASCII in place: control bytes and bytes >= 0x80
+ *  become '?' (they would reach terminals, and need not be valid UTF-8,
+ *  which JSON requires). What the decoder does to names, host and job. */
+void ompi_evt_fr_printable(char *s);
+
 /** "int32", "uint64", ... ("unknown" for others). */
 const char *ompi_evt_fr_type_name(uint32_t type);
 

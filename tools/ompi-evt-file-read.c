@@ -59,12 +59,28 @@ static json_object *value_json(const ompi_evt_fr_value_t *v)
     }
 }
 
+/* A file's path as JSON text: shown printable like the names inside it
+ * (a folder may hold any file name). */
+static json_object *path_json(const char *path)
+{
+    char *p = strdup(path);
+    json_object *o;
+
+    if (NULL == p) {
+        return NULL;
+    }
+    ompi_evt_fr_printable(p);
+    o = json_object_new_string(p);
+    free(p);
+    return o;
+}
+
 static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
 {
     json_object *o = json_object_new_object(), *srcs, *evs;
 
     json_object_object_add(o, "type", json_object_new_string("file"));
-    json_object_object_add(o, "path", json_object_new_string(path));
+    json_object_object_add(o, "path", path_json(path));
     if (!f->header_valid) {
         json_object_object_add(o, "valid", json_object_new_boolean(0));
         return o;
@@ -175,7 +191,7 @@ static json_object *summary_json(const char *path, const ompi_evt_fr_file_t *f)
                 *probs = json_object_new_array();
 
     json_object_object_add(o, "type", json_object_new_string("summary"));
-    json_object_object_add(o, "path", json_object_new_string(path));
+    json_object_object_add(o, "path", path_json(path));
     json_object_object_add(o, "rank", json_object_new_int(f->rank));
     json_object_object_add(o, "records", json_object_new_int64((int64_t) f->nrecords));
     json_object_object_add(o, "overwritten", json_object_new_uint64(f->overwritten));

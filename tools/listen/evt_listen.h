@@ -330,6 +330,12 @@ FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *
 int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name, char *err,
                       size_t errlen);
 
+/** Make the folder @p dir and everything below it private: folders 0700,
+ *  files 0600, whatever the umask and a library (OTF2) made them; symbolic
+ *  links are neither followed nor changed. @retval 0, -1 (some entry could
+ *  not be changed) */
+int listen_out_private_tree(const char *dir);
+
 /** A text output file (events.jsonl, trace.json) written through stdio
  *  before the first event and after the last, and in between through a
  *  buffer of our own that the writer composes text in and that goes to the
