@@ -9,9 +9,10 @@
  * @file
  *
  * Reading evt/file's flight-recorder files (format: ompi/mca/evt/file/
- * evt_file_format.h). One decoder, in one file (evt_file_read.c), that
- * ompi-evt-file-read and the tests use, and that a listener can take as it
- * is: plain C, no Open MPI, no global state.
+ * evt_file_format.h). One decoder (evt_file_read.c, which opens files
+ * through evt_input_open.c) that ompi-evt-file-read and the tests use, and
+ * that a listener can take as it is: plain C, no Open MPI, no global
+ * state.
  *
  * Every file is untrusted: every length, count, offset and index is checked
  * before use, nothing is read outside the buffer, and damage never stops
@@ -120,7 +121,7 @@ typedef struct ompi_evt_fr_file_t {
     char **problems;               /**< what was found damaged (empty: all valid) */
     unsigned char *buf;            /**< the bytes: a private copy, or the file mapped */
     size_t len;
-    bool mapped;                   /**< buf is a read-only mapping of the file */
+    bool mapped;                   /**< buf is a mapping of the file (read-only) */
 } ompi_evt_fr_file_t;
 
 /**

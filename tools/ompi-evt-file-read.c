@@ -229,8 +229,7 @@ static int read_one(int dirfd, const char *name, const char *path, bool in_folde
 
     rc = evt_input_open(dirfd, name, in_folder && !all_owners, &fd, NULL, why, sizeof(why));
     if (EVT_INPUT_OK != rc) {
-        fprintf(stderr, "ompi-evt-file-read: %s: %s%s\n", path,
-                in_folder ? "skipped: " : "", why);
+        fprintf(stderr, "ompi-evt-file-read: %s: %s%s\n", path, in_folder ? "skipped: " : "", why);
         if (EVT_INPUT_OTHER_OWNER == rc) {
             fprintf(stderr, "ompi-evt-file-read: (--all-owners reads other users' files)\n");
         }

@@ -75,7 +75,7 @@ typedef struct {
     uint64_t seq;
     int node;
     bool dead;
-    uint64_t pending[E_N]; /* records in the open batch, per type */
+    uint64_t pending[E_N];   /* records in the open batch, per type */
     uint64_t xpending[MAXS]; /* records of gen.tick.K in the open batch */
     uint64_t counted[E_N]; /* records in appended batches */
     uint64_t drops_to_report, drops_reported;
@@ -262,9 +262,8 @@ static void register_sources(void)
             die("source_register", idx);
         }
         snprintf(name, sizeof(name), "tick_%d", x);
-        idx = mca_base_event_register_ptr("gen", "tick", "src", name, "one tick",
-                                          OPAL_INFO_LVL_9, 1, types, offsets, NULL, 0, 0, xsrc[x],
-                                          NULL, &xev[x]);
+        idx = mca_base_event_register_ptr("gen", "tick", "src", name, "one tick", OPAL_INFO_LVL_9,
+                                          1, types, offsets, NULL, 0, 0, xsrc[x], NULL, &xev[x]);
         if (0 > idx) {
             die("event_register", idx);
         }
@@ -296,7 +295,8 @@ int main(int argc, char **argv)
                                          {"drops", 1, NULL, 'd'},     {"lose", 1, NULL, 'l'},
                                          {"kill", 1, NULL, 'k'},      {"skew", 1, NULL, 's'},
                                          {"duplicate", 1, NULL, 'u'}, {"bench", 0, NULL, 'B'},
-                                         {"no-offsets", 0, NULL, 'O'}, {"sources", 1, NULL, 'S'},
+                                         {"no-offsets", 0, NULL, 'O'},
+                                         {"sources", 1, NULL, 'S'},
                                          {NULL, 0, NULL, 0}};
     const char *dir, *expected;
     uint64_t flows = 0, total = 0;

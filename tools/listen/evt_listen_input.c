@@ -189,8 +189,8 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
     }
     if (0 == ret && 0 == found) {
         snprintf(err, errlen,
-                 "%s: no node files (*%s) or evt/file recordings (*%s) to read in this folder%s", arg,
-                 OMPI_EVT_NODEFILE_SUFFIX, OMPI_EVT_FILE_SUFFIX,
+                 "%s: no node files (*%s) or evt/file recordings (*%s) to read in this folder%s",
+                 arg, OMPI_EVT_NODEFILE_SUFFIX, OMPI_EVT_FILE_SUFFIX,
                  0 < in->num_skipped ? " (some were skipped: see above)" : "");
         ret = -1;
     }
