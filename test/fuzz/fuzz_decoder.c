@@ -15,8 +15,8 @@
  * batch must say why and own nothing. An accepted batch then goes through
  * the listener's first pass (tools/listen/evt_listen_registry.c) twice, as
  * read and as its next batch: a batch may bring up to 64 new clock sources
- * at once (seed corpus/many_sources.bin), which the registry's tables grow
- * for while it reads the batch. ASan/UBSan turn any out-of-bounds access
+ * at once (corpus/many_sources.bin holds such a batch), which the
+ * registry's tables grow for while it reads the batch. ASan/UBSan turn any out-of-bounds access
  * or undefined behaviour into a crash.
  *
  * make check: a short run from the seed corpus (test/fuzz/corpus) plus the
