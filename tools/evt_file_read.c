@@ -23,9 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "evt_input_open.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
 
 /* Bounds: the most rings, elements, dictionary entries a writer makes. */
@@ -40,7 +42,9 @@
 #else
 #    define FR_CHECK_SUMS 1
 #endif
-/* Files larger than this are refused (a writer's rings are < 2^31 each). */
+/* Files larger than this are refused (a writer's rings are < 2^31 each).
+ * A file is mapped, not read (ompi_evt_fr_open_fd), so this bounds address
+ * space only; memory follows what the header locates. */
 #define FR_MAX_FILE ((uint64_t) 1 << 40)
 
 /* ---- bounded reads ---- */
@@ -87,6 +91,15 @@ static int problem(ompi_evt_fr_file_t *f, const char *fmt, ...)
     return 0;
 }
 
+void ompi_evt_fr_printable(char *s)
+{
+    for (; '\0' != *s; ++s) {
+        if ((unsigned char) *s < 0x20 || (unsigned char) *s > 0x7e) {
+            *s = '?';
+        }
+    }
+}
+
 static char *dup_name(const unsigned char *p, uint32_t len)
 {
     char *s = malloc((size_t) len + 1);
@@ -94,12 +107,7 @@ static char *dup_name(const unsigned char *p, uint32_t len)
     if (NULL != s) {
         memcpy(s, p, len);
         s[len] = '\0';
-        /* names are for printing: no control bytes */
-        for (uint32_t i = 0; i < len; ++i) {
-            if ((unsigned char) s[i] < 0x20 || 0x7f == (unsigned char) s[i]) {
-                s[i] = '?';
-            }
-        }
+        ompi_evt_fr_printable(s);
     }
     return s;
 }
@@ -178,12 +186,8 @@ static bool decode_header(ompi_evt_fr_file_t *f)
     f->host[sizeof(h.host)] = '\0';
     memcpy(f->job, h.job, sizeof(h.job));
     f->job[sizeof(h.job)] = '\0';
-    for (char *p = f->host; '\0' != *p; ++p) {
-        *p = (*p < 0x20 || 0x7f == *p) ? '?' : *p;
-    }
-    for (char *p = f->job; '\0' != *p; ++p) {
-        *p = (*p < 0x20 || 0x7f == *p) ? '?' : *p;
-    }
+    ompi_evt_fr_printable(f->host);
+    ompi_evt_fr_printable(f->job);
     f->created_ns = h.created_ns;
     f->closed = OMPI_EVT_FILE_STATE_CLOSED == h.state;
     f->closed_ns = f->closed ? h.closed_ns : 0;
@@ -711,9 +715,10 @@ static int merge_rings(ompi_evt_fr_file_t *f)
     return 0;
 }
 
-/* Decode @p buf, which becomes the file's (freed with it, or here on
- * failure). */
-static int fr_decode_take(unsigned char *buf, size_t len, ompi_evt_fr_file_t **out)
+/* Decode @p buf, which becomes the file's (freed or unmapped with it).
+ * On failure a malloc'ed @p buf is freed here, a mapped one is the
+ * caller's to unmap. */
+static int fr_decode_take(unsigned char *buf, size_t len, bool mapped, ompi_evt_fr_file_t **out)
 {
     ompi_evt_fr_file_t *f;
     size_t cap = 0;
@@ -721,12 +726,15 @@ static int fr_decode_take(unsigned char *buf, size_t len, ompi_evt_fr_file_t **o
     *out = NULL;
     f = calloc(1, sizeof(*f));
     if (NULL == f) {
-        free(buf);
+        if (!mapped) {
+            free(buf);
+        }
         errno = ENOMEM;
         return -1;
     }
     f->buf = buf;
     f->len = len;
+    f->mapped = mapped;
     f->rank = -1;
     f->world_size = -1;
     f->header_valid = decode_header(f);
@@ -736,6 +744,7 @@ static int fr_decode_take(unsigned char *buf, size_t len, ompi_evt_fr_file_t **o
         decode_drops(f);
         f->rings = calloc(f->ring_count, sizeof(*f->rings));
         if (NULL == f->rings) {
+            f->buf = f->mapped ? NULL : f->buf; /* the caller unmaps */
             ompi_evt_fr_free(f);
             errno = ENOMEM;
             return -1;
@@ -745,6 +754,7 @@ static int fr_decode_take(unsigned char *buf, size_t len, ompi_evt_fr_file_t **o
             f->overwritten += f->rings[i].overwritten;
         }
         if (0 != merge_rings(f)) {
+            f->buf = f->mapped ? NULL : f->buf; /* the caller unmaps */
             ompi_evt_fr_free(f);
             errno = ENOMEM;
             return -1;
@@ -771,49 +781,62 @@ int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out)
     if (0 != len) {
         memcpy(copy, buf, len);
     }
-    return fr_decode_take(copy, len, out);
+    return fr_decode_take(copy, len, false, out);
+}
+
+int ompi_evt_fr_open_fd(int fd, ompi_evt_fr_file_t **out)
+{
+    struct stat st;
+    void *map;
+    int rc;
+
+    *out = NULL;
+    if (0 != fstat(fd, &st)) {
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t) st.st_size > FR_MAX_FILE) {
+        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        return -1;
+    }
+    if (0 == st.st_size) {
+        return ompi_evt_fr_decode(NULL, 0, out);
+    }
+    /* Mapped, not read: only the pages the decoder visits are loaded.
+     * MAP_PRIVATE: what the writer changes later may or may not show,
+     * which the decoder tolerates as it does a file still being written. */
+    map = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (MAP_FAILED == map) {
+        return -1;
+    }
+    rc = fr_decode_take(map, (size_t) st.st_size, true, out);
+    if (0 != rc) {
+        int e = errno;
+        (void) munmap(map, (size_t) st.st_size);
+        errno = e;
+    }
+    return rc;
 }
 
 int ompi_evt_fr_open(const char *path, ompi_evt_fr_file_t **out)
 {
-    struct stat st;
-    unsigned char *buf = NULL;
-    size_t got = 0;
-    int fd, rc;
+    char why[256];
+    int fd, rc, e;
 
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (0 > fd) {
+    *out = NULL;
+    switch (evt_input_open(AT_FDCWD, path, false, &fd, NULL, why, sizeof(why))) {
+    case EVT_INPUT_OK:
+        break;
+    case EVT_INPUT_UNREADABLE:
+        return -1; /* errno from open() or stat() */
+    default:
+        errno = EINVAL;
         return -1;
     }
-    if (0 != fstat(fd, &st)) {
-        rc = errno;
-        (void) close(fd);
-        errno = rc;
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode) || (uint64_t) st.st_size > FR_MAX_FILE) {
-        (void) close(fd);
-        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-        return -1;
-    }
-    buf = malloc(st.st_size ? (size_t) st.st_size : 1);
-    if (NULL == buf) {
-        (void) close(fd);
-        errno = ENOMEM;
-        return -1;
-    }
-    while (got < (size_t) st.st_size) {
-        ssize_t n = read(fd, buf + got, (size_t) st.st_size - got);
-        if (0 > n && EINTR == errno) {
-            continue;
-        }
-        if (0 >= n) {
-            break; /* shrank meanwhile: decode what we have */
-        }
-        got += (size_t) n;
-    }
+    rc = ompi_evt_fr_open_fd(fd, out);
+    e = errno;
     (void) close(fd);
-    return fr_decode_take(buf, got, out);
+    errno = e;
+    return rc;
 }
 
 void ompi_evt_fr_free(ompi_evt_fr_file_t *f)
@@ -840,7 +863,11 @@ void ompi_evt_fr_free(ompi_evt_fr_file_t *f)
     free(f->rings);
     free(f->drops);
     free(f->problems);
-    free(f->buf);
+    if (f->mapped && NULL != f->buf) {
+        (void) munmap(f->buf, f->len);
+    } else if (!f->mapped) {
+        free(f->buf);
+    }
     free(f);
 }
 

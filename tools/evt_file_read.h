@@ -9,9 +9,10 @@
  * @file
  *
  * Reading evt/file's flight-recorder files (format: ompi/mca/evt/file/
- * evt_file_format.h). One decoder, in one file (evt_file_read.c), that
- * ompi-evt-file-read and the tests use, and that a listener can take as it
- * is: plain C, no Open MPI, no global state.
+ * evt_file_format.h). One decoder (evt_file_read.c, which opens files
+ * through evt_input_open.c) that ompi-evt-file-read and the tests use, and
+ * that a listener can take as it is: plain C, no Open MPI, no global
+ * state.
  *
  * Every file is untrusted: every length, count, offset and index is checked
  * before use, nothing is read outside the buffer, and damage never stops
@@ -20,7 +21,8 @@
  * the dictionary (the records of events described before it keep their
  * names, the others are returned with their index and raw bytes); a damaged
  * record ends its ring (the records before it are returned). Every such
- * finding is a line in problems[].
+ * finding is a line in problems[]. Names, host and job are made printable
+ * ASCII (other bytes become '?'): they end up in JSON and on terminals.
  *
  * Context: any thread; a decoded file is immutable (share it freely).
  */
@@ -117,8 +119,9 @@ typedef struct ompi_evt_fr_file_t {
     uint64_t drops_other;
     size_t nproblems;
     char **problems;               /**< what was found damaged (empty: all valid) */
-    unsigned char *buf;            /**< private copy of the bytes */
+    unsigned char *buf;            /**< the bytes: a private copy, or the file mapped */
     size_t len;
+    bool mapped;                   /**< buf is a mapping of the file (read-only) */
 } ompi_evt_fr_file_t;
 
 /**
@@ -128,8 +131,17 @@ typedef struct ompi_evt_fr_file_t {
  */
 int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out);
 
-/** Read @p path and decode it. @retval 0, or -1 with errno (cannot read). */
+/** Read @p path and decode it (evt_input_open.h: a FIFO, a symbolic link
+ *  or any other non-regular file is refused with EINVAL, never waited on).
+ *  @retval 0, or -1 with errno (cannot read). */
 int ompi_evt_fr_open(const char *path, ompi_evt_fr_file_t **out);
+
+/** Decode the regular file open on @p fd (which stays the caller's). The
+ *  file is mapped read-only, not read: memory follows the parts the header
+ *  locates (dictionary, drop counters, the live part of each ring), not
+ *  the file's size, so a huge sparse file costs what it describes.
+ *  @retval 0, or -1 with errno. */
+int ompi_evt_fr_open_fd(int fd, ompi_evt_fr_file_t **out);
 
 void ompi_evt_fr_free(ompi_evt_fr_file_t *file);
 
@@ -148,6 +160,11 @@ typedef struct ompi_evt_fr_value_t {
 } ompi_evt_fr_value_t;
 bool ompi_evt_fr_element(const ompi_evt_fr_record_t *record, uint32_t i,
                          ompi_evt_fr_value_t *value);
+
+/** Make @p s printable ASCII in place: control bytes and bytes >= 0x80
+ *  become '?' (they would reach terminals, and need not be valid UTF-8,
+ *  which JSON requires). What the decoder does to names, host and job. */
+void ompi_evt_fr_printable(char *s);
 
 /** "int32", "uint64", ... ("unknown" for others). */
 const char *ompi_evt_fr_type_name(uint32_t type);

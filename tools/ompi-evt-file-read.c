@@ -12,23 +12,27 @@
  * Lines (json-c). Per file: a "file" line (identity, clocks, dictionary),
  * one "record" line per record (oldest first, the file's rings merged by
  * time), a "summary" line (records, overwritten, drops, problems). A folder
- * is read file by file (*.oevt, sorted by name).
+ * is read file by file (*.oevt, sorted by name): only the caller's own
+ * regular files (a shared folder may hold anyone's, or a planted FIFO).
  *
  * Exit status: 0 every file valid; 2 some damage was found (what is valid
  * was printed, the damage is in the summary's "problems" and on stderr);
- * 1 usage, or a file that cannot be read at all.
+ * 1 usage, or a file that cannot be read at all or was skipped.
  */
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "evt_file_read.h"
+#include "evt_input_open.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
 
 static void emit(json_object *o)
@@ -55,12 +59,28 @@ static json_object *value_json(const ompi_evt_fr_value_t *v)
     }
 }
 
+/* A file's path as JSON text: shown printable like the names inside it
+ * (a folder may hold any file name). */
+static json_object *path_json(const char *path)
+{
+    char *p = strdup(path);
+    json_object *o;
+
+    if (NULL == p) {
+        return NULL;
+    }
+    ompi_evt_fr_printable(p);
+    o = json_object_new_string(p);
+    free(p);
+    return o;
+}
+
 static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
 {
     json_object *o = json_object_new_object(), *srcs, *evs;
 
     json_object_object_add(o, "type", json_object_new_string("file"));
-    json_object_object_add(o, "path", json_object_new_string(path));
+    json_object_object_add(o, "path", path_json(path));
     if (!f->header_valid) {
         json_object_object_add(o, "valid", json_object_new_boolean(0));
         return o;
@@ -171,7 +191,7 @@ static json_object *summary_json(const char *path, const ompi_evt_fr_file_t *f)
                 *probs = json_object_new_array();
 
     json_object_object_add(o, "type", json_object_new_string("summary"));
-    json_object_object_add(o, "path", json_object_new_string(path));
+    json_object_object_add(o, "path", path_json(path));
     json_object_object_add(o, "rank", json_object_new_int(f->rank));
     json_object_object_add(o, "records", json_object_new_int64((int64_t) f->nrecords));
     json_object_object_add(o, "overwritten", json_object_new_uint64(f->overwritten));
@@ -196,15 +216,32 @@ static json_object *summary_json(const char *path, const ompi_evt_fr_file_t *f)
     return o;
 }
 
-/* @return 0 valid, 2 damaged, 1 unreadable */
-static int read_one(const char *path)
+/* Only the caller's own files are read from a folder (--all-owners: any). */
+static bool all_owners;
+
+/* @p name in the folder @p dirfd (AT_FDCWD: a path as given), shown as
+ * @p path. @return 0 valid, 2 damaged, 1 unreadable or skipped */
+static int read_one(int dirfd, const char *name, const char *path, bool in_folder)
 {
     ompi_evt_fr_file_t *f;
+    char why[256];
+    int fd, rc;
 
-    if (0 != ompi_evt_fr_open(path, &f)) {
-        fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, strerror(errno));
+    rc = evt_input_open(dirfd, name, in_folder && !all_owners, &fd, NULL, why, sizeof(why));
+    if (EVT_INPUT_OK != rc) {
+        fprintf(stderr, "ompi-evt-file-read: %s: %s%s\n", path, in_folder ? "skipped: " : "", why);
+        if (EVT_INPUT_OTHER_OWNER == rc) {
+            fprintf(stderr, "ompi-evt-file-read: (--all-owners reads other users' files)\n");
+        }
         return 1;
     }
+    rc = ompi_evt_fr_open_fd(fd, &f);
+    if (0 != rc) {
+        fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, strerror(errno));
+        (void) close(fd);
+        return 1;
+    }
+    (void) close(fd);
     emit(file_json(path, f));
     for (size_t i = 0; i < f->nrecords; ++i) {
         emit(record_json(f, &f->records[i]));
@@ -213,7 +250,7 @@ static int read_one(const char *path)
     for (size_t i = 0; i < f->nproblems; ++i) {
         fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, f->problems[i]);
     }
-    int rc = 0 == f->nproblems ? 0 : 2;
+    rc = 0 == f->nproblems ? 0 : 2;
     ompi_evt_fr_free(f);
     return rc;
 }
@@ -228,13 +265,14 @@ static int read_dir(const char *dir)
     size_t n = 0, cap = 0, sl = strlen(OMPI_EVT_FILE_SUFFIX);
     char **names = NULL;
     struct dirent *de;
-    int worst = 0;
+    int worst = 0, dfd;
     DIR *d = opendir(dir);
 
     if (NULL == d) {
         fprintf(stderr, "ompi-evt-file-read: %s: %s\n", dir, strerror(errno));
         return 1;
     }
+    dfd = dirfd(d);
     while (NULL != (de = readdir(d))) {
         size_t l = strlen(de->d_name);
         if (l <= sl || 0 != strcmp(de->d_name + l - sl, OMPI_EVT_FILE_SUFFIX)) {
@@ -243,51 +281,72 @@ static int read_dir(const char *dir)
         if (n == cap) {
             char **p = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*names));
             if (NULL == p) {
+                fprintf(stderr, "ompi-evt-file-read: %s: out of memory\n", dir);
+                worst = 1;
                 break;
             }
             names = p;
         }
-        if (NULL == (names[n] = malloc(strlen(dir) + l + 2))) {
+        if (NULL == (names[n] = strdup(de->d_name))) {
+            fprintf(stderr, "ompi-evt-file-read: %s: out of memory\n", dir);
+            worst = 1;
             break;
         }
-        sprintf(names[n++], "%s/%s", dir, de->d_name);
+        ++n;
     }
-    (void) closedir(d);
-    qsort(names, n, sizeof(*names), by_name);
-    if (0 == n) {
+    if (1 < n) {
+        qsort(names, n, sizeof(*names), by_name);
+    }
+    if (0 == n && 0 == worst) {
         fprintf(stderr, "ompi-evt-file-read: %s: no *%s files\n", dir, OMPI_EVT_FILE_SUFFIX);
         worst = 1;
     }
     for (size_t i = 0; i < n; ++i) {
-        int rc = read_one(names[i]);
+        char *path = malloc(strlen(dir) + strlen(names[i]) + 2);
+        int rc = 1;
+        if (NULL != path) {
+            sprintf(path, "%s/%s", dir, names[i]);
+            rc = read_one(dfd, names[i], path, true);
+        }
         worst = rc > worst ? rc : worst;
+        free(path);
         free(names[i]);
     }
     free(names);
+    (void) closedir(d);
     return worst;
 }
 
 int main(int argc, char **argv)
 {
-    int worst = 0;
+    int worst = 0, first = 1;
 
-    if (argc < 2 || 0 == strcmp(argv[1], "-h") || 0 == strcmp(argv[1], "--help")) {
+    if (1 < argc && 0 == strcmp(argv[1], "--all-owners")) {
+        all_owners = true;
+        first = 2;
+    }
+    if (argc <= first || 0 == strcmp(argv[1], "-h") || 0 == strcmp(argv[1], "--help")) {
         fprintf(stderr,
-                "usage: ompi-evt-file-read FILE|DIR...\n"
+                "usage: ompi-evt-file-read [--all-owners] FILE|DIR...\n"
                 "  Prints evt/file flight-recorder files as JSON Lines: a \"file\" line, the\n"
                 "  records (oldest first), a \"summary\" line (records, overwritten, drops,\n"
-                "  problems). Exit 0: all valid; 2: damage found (what is valid is printed);\n"
-                "  1: usage or unreadable.\n");
+                "  problems). A folder is read file by file (*%s): only this user's\n"
+                "  regular files; others are skipped with a line on stderr (--all-owners:\n"
+                "  read other users' files too). FIFOs, devices and symbolic links are\n"
+                "  never read. Exit 0: all valid; 2: damage found (what is valid is\n"
+                "  printed); 1: usage, or a file unreadable or skipped (the others are\n"
+                "  printed).\n",
+                OMPI_EVT_FILE_SUFFIX);
         return 1;
     }
-    for (int i = 1; i < argc; ++i) {
+    for (int i = first; i < argc; ++i) {
         struct stat st;
         int rc;
 
         if (0 == stat(argv[i], &st) && S_ISDIR(st.st_mode)) {
             rc = read_dir(argv[i]);
         } else {
-            rc = read_one(argv[i]);
+            rc = read_one(AT_FDCWD, argv[i], argv[i], false);
         }
         worst = rc > worst ? rc : worst;
     }

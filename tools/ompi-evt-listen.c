@@ -21,11 +21,12 @@
  * a job's batches live as a PMIx tool into OUTDIR/attached.evt (default
  * OUTDIR: ompi-evt.<date>-<time>), until the job is over (evt_listen_live.h),
  * then reads that file the same way. Exit status: 0 when every input
- * was valid, 1 when some input was damaged or invalid or the recording is
- * incomplete (batches a node sink or --attach had no room for, kept as
- * drop counts; the outputs hold everything valid), 2 on a usage error or
- * when nothing could be written or received. The reading side lives in
- * tools/listen/ (evt_listen.h).
+ * was valid, 1 when some input was damaged or invalid, a file of a folder
+ * was skipped (someone else's, not a regular file, unreadable) or the
+ * recording is incomplete (batches a node sink or --attach had no room
+ * for, kept as drop counts); the outputs hold everything valid. 2 on a
+ * usage error or when nothing could be written or received. The reading
+ * side lives in tools/listen/ (evt_listen.h).
  */
 
 #include <errno.h>
@@ -75,13 +76,17 @@ static void usage(FILE *f, const char *argv0)
         "  --quiet                do not print the summary\n"
         "  --window SECONDS       merge window in job time (default 10)\n"
         "  --window-events N      most records held by the merge (default 250000)\n"
+        "  --all-owners           in folders, read other users' files too (default: only\n"
+        "                         this user's; others are skipped and listed)\n"
         "  -h, --help\n"
         "\n"
+        "Only regular files are read: FIFOs, devices and symbolic links never. A file of a\n"
+        "folder that cannot be read is skipped and listed (summary, stderr).\n"
         "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
-        "Exit status: 0 every input valid, 1 some input damaged or invalid, or the recording\n"
-        "incomplete (no room for some batches where they were recorded: their events are\n"
-        "counted as dropped); everything valid was still written. 2 usage error, nothing\n"
-        "written or nothing received.\n",
+        "Exit status: 0 every input valid, 1 some input damaged, invalid or skipped, or the\n"
+        "recording incomplete (no room for some batches where they were recorded: their\n"
+        "events are counted as dropped); everything valid was still written. 2 usage error,\n"
+        "nothing written or nothing received.\n",
         argv0, argv0);
 }
 
@@ -133,12 +138,15 @@ int main(int argc, char **argv)
                                          {"ranks", required_argument, NULL, 'R'},
                                          {"ready", required_argument, NULL, 'y'},
                                          {"timeout", required_argument, NULL, 't'},
+                                         {"all-owners", no_argument, NULL, 'A'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     listen_live_opts_t live = {NULL, NULL, NULL, 0, 0, false};
     listen_live_result_t received;
     listen_merge_opts_t mopts = {10LL * 1000000000LL, 250000};
-    listen_inputs_t inputs = {NULL, 0};
+    listen_inputs_t inputs = {NULL, 0, false, NULL, 0};
+    const char **read_args = NULL;
+    size_t num_read_args = 0;
     listen_registry_t reg;
     listen_filter_t filter;
     listen_merge_stats_t mstats;
@@ -157,6 +165,11 @@ int main(int argc, char **argv)
     memset(&filter, 0, sizeof(filter));
     memset(&mstats, 0, sizeof(mstats));
     listen_registry_init(&reg);
+    read_args = calloc((size_t) argc + 1, sizeof(*read_args));
+    if (NULL == read_args) {
+        fprintf(stderr, "ompi-evt-listen: out of memory\n");
+        goto done;
+    }
     /* --read takes every following argument that is not an option */
     while (-1 != (c = getopt_long(argc, argv, "-o:h", opts, NULL))) {
         switch (c) {
@@ -170,10 +183,11 @@ int main(int argc, char **argv)
                         optarg);
                 goto usage_error;
             }
-            if (0 != listen_inputs_add(&inputs, optarg, err, sizeof(err))) {
-                fprintf(stderr, "ompi-evt-listen: %s\n", err);
-                goto done;
-            }
+            /* resolved once every option is known (--all-owners) */
+            read_args[num_read_args++] = optarg;
+            break;
+        case 'A':
+            inputs.all_owners = true;
             break;
         case 'o':
             outdir = optarg;
@@ -253,6 +267,15 @@ int main(int argc, char **argv)
             goto done;
         default:
             goto usage_error;
+        }
+    }
+    for (size_t i = 0; i < num_read_args; ++i) {
+        if (0 != listen_inputs_add(&inputs, read_args[i], err, sizeof(err))) {
+            for (size_t k = 0; k < inputs.num_skipped; ++k) {
+                fprintf(stderr, "ompi-evt-listen: skipped %s\n", inputs.skipped[k]);
+            }
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
         }
     }
     if (NULL != live.target && reading) {
@@ -399,6 +422,10 @@ int main(int argc, char **argv)
                     NULL == f->first_error ? "damaged" : f->first_error);
         }
     }
+    for (size_t i = 0; i < inputs.num_skipped; ++i) {
+        bad_input = true;
+        fprintf(stderr, "ompi-evt-listen: skipped %s\n", inputs.skipped[i]);
+    }
     {
         uint64_t not_stored = 0;
         for (size_t i = 0; i < reg.num_procs; ++i) {
@@ -419,6 +446,7 @@ usage_error:
     usage(stderr, argv[0]);
     ret = 2;
 done:
+    free(read_args);
     for (size_t i = 0; i < nsinks; ++i) {
         sinks[i].destroy(sinks[i].ctx);
     }

@@ -12,8 +12,12 @@
  * lookups), and checked against the decoder's promises: every record's type
  * id is in range, the records walked are as many as announced and end
  * exactly at the section's end, every string is a valid name. A rejected
- * batch must say why and own nothing. ASan/UBSan turn any out-of-bounds
- * access or undefined behaviour into a crash.
+ * batch must say why and own nothing. An accepted batch then goes through
+ * the listener's first pass (tools/listen/evt_listen_registry.c) twice, as
+ * read and as its next batch: a batch may bring up to 64 new clock sources
+ * at once (corpus/many_sources.bin holds such a batch), which the
+ * registry's tables grow for while it reads the batch. ASan/UBSan turn any out-of-bounds access
+ * or undefined behaviour into a crash.
  *
  * make check: a short run from the seed corpus (test/fuzz/corpus) plus the
  * regression inputs (test/fuzz/regressions); make fuzz-decoder: a long run. */
@@ -25,12 +29,31 @@
 #include <string.h>
 
 #include "ompi/mca/evt/base/evt_base_wire.h"
+#include "tools/listen/evt_listen.h"
 
 static void check(int cond)
 {
     if (!cond) {
         abort(); /* a broken promise: libFuzzer keeps the input */
     }
+}
+
+/* The listener's pass 1 on the batch: new process, sources and types,
+ * then the same ones known (a later batch of that process). */
+static void scan(ompi_evt_wire_batch_t *b)
+{
+    listen_registry_t reg;
+    uint64_t seq = b->seq;
+
+    listen_registry_init(&reg);
+    check(0 <= listen_registry_scan(&reg, b));
+    b->seq = seq + 1;
+    check(0 <= listen_registry_scan(&reg, b));
+    b->seq = seq;
+    check(1 == reg.num_procs && reg.num_types <= b->num_types);
+    check(reg.procs[0]->num_clocks <= b->num_clocks);
+    listen_registry_finish(&reg);
+    listen_registry_fini(&reg);
 }
 
 static void check_name(const char *s)
@@ -93,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ++n;
     }
     check(n == b.num_records && cur == b.records_len);
+    scan(&b);
     ompi_evt_wire_batch_destruct(&b);
     return 0;
 }

@@ -26,6 +26,10 @@
  *   --no-offsets         with --skew: the offset samples are left out
  *   --duplicate RANK:SEQ RANK's batch SEQ reaches the node file twice
  *   --bench              minimal events (p2p only, no lifecycle), for speed
+ *   --sources S          S clock sources per process (1..64): S-1 more, each
+ *                        with an event gen.tick.K raised once at start and
+ *                        then by one source per iteration; every batch
+ *                        carries all S clock pairs (the most a batch holds)
  *
  * EXPECTED lines (sorted):
  *   count <event> <rank> <n>      events per type and rank
@@ -51,6 +55,7 @@
 #include "opal/runtime/opal.h"
 
 #define MAXR 256
+#define MAXS OMPI_EVT_WIRE_MAX_SOURCES
 #define T0   1700000000000000000LL /* job start, CLOCK_REALTIME ns */
 
 enum { E_INIT, E_FINI, E_COMM, E_SEND, E_RECV, E_N };
@@ -59,13 +64,19 @@ static const char *const enames[E_N] = {"ompi.mpi.initialization", "ompi.mpi.fin
                                         "ompi.mpi.p2p_send_complete",
                                         "ompi.mpi.p2p_recv_complete"};
 static mca_base_event_t *ev[E_N];
+/* --sources: the extra sources and their events (index 0 unused: src) */
+static int nsources = 1;
+static mca_base_event_source_t *xsrc[MAXS];
+static mca_base_event_t *xev[MAXS];
+static uint64_t xcount[MAXR][MAXS];
 
 typedef struct {
     ompi_evt_wire_encoder_t enc;
     uint64_t seq;
     int node;
     bool dead;
-    uint64_t pending[E_N]; /* records in the open batch, per type */
+    uint64_t pending[E_N];   /* records in the open batch, per type */
+    uint64_t xpending[MAXS]; /* records of gen.tick.K in the open batch */
     uint64_t counted[E_N]; /* records in appended batches */
     uint64_t drops_to_report, drops_reported;
     unsigned char *sent_ok;   /* per iteration: the send record reached a file */
@@ -118,6 +129,13 @@ static void begin(int r, int64_t now)
     if (OPAL_SUCCESS != rc) {
         die("add_clock", rc);
     }
+    for (int s = 1; s < nsources; ++s) {
+        rc = ompi_evt_wire_encoder_add_clock(&k->enc, xsrc[s], ticks_at(k->node, now),
+                                             realtime_at(k->node, now));
+        if (OPAL_SUCCESS != rc) {
+            die("add_clock (--sources)", rc);
+        }
+    }
     /* drops travel in the next batch (again after the batch was lost) */
     if (drops_rank == r && k->drops_reported < k->drops_to_report) {
         rc = ompi_evt_wire_encoder_add_drops(&k->enc, ev[E_SEND], k->drops_to_report);
@@ -127,6 +145,7 @@ static void begin(int r, int64_t now)
         k->drops_reported = k->drops_to_report;
     }
     memset(k->pending, 0, sizeof(k->pending));
+    memset(k->xpending, 0, sizeof(k->xpending));
     memset(k->send_in, 0, (size_t) iters);
     memset(k->recv_in, 0, (size_t) iters);
 }
@@ -157,6 +176,9 @@ static void flush(int r, bool final, int64_t now)
         }
         for (int e = 0; e < E_N; ++e) {
             k->counted[e] += k->pending[e];
+        }
+        for (int x = 1; x < nsources; ++x) {
+            xcount[r][x] += k->xpending[x];
         }
         for (int i = 0; i < iters; ++i) {
             k->sent_ok[i] |= k->send_in[i];
@@ -198,6 +220,62 @@ static void add(int r, int e, int64_t real, const void *payload, int iter)
     }
 }
 
+/* A gen.tick.K record of extra source K (its ticks are the node's clock
+ * too, so the clock pairs given in begin() hold for it). */
+static void add_tick(int r, int x, int64_t real)
+{
+    rank_t *k = &R[r];
+    mca_base_event_record_t rec;
+    uint64_t payload = (uint64_t) x;
+    int rc;
+
+    memset(&rec, 0, sizeof(rec));
+    rec.event = xev[x];
+    rec.source = xsrc[x];
+    rec.timestamp = ticks_at(k->node, real);
+    rec.data = &payload;
+    rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+    if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+        flush(r, false, real);
+        rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+    }
+    if (OPAL_SUCCESS != rc) {
+        die("add_record (--sources)", rc);
+    }
+    k->xpending[x]++;
+}
+
+/* Register the extra sources and one event on each. */
+static void register_sources(void)
+{
+    for (int x = 1; x < nsources; ++x) {
+        static const mca_base_var_type_t types[1] = {MCA_BASE_VAR_TYPE_UINT64_T};
+        static const ptrdiff_t offsets[1] = {0};
+        char name[64];
+        int idx;
+
+        snprintf(name, sizeof(name), "gen.clock.%d", x);
+        idx = mca_base_event_source_register(name, "gen_nodefiles --sources",
+                                             MCA_BASE_EVENT_SOURCE_ORDERED, 1000000000, INT64_MAX,
+                                             NULL, false, NULL);
+        if (0 > idx || OPAL_SUCCESS != mca_base_event_source_get_by_index(idx, &xsrc[x])) {
+            die("source_register", idx);
+        }
+        snprintf(name, sizeof(name), "tick_%d", x);
+        idx = mca_base_event_register_ptr("gen", "tick", "src", name, "one tick", OPAL_INFO_LVL_9,
+                                          1, types, offsets, NULL, 0, 0, xsrc[x], NULL, &xev[x]);
+        if (0 > idx) {
+            die("event_register", idx);
+        }
+        {
+            static const char *const enames_tick[1] = {"source"};
+            if (OPAL_SUCCESS != mca_base_event_set_element_names(xev[x], enames_tick)) {
+                die("set_element_names", 0);
+            }
+        }
+    }
+}
+
 static int parse_pair(const char *s, int *a, uint64_t *b)
 {
     char *end;
@@ -218,6 +296,7 @@ int main(int argc, char **argv)
                                          {"kill", 1, NULL, 'k'},      {"skew", 1, NULL, 's'},
                                          {"duplicate", 1, NULL, 'u'}, {"bench", 0, NULL, 'B'},
                                          {"no-offsets", 0, NULL, 'O'},
+                                         {"sources", 1, NULL, 'S'},
                                          {NULL, 0, NULL, 0}};
     const char *dir, *expected;
     uint64_t flows = 0, total = 0;
@@ -269,12 +348,15 @@ int main(int argc, char **argv)
         case 'O':
             no_offsets = true;
             break;
+        case 'S':
+            nsources = atoi(optarg);
+            break;
         default:
             return 2;
         }
     }
     if (argc - optind != 2 || nranks < 2 || nranks > MAXR || nnodes < 1 || nnodes > 26
-        || nnodes > nranks || iters < 1) {
+        || nnodes > nranks || iters < 1 || nsources < 1 || nsources > MAXS) {
         fprintf(stderr, "usage: gen_nodefiles DIR EXPECTED [--ranks N] [--nodes H] ...\n");
         return 2;
     }
@@ -291,6 +373,7 @@ int main(int argc, char **argv)
         }
     }
     src = ev[E_SEND]->source;
+    register_sources();
     (void) si;
 
     for (int n = 0; n < nnodes; ++n) {
@@ -331,6 +414,11 @@ int main(int argc, char **argv)
         add(r, E_INIT, t, &ip, 0);
         add(r, E_COMM, t + 500, &cp, 0);
     }
+    for (int r = 0; r < nranks; ++r) {
+        for (int x = 1; x < nsources; ++x) {
+            add_tick(r, x, T0 + 1000 * r + 600 + x);
+        }
+    }
     for (int i = 0; i < iters; ++i) {
         /* iteration i: 10 us apart; the send starts at +1 us, the receive
          * was posted at +0 and completes at +3 us, the send completes at +2 */
@@ -355,6 +443,9 @@ int main(int argc, char **argv)
             sp.mode = 1;
             sp.comm_peer = to;
             add(r, E_SEND, me + 2000, &sp, i);
+            if (1 < nsources) {
+                add_tick(r, 1 + i % (nsources - 1), me + 1500);
+            }
             if (from == kill_rank && i >= iters / 2) {
                 continue; /* nothing to receive from a dead rank */
             }
@@ -395,6 +486,13 @@ int main(int argc, char **argv)
                 fprintf(ex, "count %s %d %llu\n", enames[e], r,
                         (unsigned long long) R[r].counted[e]);
                 total += R[r].counted[e];
+            }
+        }
+        for (int x = 1; x < nsources; ++x) {
+            if (0 < xcount[r][x]) {
+                fprintf(ex, "count %s %d %llu\n", xev[x]->name, r,
+                        (unsigned long long) xcount[r][x]);
+                total += xcount[r][x];
             }
         }
         if (0 < R[r].drops_reported) {

@@ -108,7 +108,16 @@ listen 0 --read "$W/opt" -o "$W/ns" --nspace other --quiet &&
     grep -q "batches of other namespaces ignored" "$W/ns/summary.txt" &&
     test "$(grep -c '"time_ns"' "$W/ns/events.jsonl")" = 0 && ok "--nspace" || bad "--nspace"
 
-# 6. clear errors (exit 2)
+# 6. many clock sources: 64 per process (the most a batch carries), each
+#    batch holding all of them, so the registry meets 63 new sources in
+#    one batch and grows its per-process clock table while reading it
+gen many --ranks 6 --nodes 3 --iters 100 --sources 64 --batch-bytes 65536 &&
+    listen 0 --read "$W/many" -o "$W/many.out" --quiet &&
+    checkout "$W/many.out" "$W/many.exp" --causal
+test "$(grep -c 'tick_[0-9]* rank 5 ' "$W/many.out/summary.txt" 2>/dev/null)" = 63 &&
+    ok "64 sources: every one counted" || bad "64 sources: every one counted"
+
+# 7. clear errors (exit 2)
 listen 2 --read "$W/nosuch" && grep -q "No such file" "$W/err.txt" && ok "no such folder" || bad "no such folder"
 echo '{"not": "a node file"}' >"$W/foreign.evt"
 listen 2 --read "$W/foreign.evt" && grep -q "not an ompi-evt node file" "$W/err.txt" &&

@@ -223,11 +223,19 @@ typedef struct listen_file {
 typedef struct listen_inputs {
     listen_file_t *files;
     size_t num_files;
+    bool all_owners; /**< read other users' files found in a folder too */
+    char **skipped;  /**< "PATH: why", per file of a folder not read */
+    size_t num_skipped;
 } listen_inputs_t;
 
-/** Resolve the command line's DIR|FILE arguments into node files.
+/** Resolve the command line's DIR|FILE arguments into node files. A file
+ *  named is read if it is a regular file (not a FIFO, device or symbolic
+ *  link). In a folder, only regular files of the caller (all_owners: of
+ *  anyone) are read; a node file or recording that is someone else's, not
+ *  a regular file, a symbolic link or unreadable is skipped and listed in
+ *  skipped (a shared folder may hold anything).
  *  @retval 0, or -1 with a message in @p err (no such path, a foreign or
- *  unreadable file, a folder without node files). */
+ *  unreadable file named, a folder without node files). */
 int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t errlen);
 void listen_inputs_free(listen_inputs_t *in);
 
@@ -325,6 +333,12 @@ int listen_scan_run(listen_inputs_t *in, listen_registry_t *reg, const listen_fi
 FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *err, size_t errlen);
 int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name, char *err,
                       size_t errlen);
+
+/** Make the folder @p dir and everything below it private: folders 0700,
+ *  files 0600, whatever the umask and a library (OTF2) made them; symbolic
+ *  links are neither followed nor changed. @retval 0, -1 (some entry could
+ *  not be changed) */
+int listen_out_private_tree(const char *dir);
 
 /** A text output file (events.jsonl, trace.json) written through stdio
  *  before the first event and after the last, and in between through a

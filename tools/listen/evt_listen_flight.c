@@ -26,12 +26,15 @@
  * that crashed shows as "ended early".
  */
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "evt_listen.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
 #include "tools/evt_file_read.h"
+#include "tools/evt_input_open.h"
 
 /* Records per batch: keeps a batch near 0.5 MiB for the largest payloads. */
 #define FLIGHT_BATCH_RECORDS 2048
@@ -135,16 +138,17 @@ struct listen_flight {
 
 bool listen_flight_is_recording(const char *path)
 {
-    char magic[sizeof(OMPI_EVT_FILE_MAGIC) - 1];
-    FILE *f = fopen(path, "rb");
+    char magic[sizeof(OMPI_EVT_FILE_MAGIC) - 1], why[256];
     bool yes;
+    int fd;
 
-    if (NULL == f) {
+    /* never blocks on a FIFO, never follows a link */
+    if (EVT_INPUT_OK != evt_input_open(AT_FDCWD, path, false, &fd, NULL, why, sizeof(why))) {
         return false;
     }
-    yes = 1 == fread(magic, sizeof(magic), 1, f)
+    yes = (ssize_t) sizeof(magic) == pread(fd, magic, sizeof(magic), 0)
           && 0 == memcmp(magic, OMPI_EVT_FILE_MAGIC, sizeof(magic));
-    fclose(f);
+    (void) close(fd);
     return yes;
 }
 

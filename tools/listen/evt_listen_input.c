@@ -12,7 +12,10 @@
  * node files named one by one), and reading them batch by batch. A file is
  * a node file when its first bytes say so; a folder contributes every node
  * file in it (sorted by name), and a file in it named *.evt that is not one
- * is an error (a foreign file where a node file was expected). Each batch
+ * is an error (a foreign file where a node file was expected). Files are
+ * opened without blocking or following links (evt_input_open.h): a FIFO
+ * planted in a shared folder must not hang the reader, and another user's
+ * file there is not part of the caller's job unless asked. Each batch
  * is copied out of the reader, decoded (validated) and handed over; an
  * invalid batch is counted against its file and skipped, damage is taken
  * from the reader's statistics.
@@ -26,8 +29,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "evt_listen.h"
 #include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/evt/file/evt_file_format.h"
+#include "tools/evt_input_open.h"
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -85,20 +93,53 @@ static int add_file(listen_inputs_t *in, const char *path, char *err, size_t err
     return 0;
 }
 
+/* Remember a file of a folder that is not read, and why. */
+static int skip(listen_inputs_t *in, const char *path, const char *why, char *err, size_t errlen)
+{
+    char **n = realloc(in->skipped, (in->num_skipped + 1) * sizeof(*n));
+    size_t len = strlen(path) + strlen(why) + 3;
+
+    if (NULL == n || NULL == (n[in->num_skipped] = malloc(len))) {
+        in->skipped = NULL == n ? in->skipped : n;
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    in->skipped = n;
+    snprintf(n[in->num_skipped++], len, "%s: %s", path, why);
+    return 0;
+}
+
+/* The file open on @p fd starts with a node file's or evt/file's magic. */
+static bool has_magic(int fd)
+{
+    char m[sizeof(OMPI_EVT_FILE_MAGIC) - 1];
+    ssize_t n = pread(fd, m, sizeof(m), 0);
+
+    return (4 <= n && 0 == memcmp(m, OMPI_EVT_NODEFILE_MAGIC, 4))
+           || ((ssize_t) sizeof(m) == n && 0 == memcmp(m, OMPI_EVT_FILE_MAGIC, sizeof(m)));
+}
+
 int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t errlen)
 {
     struct stat st;
     struct dirent *de;
-    char **names = NULL;
+    char **names = NULL, why[256];
     size_t n = 0, found = 0;
     DIR *d;
-    int ret = 0;
+    int ret = 0, fd;
 
     if (0 != stat(arg, &st)) {
         snprintf(err, errlen, "%s: %s", arg, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
+        /* named: anyone's, but a regular file (judged by a descriptor
+         * opened without blocking, before anything reads it) */
+        if (EVT_INPUT_OK != evt_input_open(AT_FDCWD, arg, false, &fd, NULL, why, sizeof(why))) {
+            snprintf(err, errlen, "%s: %s", arg, why);
+            return -1;
+        }
+        (void) close(fd);
         return add_file(in, arg, err, errlen);
     }
     d = opendir(arg);
@@ -126,23 +167,31 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
     }
     for (size_t i = 0; i < n && 0 == ret; ++i) {
         char path[PATH_MAX];
-        struct stat fs;
+        bool named = has_suffix(names[i], OMPI_EVT_NODEFILE_SUFFIX)
+                     || has_suffix(names[i], OMPI_EVT_FILE_SUFFIX);
+        evt_input_status_t rc;
 
         snprintf(path, sizeof(path), "%s/%s", arg, names[i]);
-        if (0 != stat(path, &fs) || !S_ISREG(fs.st_mode)) {
+        rc = evt_input_open(dirfd(d), names[i], !in->all_owners, &fd, NULL, why, sizeof(why));
+        if (EVT_INPUT_OK != rc) {
+            /* what is named like an input is said; anything else is not ours */
+            if (named) {
+                ret = skip(in, path, why, err, errlen);
+            }
             continue;
         }
-        if (has_suffix(names[i], OMPI_EVT_NODEFILE_SUFFIX) || has_suffix(names[i], ".oevt")
-            || ompi_evt_nodefile_is_nodefile(path) || listen_flight_is_recording(path)) {
+        if (named || has_magic(fd)) {
             /* a *.evt that is not a node file is an error (add_file says why) */
             ret = add_file(in, path, err, errlen);
             ++found;
         }
+        (void) close(fd);
     }
     if (0 == ret && 0 == found) {
         snprintf(err, errlen,
-                 "%s: no node files (*%s) or evt/file recordings (*.oevt) in this folder", arg,
-                 OMPI_EVT_NODEFILE_SUFFIX);
+                 "%s: no node files (*%s) or evt/file recordings (*%s) to read in this folder%s",
+                 arg, OMPI_EVT_NODEFILE_SUFFIX, OMPI_EVT_FILE_SUFFIX,
+                 0 < in->num_skipped ? " (some were skipped: see above)" : "");
         ret = -1;
     }
 cleanup:
@@ -160,6 +209,10 @@ void listen_inputs_free(listen_inputs_t *in)
         free(in->files[i].path);
         free(in->files[i].first_error);
     }
+    for (size_t i = 0; i < in->num_skipped; ++i) {
+        free(in->skipped[i]);
+    }
+    free(in->skipped);
     free(in->files);
     memset(in, 0, sizeof(*in));
 }

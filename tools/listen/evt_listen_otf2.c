@@ -645,6 +645,12 @@ static int ot_end(void *ctx, const listen_registry_t *reg)
         fprintf(stderr, "ompi-evt-listen: writing the OTF2 archive failed\n");
         return -1;
     }
+    /* the OTF2 library creates its files with the umask's modes */
+    if (0 != listen_out_private_tree(s->tmpdir)) {
+        fprintf(stderr, "ompi-evt-listen: %s: cannot make the archive private (0600/0700)\n",
+                s->tmpdir);
+        return -1;
+    }
     /* into place: replace an earlier trace.otf2 only if it is an archive */
     snprintf(final, sizeof(final), "%s/trace.otf2", s->dir);
     if (0 == lstat(final, &sb)) {

@@ -18,6 +18,7 @@
  * and integers, which is what makes millions of lines per second possible.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -363,3 +364,61 @@ size_t listen_json_value(char *out, size_t cap, const ompi_evt_wire_value_t *v)
         return put(out, cap, "null", 4);
     }
 }
+
+/* Set the modes of the folder open on @p dfd and of all below it. */
+static int private_tree_at(int dfd, int depth)
+{
+    DIR *d;
+    struct dirent *de;
+    int ret = 0;
+
+    if (0 != fchmod(dfd, 0700)) {
+        (void) close(dfd);
+        return -1;
+    }
+    if (64 < depth) { /* an archive is a few levels deep */
+        (void) close(dfd);
+        return -1;
+    }
+    d = fdopendir(dfd);
+    if (NULL == d) {
+        (void) close(dfd);
+        return -1;
+    }
+    while (NULL != (de = readdir(d))) {
+        struct stat st;
+        int fd;
+
+        if (0 == strcmp(de->d_name, ".") || 0 == strcmp(de->d_name, "..")) {
+            continue;
+        }
+        if (0 != fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+            ret = -1;
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (0 > fd || 0 != private_tree_at(fd, depth + 1)) {
+                ret = -1;
+            }
+        } else if (S_ISREG(st.st_mode)) {
+            fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+            if (0 > fd || 0 != fchmod(fd, 0600)) {
+                ret = -1;
+            }
+            if (0 <= fd) {
+                (void) close(fd);
+            }
+        } /* anything else (a link) is left alone: never followed */
+    }
+    (void) closedir(d);
+    return ret;
+}
+
+int listen_out_private_tree(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+    return 0 > fd ? -1 : private_tree_at(fd, 0);
+}
+

@@ -470,8 +470,9 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
 {
     listen_type_t *stack_map[64];
     listen_type_t **map = stack_map;
-    listen_clock_t *cmap_stack[64];
-    listen_clock_t **cmap = cmap_stack;
+    /* indexes into p->clocks, not pointers: a new source grows that array */
+    size_t cmap_stack[64];
+    size_t *cmap = cmap_stack;
     listen_proc_t *p;
     ompi_evt_wire_record_t r;
     size_t cur = 0;
@@ -555,10 +556,10 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
             lc->ref_ticks = c->source_ticks;
             lc->ref_realtime_ns = c->realtime_ns;
         }
-        cmap[i] = lc;
+        cmap[i] = (size_t) (lc - p->clocks);
     }
     while (ompi_evt_wire_batch_next_record(b, &cur, &r)) {
-        listen_clock_t *lc = cmap[b->types[r.type].source];
+        listen_clock_t *lc = &p->clocks[cmap[b->types[r.type].source]];
         if (!map[r.type]->selected) {
             continue;
         }

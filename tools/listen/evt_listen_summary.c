@@ -84,6 +84,9 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
             fprintf(f, "    first problem: %s\n", lf->first_error);
         }
     }
+    for (size_t i = 0; i < in->num_skipped; ++i) {
+        fprintf(f, "  SKIPPED %s\n", in->skipped[i]);
+    }
     if (0 < reg->ignored_batches) {
         fprintf(f, "  %llu batches of other namespaces ignored (--nspace %s)\n",
                 (unsigned long long) reg->ignored_batches, reg->only_nspace);

@@ -513,7 +513,8 @@ static void open_index(ompi_evt_nodefile_reader_t *r, const char *path)
 
     s->idx_fd = -1;
     (void) snprintf(ipath, sizeof(ipath), "%s.idx", path);
-    s->idx_fd = open(ipath, O_RDONLY | O_CLOEXEC);
+    /* a reader may meet planted files: never block on a FIFO or follow a link */
+    s->idx_fd = open(ipath, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (s->idx_fd < 0) {
         return;
     }
@@ -591,7 +592,7 @@ bool ompi_evt_nodefile_is_nodefile(const char *path)
     if (NULL == path) {
         return false;
     }
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         return false;
     }
@@ -625,7 +626,8 @@ int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, const char *pat
     s->fd = -1;
     s->idx_fd = -1;
     r->state = s;
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO fails the check below instead of blocking here */
+    s->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (s->fd < 0) {
         seterr(r->error, sizeof(r->error), "%s: %s", path, strerror(errno));
         ret = ENOENT == errno ? OPAL_ERR_NOT_FOUND : OPAL_ERR_FILE_OPEN_FAILURE;
