@@ -158,6 +158,10 @@ typedef struct listen_job {
     const char *nspace; /**< of its first process */
     uint32_t size;      /**< ranks 0..size-1: the reported job size, or the highest rank + 1 */
     uint32_t reported;  /**< processes with at least one batch */
+    size_t first;       /**< index of its first process in listen_registry_t::procs */
+    /** Its ranks are few enough to be listed one by one (a damaged rank
+     *  number can make size huge): else only those that reported are. */
+    bool listable;
 } listen_job_t;
 
 typedef struct listen_registry {
@@ -210,6 +214,13 @@ int listen_procs_settle(listen_registry_t *reg);
 /** The process (nspace, rank), or NULL (never reported). */
 const listen_proc_t *listen_procs_find(const listen_registry_t *reg, const char *nspace,
                                        int64_t rank);
+/** Step through the ranks of @p j in order: @p *r the next rank to show
+ *  (start at 0), @p *i the next process index (start at j->first).
+ *  @retval false past the last; else *p is the rank's process, or NULL
+ *  when it never reported (ranks of a job that is not listable are
+ *  skipped to the next that reported). */
+bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int64_t *r,
+                       size_t *i, const listen_proc_t **p);
 /** The job of @p nspace, or NULL. */
 const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *nspace);
 /** Whether the sends of @p src to @p dst (world ranks of @p nspace) and

@@ -202,8 +202,11 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
     /* every rank of every job, in rank order */
     for (size_t k = 0; k < reg->num_jobs; ++k) {
         const listen_job_t *j = &reg->jobs[k];
-        for (int64_t r = 0; r < (int64_t) j->size; ++r) {
-            if (0 != rank_line(s->out.f, reg, listen_procs_find(reg, j->nspace, r), j->nspace, r)) {
+        const listen_proc_t *p;
+        int64_t r = 0;
+        size_t at = j->first;
+        while (listen_procs_step(reg, j, &r, &at, &p)) {
+            if (0 != rank_line(s->out.f, reg, p, j->nspace, r - 1)) {
                 return -1;
             }
         }

@@ -125,6 +125,7 @@ int listen_procs_settle(listen_registry_t *reg)
 
         p->id = (uint32_t) i;
         if (0 == nj || 0 != strcmp(jobs[nj - 1].nspace, p->nspace)) {
+            jobs[nj].first = i;
             jobs[nj++].nspace = p->nspace;
         }
         j = &jobs[nj - 1];
@@ -146,6 +147,9 @@ int listen_procs_settle(listen_registry_t *reg)
                 p->recvs_partial = true;
             }
         }
+    }
+    for (size_t k = 0; k < nj; ++k) {
+        jobs[k].listable = jobs[k].size <= JOB_SIZE_MAX;
     }
     free(reg->jobs);
     reg->jobs = jobs;
@@ -174,6 +178,27 @@ const listen_proc_t *listen_procs_find(const listen_registry_t *reg, const char 
         }
     }
     return NULL;
+}
+
+bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int64_t *r,
+                       size_t *i, const listen_proc_t **p)
+{
+    const listen_proc_t *next = *i < j->first + j->reported ? reg->procs[*i] : NULL;
+
+    if (!j->listable && NULL != next && *r < (int64_t) next->rank) {
+        *r = next->rank; /* not every rank is listed: the next that reported */
+    }
+    if (*r >= (int64_t) j->size) {
+        return false;
+    }
+    if (NULL != next && (int64_t) next->rank == *r) {
+        *p = next;
+        ++*i;
+    } else {
+        *p = NULL;
+    }
+    ++*r;
+    return true;
 }
 
 const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *nspace)

@@ -48,6 +48,9 @@ static uint64_t never_reported(FILE *f, const listen_registry_t *reg, const list
     uint64_t n = 0;
     int64_t run = -1; /* first rank of the current run of missing ranks */
 
+    if (!j->listable) {
+        return 0;
+    }
     for (int64_t r = 0; r <= (int64_t) j->size; ++r) {
         bool missing = r < (int64_t) j->size && NULL == listen_procs_find(reg, j->nspace, r);
         if (missing) {
@@ -245,13 +248,15 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
     fprintf(f, "\nranks that ended early (no FINAL batch):");
     for (size_t k = 0; k < reg->num_jobs; ++k) {
         const listen_job_t *j = &reg->jobs[k];
-        for (int64_t r = 0; r < (int64_t) j->size; ++r) {
-            const listen_proc_t *p = listen_procs_find(reg, j->nspace, r);
+        const listen_proc_t *p;
+        int64_t r = 0;
+        size_t at = j->first;
+        while (listen_procs_step(reg, j, &r, &at, &p)) {
             if (NULL == p || !p->final_seen) {
                 if (1 < reg->num_jobs) {
-                    fprintf(f, " %lld(%s)", (long long) r, j->nspace);
+                    fprintf(f, " %lld(%s)", (long long) (r - 1), j->nspace);
                 } else {
-                    fprintf(f, " %lld", (long long) r);
+                    fprintf(f, " %lld", (long long) (r - 1));
                 }
                 early++;
             }
