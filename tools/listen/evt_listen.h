@@ -219,8 +219,8 @@ const listen_proc_t *listen_procs_find(const listen_registry_t *reg, const char 
  *  @retval false past the last; else *p is the rank's process, or NULL
  *  when it never reported (ranks of a job that is not listable are
  *  skipped to the next that reported). */
-bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int64_t *r,
-                       size_t *i, const listen_proc_t **p);
+bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int64_t *r, size_t *i,
+                       const listen_proc_t **p);
 /** The job of @p nspace, or NULL. */
 const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *nspace);
 /** Whether the sends of @p src to @p dst (world ranks of @p nspace) and

@@ -180,8 +180,8 @@ const listen_proc_t *listen_procs_find(const listen_registry_t *reg, const char 
     return NULL;
 }
 
-bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int64_t *r,
-                       size_t *i, const listen_proc_t **p)
+bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int64_t *r, size_t *i,
+                       const listen_proc_t **p)
 {
     const listen_proc_t *next = *i < j->first + j->reported ? reg->procs[*i] : NULL;
 
