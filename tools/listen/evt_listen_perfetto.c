@@ -48,6 +48,7 @@ typedef struct pend {
     int64_t ts;        /**< flow point (job ns) */
     int64_t start, end; /**< the request's start and completion (job ns) */
     int64_t rank;
+    uint64_t uncertainty; /**< the most uncertain of its rank's clock offsets (ns) */
     uint64_t bytes;
     uint32_t pid, tid;
     struct pend *next;
@@ -72,6 +73,7 @@ typedef struct {
     uint32_t *ns_of;   /**< namespace number per process id */
     int64_t (*lane_end)[LANES];
     uint32_t *lanes_named;
+    uint64_t *uncertainty; /**< per process id, its most uncertain clock offset (ns) */
     size_t num_procs;
     pq_t *q;
     size_t qcap, qn;
@@ -81,7 +83,7 @@ typedef struct {
     uint64_t unsafe;      /**< not paired: a side's recording misses records */
     /* flows whose receive completed before its send started (after clock
      * alignment): the worst, by how much, between which ranks */
-    uint64_t acausal;
+    uint64_t acausal, acausal_beyond; /**< ... and by more than the offsets' uncertainty */
     int64_t worst_ns, worst_src, worst_dst;
     const listen_registry_t *reg;
 } pf_t;
@@ -154,8 +156,17 @@ static int pf_begin(void *ctx, const listen_registry_t *reg)
     s->ns_of = calloc(reg->num_procs + 1, sizeof(*s->ns_of));
     s->lane_end = calloc(reg->num_procs + 1, sizeof(*s->lane_end));
     s->lanes_named = calloc(reg->num_procs + 1, sizeof(*s->lanes_named));
-    if (NULL == s->ns_of || NULL == s->lane_end || NULL == s->lanes_named) {
+    s->uncertainty = calloc(reg->num_procs + 1, sizeof(*s->uncertainty));
+    if (NULL == s->ns_of || NULL == s->lane_end || NULL == s->lanes_named
+        || NULL == s->uncertainty) {
         return -1;
+    }
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        for (size_t k = 0; k < reg->procs[i]->num_offsets; ++k) {
+            if (reg->procs[i]->offsets[k].uncertainty_ns > s->uncertainty[i]) {
+                s->uncertainty[i] = reg->procs[i]->offsets[k].uncertainty_ns;
+            }
+        }
     }
     fputs("{\"traceEvents\":[\n", s->out.f);
     s->first = true;
@@ -304,6 +315,9 @@ static void flow(pf_t *s, const pend_t *snd, const pend_t *rcv)
      * says so shows a clock alignment (or a pairing) that is wrong */
     if (rcv->end < snd->start) {
         int64_t by = snd->start - rcv->end;
+        if ((uint64_t) by > snd->uncertainty + rcv->uncertainty) {
+            s->acausal_beyond++;
+        }
         if (0 == s->acausal++ || by > s->worst_ns) {
             s->worst_ns = by;
             s->worst_src = snd->rank;
@@ -459,6 +473,7 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         me.start = start;
         me.end = end;
         me.rank = ev->proc->rank;
+        me.uncertainty = s->uncertainty[ev->proc->id];
         me.bytes = p2p.bytes;
         me.pid = pid;
         me.tid = (uint32_t) lane + 1;
@@ -501,10 +516,12 @@ static int pf_end(void *ctx, const listen_registry_t *reg)
     if (0 < s->acausal) {
         fprintf(stderr,
                 "ompi-evt-listen: causality: %llu of %llu send->receive flows have their receive "
-                "complete before the send started (worst by %.3f us, rank %lld -> rank %lld): "
-                "the clock alignment is wrong\n",
+                "complete before the send started (worst by %.3f us, rank %lld -> rank %lld; "
+                "%llu by more than the clock offsets' uncertainty): the clock alignment is "
+                "wrong\n",
                 (unsigned long long) s->acausal, (unsigned long long) s->flows,
-                (double) s->worst_ns / 1e3, (long long) s->worst_src, (long long) s->worst_dst);
+                (double) s->worst_ns / 1e3, (long long) s->worst_src, (long long) s->worst_dst,
+                (unsigned long long) s->acausal_beyond);
     }
     return listen_outbuf_commit(&s->out);
 }
@@ -524,8 +541,11 @@ static void pf_report(void *ctx, FILE *f)
             "send started, after clock alignment)",
             (unsigned long long) s->acausal, (unsigned long long) s->flows);
     if (0 < s->acausal) {
-        fprintf(f, "; worst: %.3f us, rank %lld -> rank %lld", (double) s->worst_ns / 1e3,
-                (long long) s->worst_src, (long long) s->worst_dst);
+        fprintf(f,
+                "; worst: %.3f us, rank %lld -> rank %lld; %llu by more than the clock "
+                "offsets' uncertainty",
+                (double) s->worst_ns / 1e3, (long long) s->worst_src, (long long) s->worst_dst,
+                (unsigned long long) s->acausal_beyond);
     }
     fprintf(f, "\n");
 }
@@ -548,6 +568,7 @@ static void pf_destroy(void *ctx)
     free(s->ns_of);
     free(s->lane_end);
     free(s->lanes_named);
+    free(s->uncertainty);
     free(s);
 }
 
