@@ -47,6 +47,7 @@ typedef struct {
 
 static int passed, failed;
 static int causal; /* 1 must hold, -1 must be violated somewhere, 0 not checked */
+static const char *formats = "jsonl,perfetto,otf2";
 
 static void check(bool ok, const char *fmt, ...)
 {
@@ -121,6 +122,8 @@ typedef struct {
     bool early[1024];
     long nranks;
     uint64_t flows, total;
+    uint64_t mpi_sends, mpi_recvs;
+    bool have_msgs;
 } expected_t;
 
 static void read_expected(const char *path, expected_t *e)
@@ -136,7 +139,7 @@ static void read_expected(const char *path, expected_t *e)
     while (fgets(line, sizeof(line), f)) {
         char name[128];
         long r;
-        unsigned long long n;
+        unsigned long long n, m;
         if (3 == sscanf(line, "count %127s %ld %llu", name, &r, &n)) {
             bump(&e->count, name, r, n);
             if (r + 1 > e->nranks) {
@@ -152,6 +155,12 @@ static void read_expected(const char *path, expected_t *e)
             e->flows = n;
         } else if (1 == sscanf(line, "total %llu", &n)) {
             e->total = n;
+        } else if (1 == sscanf(line, "ranks %ld", &r) && r > e->nranks && r <= 1024) {
+            e->nranks = r;
+        } else if (2 == sscanf(line, "otf2_msgs %llu %llu", &n, &m)) {
+            e->mpi_sends = n;
+            e->mpi_recvs = m;
+            e->have_msgs = true;
         }
     }
     fclose(f);
@@ -443,7 +452,13 @@ static void check_otf2(const char *dir, const char *otf2_print, const expected_t
         long id, rank;
         if (2 == sscanf(line, "LOCATION %ld Name: \"rank %ld", &id, &rank) && id >= 0 && id < 4096) {
             loc_rank[id] = rank;
+            /* one job: location (and location group) ids are the ranks */
+            check(id == rank, "otf2: location %ld is rank %ld", id, rank);
         }
+        /* otf2-print warns (on stderr, here merged) about definitions
+         * out of id order */
+        check(NULL == strstr(line, "arning") && NULL == strstr(line, "out of order"),
+              "otf2-print -G without a warning: %s", line);
     }
     check(0 == pclose(p), "otf2-print -G reads the definitions");
     snprintf(cmd, sizeof(cmd), "%s '%s/trace.otf2/traces.otf2' 2>&1", otf2_print, dir);
@@ -455,6 +470,8 @@ static void check_otf2(const char *dir, const char *otf2_print, const expected_t
         char what[64], region[256];
         long loc;
         unsigned long long ts;
+        check(NULL == strstr(line, "arning") && NULL == strstr(line, "out of order"),
+              "otf2-print without a warning: %s", line);
         if (3 > sscanf(line, "%63s %ld %llu", what, &loc, &ts) || loc < 0 || loc >= 4096) {
             continue;
         }
@@ -484,6 +501,11 @@ static void check_otf2(const char *dir, const char *otf2_print, const expected_t
             exp_recvs += e->count.c[i].n;
         }
     }
+    if (e->have_msgs) {
+        /* only messages the listener could pair by order */
+        exp_sends = e->mpi_sends;
+        exp_recvs = e->mpi_recvs;
+    }
     check(sends == exp_sends && recvs == exp_recvs,
           "otf2: %" PRIu64 " MPI_SEND / %" PRIu64 " MPI_RECV, expected %" PRIu64 " / %" PRIu64,
           sends, recvs, exp_sends, exp_recvs);
@@ -498,6 +520,8 @@ static void check_summary(const char *dir, const expected_t *e)
     int section = 0;
     long lost[1024] = {0};
     bool early[1024] = {false};
+    bool causality_seen = false;
+    unsigned long long viol, nfl;
 
     memset(&got, 0, sizeof(got));
     memset(&drops, 0, sizeof(drops));
@@ -519,6 +543,7 @@ static void check_summary(const char *dir, const expected_t *e)
             section = 3;
         } else if (0 == strncmp(line, "ranks that ended early", 22)) {
             char *q = strchr(line, ':');
+            long prev = -1;
             section = 0;
             while (NULL != q && *q) {
                 char *end;
@@ -526,11 +551,20 @@ static void check_summary(const char *dir, const expected_t *e)
                 if (end == q + 1) {
                     break;
                 }
+                check(v > prev, "summary.txt: ranks that ended early in rank order: %s", line);
+                prev = v;
                 if (v >= 0 && v < 1024) {
                     early[v] = true;
                 }
                 q = end;
             }
+        } else if (2 == sscanf(line, "  causality: %llu violations of %llu flows", &viol, &nfl)) {
+            causality_seen = true;
+            check(nfl == e->flows, "summary.txt: causality checked on %llu flows, expected %llu",
+                  nfl, (unsigned long long) e->flows);
+            check(causal != 1 || 0 == viol, "summary.txt: no causality violation (%llu)", viol);
+            check(causal != -1 || 0 < viol, "summary.txt (control): causality violations (%llu)",
+                  viol);
         } else if ('\n' == line[0] || ' ' != line[0]) {
             section = 0;
         } else if (1 == section && 4 == sscanf(line, " %127s rank %ld %255s %llu", name, &r, ns, &n)) {
@@ -543,6 +577,7 @@ static void check_summary(const char *dir, const expected_t *e)
         }
     }
     fclose(f);
+    check(causality_seen || !strstr(formats, "perfetto"), "summary.txt: a causality line");
     same(&e->count, &got, "summary.txt vs expected");
     same(&e->drops, &drops, "summary.txt drops vs expected");
     for (long r = 0; r < e->nranks && r < 1024; ++r) {
@@ -555,7 +590,6 @@ static void check_summary(const char *dir, const expected_t *e)
 int main(int argc, char **argv)
 {
     expected_t *e = calloc(1, sizeof(*e));
-    const char *formats = "jsonl,perfetto,otf2";
 
     if (argc < 4 || NULL == e) {
         fprintf(stderr, "usage: check_listen OUTDIR EXPECTED OTF2_PRINT|- [--formats LIST]\n");

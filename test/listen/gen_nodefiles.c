@@ -30,14 +30,27 @@
  *                        with an event gen.tick.K raised once at start and
  *                        then by one source per iteration; every batch
  *                        carries all S clock pairs (the most a batch holds)
+ *   --missing RANK       RANK dies before its first batch: nothing of it reaches a file
+ *   --window RANK:SEQ    RANK's batches before SEQ never reach the file (a flight
+ *                        recorder that overwrote its oldest records)
+ *   --same-tag           every message has tag 0 and 8 bytes: only order tells
+ *                        messages of a pair apart (as NetPIPE's)
+ *   --reverse-first      each node's ranks deliver a first batch right after
+ *                        MPI_Init in reverse rank order (batches arrive out of
+ *                        rank order)
  *
  * EXPECTED lines (sorted):
  *   count <event> <rank> <n>      events per type and rank
  *   drops <event> <rank> <n>
  *   lost <rank> <n>
  *   early <rank>
- *   flows <n>                     send/recv pairs both present
+ *   flows <n>                     send/recv pairs both present, on ranks whose
+ *                                 sends (receives) reach the files whole from
+ *                                 their start: no batch lost, no drops
  *   total <n>
+ *   ranks <n>                     the job size
+ *   otf2_msgs <sends> <recvs>     p2p records written as MpiSend / MpiRecv
+ *                                 (those of pairs the listener pairs)
  */
 
 #include "opal_config.h"
@@ -90,9 +103,10 @@ static ompi_evt_nodefile_t files[26];
 static int nranks = 4, nnodes = 2, iters = 50;
 static size_t batch_bytes = 8192;
 static int lose_rank = -1, dup_rank = -1, kill_rank = -1, drops_rank = -1, skew_node = -1;
-static uint64_t lose_seq, dup_seq, drops_n;
+static int missing_rank = -1, window_rank = -1;
+static uint64_t lose_seq, dup_seq, drops_n, window_seq;
 static int64_t skew_ns;
-static bool bench, no_offsets;
+static bool bench, no_offsets, same_tag, reverse_first;
 static mca_base_event_source_t *src;
 
 /* per-node monotonic clock: booted at a node-dependent instant */
@@ -165,7 +179,8 @@ static void flush(int r, bool final, int64_t now)
     if (OPAL_SUCCESS != rc) {
         die("finish", rc);
     }
-    if (!(lose_rank == r && lose_seq == k->seq)) {
+    if (!(lose_rank == r && lose_seq == k->seq) && missing_rank != r
+        && !(window_rank == r && k->seq < window_seq)) {
         rc = ompi_evt_nodefile_append(&files[k->node], buf, len);
         if (OPAL_SUCCESS != rc) {
             die(files[k->node].error, rc);
@@ -276,6 +291,20 @@ static void register_sources(void)
     }
 }
 
+/* What reached the files of rank @p r starts at its first batch and has
+ * no hole: the listener pairs its sends and receives by order. */
+static bool whole(int r)
+{
+    return !(r == lose_rank && lose_seq < R[r].seq) && r != missing_rank
+           && !(r == window_rank && 0 < window_seq);
+}
+
+/* Sends of @p src to @p dst the listener pairs with their receives. */
+static bool pairable(int src, int dst)
+{
+    return whole(src) && 0 == R[src].drops_reported && whole(dst);
+}
+
 static int parse_pair(const char *s, int *a, uint64_t *b)
 {
     char *end;
@@ -297,9 +326,12 @@ int main(int argc, char **argv)
                                          {"duplicate", 1, NULL, 'u'}, {"bench", 0, NULL, 'B'},
                                          {"no-offsets", 0, NULL, 'O'},
                                          {"sources", 1, NULL, 'S'},
+                                         {"missing", 1, NULL, 'm'},   {"window", 1, NULL, 'w'},
+                                         {"same-tag", 0, NULL, 'T'},
+                                         {"reverse-first", 0, NULL, 'F'},
                                          {NULL, 0, NULL, 0}};
     const char *dir, *expected;
-    uint64_t flows = 0, total = 0;
+    uint64_t flows = 0, total = 0, mpi_sends = 0, mpi_recvs = 0;
     FILE *ex;
     int c, si;
 
@@ -350,6 +382,20 @@ int main(int argc, char **argv)
             break;
         case 'S':
             nsources = atoi(optarg);
+            break;
+        case 'm':
+            missing_rank = atoi(optarg);
+            break;
+        case 'w':
+            if (0 != parse_pair(optarg, &window_rank, &window_seq)) {
+                return 2;
+            }
+            break;
+        case 'T':
+            same_tag = true;
+            break;
+        case 'F':
+            reverse_first = true;
             break;
         default:
             return 2;
@@ -419,6 +465,9 @@ int main(int argc, char **argv)
             add_tick(r, x, T0 + 1000 * r + 600 + x);
         }
     }
+    for (int r = nranks - 1; r >= 0 && reverse_first; --r) {
+        flush(r, false, T0 + 1000 * nranks);
+    }
     for (int i = 0; i < iters; ++i) {
         /* iteration i: 10 us apart; the send starts at +1 us, the receive
          * was posted at +0 and completes at +3 us, the send completes at +2 */
@@ -435,11 +484,11 @@ int main(int argc, char **argv)
             }
             memset(&sp, 0, sizeof(sp));
             sp.comm = 0x7f0000000100ULL;
-            sp.bytes = 8 * ((uint64_t) i + 1);
+            sp.bytes = same_tag ? 8 : 8 * ((uint64_t) i + 1);
             sp.start_time = ticks_at(R[r].node, me + 1000);
             sp.complete_time = ticks_at(R[r].node, me + 2000);
             sp.peer = to;
-            sp.tag = i;
+            sp.tag = same_tag ? 0 : i;
             sp.mode = 1;
             sp.comm_peer = to;
             add(r, E_SEND, me + 2000, &sp, i);
@@ -452,7 +501,7 @@ int main(int argc, char **argv)
             rp = sp;
             rp.peer = from;
             rp.comm_peer = from;
-            rp.bytes = 8 * ((uint64_t) i + 1);
+            rp.bytes = sp.bytes;
             rp.start_time = ticks_at(R[r].node, me);
             /* completes after its send started (true time) */
             rp.complete_time = ticks_at(R[r].node, (peer_send_start > me ? peer_send_start : me)
@@ -502,15 +551,22 @@ int main(int argc, char **argv)
         if (r == lose_rank && lose_seq < R[r].seq) {
             fprintf(ex, "lost %d 1\n", r);
         }
-        if (R[r].dead) {
+        if (r == window_rank && 0 < window_seq && window_seq < R[r].seq) {
+            fprintf(ex, "lost %d %llu\n", r, (unsigned long long) window_seq);
+        }
+        if (R[r].dead || r == missing_rank) {
             fprintf(ex, "early %d\n", r);
         }
         for (int i = 0; i < iters; ++i) {
             int to = (r + 1) % nranks;
-            flows += R[r].sent_ok[i] && R[to].recv_ok[i];
+            flows += R[r].sent_ok[i] && R[to].recv_ok[i] && pairable(r, to);
         }
+        mpi_sends += pairable(r, (r + 1) % nranks) ? R[r].counted[E_SEND] : 0;
+        mpi_recvs += pairable((r + nranks - 1) % nranks, r) ? R[r].counted[E_RECV] : 0;
     }
-    fprintf(ex, "flows %llu\ntotal %llu\n", (unsigned long long) flows, (unsigned long long) total);
+    fprintf(ex, "flows %llu\ntotal %llu\nranks %d\notf2_msgs %llu %llu\n",
+            (unsigned long long) flows, (unsigned long long) total, nranks,
+            (unsigned long long) mpi_sends, (unsigned long long) mpi_recvs);
     fclose(ex);
     for (int r = 0; r < nranks; ++r) {
         ompi_evt_wire_encoder_destruct(&R[r].enc);

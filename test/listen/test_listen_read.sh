@@ -1,6 +1,8 @@
 #!/bin/sh
 # ompi-evt-listen --read: outputs, counts across formats, damage, errors,
-# options, and the time mapping (a node whose clock is off by 5 s).
+# options, the time mapping (a node whose clock is off by 5 s) and its
+# causality check, rank order whatever order batches arrive in, ranks that
+# never reported, and which sends and receives may be paired by order.
 # Each case prints "ok" or "FAIL"; the last line is "N passed, M failed".
 set -u
 L=${LISTEN:?}
@@ -69,8 +71,20 @@ grep '"time_ns"' "$W/plain/events.jsonl" >"$W/plain.events" &&
     grep -q '"rank":2,.*"clock_offsets":\[{"local_realtime_ns"' "$W/skew/events.jsonl" &&
     ok "a 5 s clock skew corrected by offsets: identical events, offsets reported" ||
     bad "skew corrected"
+grep -q "^  rank 2 prterun-gen-1@1 on nodeB: offset_us -5000000.000 uncertainty_us 1.000$" \
+    "$W/skew/summary.txt" && grep -q "^clock alignment (.*in microseconds):$" "$W/skew/summary.txt" &&
+    ok "clock offsets in labelled microseconds" || bad "clock offsets in labelled microseconds"
+grep -q "^  causality: 0 violations of [1-9][0-9]* flows" "$W/skew/summary.txt" &&
+    ! grep -q causality "$W/err.txt" && ok "causality: no violation after alignment" ||
+    bad "causality: no violation after alignment"
 gen noofs --ranks 4 --nodes 2 --iters 40 --skew 1:5000000000 --no-offsets &&
     listen 0 --read "$W/noofs" --quiet && checkout "$W/noofs" "$W/noofs.exp" --acausal
+# the skewed clock left as it is: the listener reports the violations
+listen 0 --read "$W/noofs" --quiet &&
+    grep -q "^  causality: [1-9][0-9]* violations of [1-9][0-9]* flows.*; worst: .*; [1-9][0-9]* by more than the clock offsets' uncertainty$" \
+        "$W/noofs/summary.txt" &&
+    grep -q "causality: [1-9][0-9]* of [1-9][0-9]* send->receive flows" "$W/err.txt" &&
+    ok "causality: a skewed clock's violations reported" || bad "causality: skewed clock reported"
 
 # 4. damage: a truncated file and a corrupted one still give every intact
 #    batch, and exit 1
@@ -117,7 +131,34 @@ gen many --ranks 6 --nodes 3 --iters 100 --sources 64 --batch-bytes 65536 &&
 test "$(grep -c 'tick_[0-9]* rank 5 ' "$W/many.out/summary.txt" 2>/dev/null)" = 63 &&
     ok "64 sources: every one counted" || bad "64 sources: every one counted"
 
-# 7. clear errors (exit 2)
+# 7. the ranks' first batches arrive out of rank order (each node's ranks
+#    deliver one right after MPI_Init, highest rank first), rank 2 dies
+#    before its first batch and rank 3 halfway: OTF2 locations and every
+#    list are in rank order, and the rank that never reported is listed
+gen order --ranks 4 --nodes 2 --iters 30 --reverse-first --missing 2 --kill 3 &&
+    listen 0 --read "$W/order" --quiet && checkout "$W/order" "$W/order.exp" --causal
+grep -q "^  job prterun-gen-1@1: 4 ranks, 3 reported, never reported: 2$" "$W/order/summary.txt" &&
+    grep -q "^ranks that ended early (no FINAL batch): 2 3$" "$W/order/summary.txt" &&
+    grep -q "^  never reported (no batch at all): 2$" "$W/order/summary.txt" &&
+    ok "a rank that never reported is listed" || bad "a rank that never reported is listed"
+awk '/^processes:/ {p = 1; next} p && /^  rank / {print $2} /^$/ {p = 0}' "$W/order/summary.txt" |
+    tr '\n' ' ' | grep -q "^0 1 3 $" && ok "processes in rank order" || bad "processes in rank order"
+# the job size also comes from the initialization events when --events
+# leaves them out
+listen 0 --read "$W/order" -o "$W/order.sel" --events 'ompi.mpi.p2p_*' --quiet &&
+    grep -q "^ranks that ended early (no FINAL batch): 2 3$" "$W/order.sel/summary.txt" &&
+    ok "job size with --events" || bad "job size with --events"
+
+# 8. messages told apart only by order (one tag, one size) and rank 1's
+#    recording missing its oldest batches (a flight window): no arrow joins
+#    a receive that ends before its send starts, and exactly the pairs of
+#    whole recordings are joined; with whole recordings every pair is
+gen window --ranks 4 --nodes 2 --iters 200 --batch-bytes 4096 --same-tag --window 1:3 &&
+    listen 0 --read "$W/window" --quiet && checkout "$W/window" "$W/window.exp" --causal
+gen sametag --ranks 4 --nodes 2 --iters 200 --batch-bytes 4096 --same-tag &&
+    listen 0 --read "$W/sametag" --quiet && checkout "$W/sametag" "$W/sametag.exp" --causal
+
+# 9. clear errors (exit 2)
 listen 2 --read "$W/nosuch" && grep -q "No such file" "$W/err.txt" && ok "no such folder" || bad "no such folder"
 echo '{"not": "a node file"}' >"$W/foreign.evt"
 listen 2 --read "$W/foreign.evt" && grep -q "not an ompi-evt node file" "$W/err.txt" &&

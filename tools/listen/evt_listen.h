@@ -110,6 +110,12 @@ typedef struct listen_proc {
     uint64_t *drops;  /**< per type id (num_types_alloc entries) */
     uint64_t *counts; /**< events emitted per type id (pass 2, after --events) */
     size_t types_alloc;
+    int64_t world_size; /**< the job size it reported (initialization event, recording
+                             header); 0 unknown */
+    bool window_cut;    /**< its recording lost its oldest records or some types */
+    /** Its sends (receives) as read miss some: a batch lost or not read, drops, a window
+     *  cut. Order then no longer identifies a message: not paired. */
+    bool sends_partial, recvs_partial;
 } listen_proc_t;
 
 /** An integer element's value as int64 (unsigned values reinterpreted);
@@ -151,6 +157,17 @@ void listen_filter_free(listen_filter_t *f);
  * The registry (pass 1)
  * ------------------------------------------------------------------------ */
 
+/** A job (namespace) and the ranks it started, as far as the recording tells. */
+typedef struct listen_job {
+    const char *nspace; /**< of its first process */
+    uint32_t size;      /**< ranks 0..size-1: the reported job size, or the highest rank + 1 */
+    uint32_t reported;  /**< processes with at least one batch */
+    size_t first;       /**< index of its first process in listen_registry_t::procs */
+    /** Its ranks are few enough to be listed one by one (a damaged rank
+     *  number can make size huge): else only those that reported are. */
+    bool listable;
+} listen_job_t;
+
 typedef struct listen_registry {
     listen_type_t **types;
     size_t num_types, cap_types;
@@ -162,6 +179,8 @@ typedef struct listen_registry {
     const char *only_nspace;       /**< --nspace: other batches ignored */
     const listen_filter_t *filter; /**< --events: sets listen_type_t::selected */
     uint64_t ignored_batches;      /**< of other namespaces */
+    listen_job_t *jobs;            /**< after listen_procs_settle(), in nspace order */
+    size_t num_jobs;
 } listen_registry_t;
 
 void listen_registry_init(listen_registry_t *reg);
@@ -181,6 +200,40 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
 void listen_registry_finish(listen_registry_t *reg);
 /** The process's clock entry named @p name, or NULL. */
 listen_clock_t *listen_proc_clock(listen_proc_t *p, const char *name);
+
+/* ------------------------------------------------------------------------
+ * The processes in (namespace, rank) order (evt_listen_procs.c)
+ * ------------------------------------------------------------------------ */
+
+/** Pass 1, per batch: what a batch tells about its process beyond its
+ *  accounting (the job size; a recording that lost records). */
+struct listen_file;
+void listen_procs_note(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
+                       const struct listen_file *file);
+/** After pass 1: order reg->procs by (namespace, rank) and number them so
+ *  (every output lists them in that order, whatever order the batches came
+ *  in), find the jobs and their sizes, and which processes' sends and
+ *  receives can be paired by order. @retval 0, -1 out of memory */
+int listen_procs_settle(listen_registry_t *reg);
+/** The process (nspace, rank), or NULL (never reported). */
+const listen_proc_t *listen_procs_find(const listen_registry_t *reg, const char *nspace,
+                                       int64_t rank);
+/** Step through the ranks of @p j in order: @p *r the next rank to show
+ *  (start at 0), @p *i the next process index (start at j->first).
+ *  @retval false past the last; else *p is the rank's process, or NULL
+ *  when it never reported (ranks of a job that is not listable are
+ *  skipped to the next that reported). */
+bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int64_t *r, size_t *i,
+                       const listen_proc_t **p);
+/** The job of @p nspace, or NULL. */
+const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *nspace);
+/** Whether the sends of @p src to @p dst (world ranks of @p nspace) and
+ *  the receives matching them can be paired by order: MPI's non-overtaking
+ *  rule makes the n-th send of (src, dst, tag) match the n-th receive only
+ *  when both sides were read from their beginning without a hole (the
+ *  events carry no message sequence number to align them otherwise). */
+bool listen_procs_pairable(const listen_registry_t *reg, const char *nspace, int64_t src,
+                           int64_t dst);
 
 bool listen_seqset_has(const listen_seqset_t *s, uint64_t v);
 /** @retval 1 added, 0 already there, -1 allocation failure */
@@ -218,6 +271,7 @@ typedef struct listen_file {
     uint64_t flight_overwritten; /**< records the circular file overwrote (its capacity) */
     uint64_t flight_uncarried; /**< records whose type is not in the dictionary or cannot be carried
                                   (not listed) */
+    int32_t flight_world_size; /**< the job size its header gives (<= 0: unknown) */
 } listen_file_t;
 
 typedef struct listen_inputs {

@@ -412,6 +412,7 @@ listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
     f->truncated = f->read_error = false;
     f->flight_uncarried = 0;
     f->flight_overwritten = fl->file->overwritten;
+    f->flight_world_size = fl->file->header_valid ? fl->file->world_size : -1;
     f->damaged = fl->file->nproblems;
     if (0 < fl->file->nproblems && NULL == f->first_error) {
         f->first_error = strdup(fl->file->problems[0]);

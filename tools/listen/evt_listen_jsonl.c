@@ -146,6 +146,52 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     return 0;
 }
 
+/* The per-rank line of @p p, or of rank @p rank of @p nspace that never
+ * sent a batch (p NULL: it ended before its first one). */
+static int rank_line(FILE *f, const listen_registry_t *reg, const listen_proc_t *p,
+                     const char *nspace, int64_t rank)
+{
+    json_object *o = json_object_new_object(), *d = json_object_new_object(), *a;
+    const char *txt;
+
+    if (NULL == o || NULL == d) {
+        json_object_put(o);
+        json_object_put(d);
+        return -1;
+    }
+    json_object_object_add(o, "rank", json_object_new_int64(rank));
+    json_object_object_add(o, "host", json_object_new_string(NULL == p ? "" : p->host));
+    json_object_object_add(o, "nspace", json_object_new_string(nspace));
+    for (size_t t = 0; NULL != p && t < reg->num_types && t < p->types_alloc; ++t) {
+        if (0 < p->drops[t] && reg->types[t]->selected) {
+            json_object_object_add(d, reg->types[t]->name, json_object_new_uint64(p->drops[t]));
+        }
+    }
+    json_object_object_add(o, "drops", d);
+    json_object_object_add(o, "lost_batches",
+                           json_object_new_uint64(NULL == p ? 0 : listen_seqset_gaps(&p->seen)));
+    json_object_object_add(o, "ended_early", json_object_new_boolean(NULL == p || !p->final_seen));
+    if (NULL == p) {
+        json_object_object_add(o, "never_reported", json_object_new_boolean(true));
+    }
+    a = json_object_new_array();
+    for (size_t k = 0; NULL != p && NULL != a && k < p->num_offsets; ++k) {
+        json_object *x = json_object_new_object();
+        json_object_object_add(x, "local_realtime_ns",
+                               json_object_new_int64(p->offsets[k].local_realtime_ns));
+        json_object_object_add(x, "offset_ns", json_object_new_int64(p->offsets[k].offset_ns));
+        json_object_object_add(x, "uncertainty_ns",
+                               json_object_new_uint64(p->offsets[k].uncertainty_ns));
+        json_object_array_add(a, x);
+    }
+    json_object_object_add(o, "clock_offsets", a);
+    txt = json_object_to_json_string_ext(o,
+                                         JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    fprintf(f, "%s\n", txt);
+    json_object_put(o);
+    return 0;
+}
+
 static int jl_end(void *ctx, const listen_registry_t *reg)
 {
     jsonl_t *s = ctx;
@@ -153,43 +199,17 @@ static int jl_end(void *ctx, const listen_registry_t *reg)
     if (0 != listen_outbuf_flush(&s->out)) {
         return -1;
     }
-    for (size_t i = 0; i < reg->num_procs; ++i) {
-        const listen_proc_t *p = reg->procs[i];
-        json_object *o = json_object_new_object(), *d = json_object_new_object(), *a;
-        const char *txt;
-
-        if (NULL == o || NULL == d) {
-            json_object_put(o);
-            json_object_put(d);
-            return -1;
-        }
-        json_object_object_add(o, "rank", json_object_new_int64(p->rank));
-        json_object_object_add(o, "host", json_object_new_string(p->host));
-        json_object_object_add(o, "nspace", json_object_new_string(p->nspace));
-        for (size_t t = 0; t < reg->num_types && t < p->types_alloc; ++t) {
-            if (0 < p->drops[t] && reg->types[t]->selected) {
-                json_object_object_add(d, reg->types[t]->name, json_object_new_uint64(p->drops[t]));
+    /* every rank of every job, in rank order */
+    for (size_t k = 0; k < reg->num_jobs; ++k) {
+        const listen_job_t *j = &reg->jobs[k];
+        const listen_proc_t *p;
+        int64_t r = 0;
+        size_t at = j->first;
+        while (listen_procs_step(reg, j, &r, &at, &p)) {
+            if (0 != rank_line(s->out.f, reg, p, j->nspace, r - 1)) {
+                return -1;
             }
         }
-        json_object_object_add(o, "drops", d);
-        json_object_object_add(o, "lost_batches",
-                               json_object_new_uint64(listen_seqset_gaps(&p->seen)));
-        json_object_object_add(o, "ended_early", json_object_new_boolean(!p->final_seen));
-        a = json_object_new_array();
-        for (size_t k = 0; NULL != a && k < p->num_offsets; ++k) {
-            json_object *x = json_object_new_object();
-            json_object_object_add(x, "local_realtime_ns",
-                                   json_object_new_int64(p->offsets[k].local_realtime_ns));
-            json_object_object_add(x, "offset_ns", json_object_new_int64(p->offsets[k].offset_ns));
-            json_object_object_add(x, "uncertainty_ns",
-                                   json_object_new_uint64(p->offsets[k].uncertainty_ns));
-            json_object_array_add(a, x);
-        }
-        json_object_object_add(o, "clock_offsets", a);
-        txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN
-                                                    | JSON_C_TO_STRING_NOSLASHESCAPE);
-        fprintf(s->out.f, "%s\n", txt);
-        json_object_put(o);
     }
     return listen_outbuf_commit(&s->out);
 }

@@ -48,6 +48,9 @@ int listen_scan_run(listen_inputs_t *in, listen_registry_t *reg, const listen_fi
         }
         while (1 == (rc = listen_cursor_next(c, &b))) {
             rc = listen_registry_scan(reg, &b->wire);
+            if (0 < rc) {
+                listen_procs_note(reg, &b->wire, &in->files[i]);
+            }
             listen_batch_free(b);
             if (0 > rc) {
                 snprintf(err, errlen, "out of memory");
@@ -63,6 +66,10 @@ int listen_scan_run(listen_inputs_t *in, listen_registry_t *reg, const listen_fi
         }
     }
     listen_registry_finish(reg);
+    if (0 != listen_procs_settle(reg)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     return 0;
 }
 

@@ -12,7 +12,9 @@
  * written with the OTF2 library, as Score-P writes them, so Vampir and
  * otf2-print read it.
  *   - system tree: "machine" > one node per host; one location group
- *     (process) and one location (thread) per rank, named "rank R"
+ *     (process) and one location (thread) per rank, named "rank R",
+ *     numbered and defined in (namespace, rank) order: in a single job,
+ *     rank R is location group and location R
  *   - every event type is a region; an event is an Enter and a Leave of its
  *     region at the event's time, the Enter carrying the fields as
  *     attributes (one attribute definition per field name and type)
@@ -20,8 +22,9 @@
  *     point2point, paradigm MPI) at the request's start, an MpiSend there
  *     (or an MpiRecv at the completion), and a Leave at the completion;
  *     peer = world rank in a communicator per namespace ("MPI_COMM_WORLD"
- *     of that namespace: ranks 0..max, a location for every rank even one
- *     that sent nothing), tag and bytes from the event
+ *     of that namespace: ranks 0..job size - 1, a location for every rank
+ *     even one that sent nothing), tag and bytes from the event; not when
+ *     either side's recording misses records (readers match by order)
  * OTF2 wants each location's records in time order; records come in order
  * of their own timestamps, so a slice's start that lies before the rank's
  * previous record is written at that record's time instead (counted). The
@@ -62,12 +65,15 @@ typedef struct {
     size_t num_ns;
     int64_t *ns_max_rank;
     uint64_t **ns_loc;           /**< [ns][rank] -> location */
+    uint64_t *loc_of;            /**< per process id, its location */
+    size_t *proc_at;             /**< per location, its process id or SIZE_MAX */
+    const listen_registry_t *reg;
     /* per type id: the attribute ids of its elements (uint32_t[]); a type
      * with ids is a region written */
     listen_slots_t type_attrs;
     attr_t *attrs;
     size_t num_attrs;
-    uint64_t clamped, unmapped_peers;
+    uint64_t clamped, unmapped_peers, unsafe;
     int64_t t_min, t_max;
     char err[512];
 } otf_t;
@@ -187,32 +193,23 @@ static int ot_begin(void *ctx, const listen_registry_t *reg)
     if (NULL == s->ns_of || NULL == s->ns_max_rank || NULL == s->ns_loc) {
         return -1;
     }
-    /* namespaces and their rank ranges */
+    /* namespaces (procs are in (namespace, rank) order) and their ranks:
+     * every rank the job started, reported or not */
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];
-        size_t k;
-        for (k = 0; k < s->num_ns; ++k) {
-            const listen_proc_t *q = NULL;
-            for (size_t j = 0; j < i; ++j) {
-                if (s->ns_of[j] == k) {
-                    q = reg->procs[j];
-                    break;
-                }
-            }
-            if (NULL != q && 0 == strcmp(q->nspace, p->nspace)) {
-                break;
-            }
+        if (0 == i || 0 != strcmp(reg->procs[i - 1]->nspace, p->nspace)) {
+            const listen_job_t *j = listen_procs_job(reg, p->nspace);
+            s->ns_max_rank[s->num_ns++] = NULL == j ? (int64_t) p->rank : (int64_t) j->size - 1;
         }
-        if (k == s->num_ns) {
-            s->ns_max_rank[s->num_ns++] = -1;
-        }
-        s->ns_of[i] = (uint32_t) k;
-        if ((int64_t) p->rank > s->ns_max_rank[k]) {
-            s->ns_max_rank[k] = p->rank;
+        s->ns_of[i] = (uint32_t) (s->num_ns - 1);
+        if ((int64_t) p->rank > s->ns_max_rank[s->num_ns - 1]) {
+            s->ns_max_rank[s->num_ns - 1] = p->rank;
         }
     }
-    /* locations: the processes, then a placeholder per missing rank */
-    s->num_locs = reg->num_procs;
+    /* locations and location groups numbered by (namespace, rank), so ids
+     * follow the order definitions are written in (rank r of a single job
+     * is location r); a rank without data gets a placeholder */
+    s->num_locs = 0;
     for (size_t k = 0; k < s->num_ns; ++k) {
         size_t n = (size_t) s->ns_max_rank[k] + 1;
         s->ns_loc[k] = malloc(n * sizeof(**s->ns_loc));
@@ -220,19 +217,22 @@ static int ot_begin(void *ctx, const listen_registry_t *reg)
             return -1;
         }
         for (size_t r = 0; r < n; ++r) {
-            s->ns_loc[k][r] = UINT64_MAX;
+            s->ns_loc[k][r] = s->num_locs++;
         }
+    }
+    s->loc_of = calloc(reg->num_procs + 1, sizeof(*s->loc_of));
+    s->proc_at = calloc(s->num_locs + 1, sizeof(*s->proc_at));
+    if (NULL == s->loc_of || NULL == s->proc_at) {
+        return -1;
+    }
+    for (size_t l = 0; l < s->num_locs; ++l) {
+        s->proc_at[l] = SIZE_MAX;
     }
     for (size_t i = 0; i < reg->num_procs; ++i) {
-        s->ns_loc[s->ns_of[i]][reg->procs[i]->rank] = i;
+        s->loc_of[i] = s->ns_loc[s->ns_of[i]][reg->procs[i]->rank];
+        s->proc_at[s->loc_of[i]] = i;
     }
-    for (size_t k = 0; k < s->num_ns; ++k) {
-        for (int64_t r = 0; r <= s->ns_max_rank[k]; ++r) {
-            if (UINT64_MAX == s->ns_loc[k][r]) {
-                s->ns_loc[k][r] = s->num_locs++;
-            }
-        }
-    }
+    s->reg = reg;
     s->w = calloc(s->num_locs + 1, sizeof(*s->w));
     s->last = calloc(s->num_locs + 1, sizeof(*s->last));
     if (NULL == s->w || NULL == s->last) {
@@ -349,7 +349,7 @@ static int ot_event(void *ctx, const listen_event_t *ev)
 {
     otf_t *s = ctx;
     const listen_type_t *t = ev->type;
-    size_t loc = ev->proc->id;
+    size_t loc = s->loc_of[ev->proc->id];
     OTF2_EvtWriter *w = s->w[loc];
     const uint32_t *ids = listen_slot_get(&s->type_attrs, t->id, attrs_make, s, t);
     OTF2_RegionRef region = t->id;
@@ -379,6 +379,13 @@ static int ot_event(void *ctx, const listen_event_t *ev)
         mapped = 0 <= peer && peer <= s->ns_max_rank[ns] && 0 <= tag && tag <= UINT32_MAX;
         if (!mapped) {
             s->unmapped_peers++;
+        } else if (!(LISTEN_P2P_SEND == t->p2p
+                         ? listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, peer)
+                         : listen_procs_pairable(s->reg, ev->proc->nspace, peer, ev->proc->rank))) {
+            /* readers match MpiSend and MpiRecv by order: not where a side
+             * misses records */
+            mapped = false;
+            s->unsafe++;
         }
         ts0 = ts_of(s, loc, p2p.start);
         if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)) {
@@ -461,7 +468,7 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
             return -1;
         }
     }
-    /* nodes, in order of first appearance */
+    /* nodes, in the order of their first rank */
     hosts = calloc(reg->num_procs + 1, sizeof(*hosts));
     if (NULL == hosts) {
         return -1;
@@ -490,8 +497,8 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
             char name[600];
             OTF2_StringRef sn;
             size_t node = 0;
-            if (l < reg->num_procs) {
-                const listen_proc_t *p = reg->procs[l];
+            if (SIZE_MAX != s->proc_at[l]) {
+                const listen_proc_t *p = reg->procs[s->proc_at[l]];
                 for (size_t h = 0; h < nhosts; ++h) {
                     if (0 == strcmp(hosts[h], p->host)) {
                         node = h + 1;
@@ -676,8 +683,11 @@ static void ot_report(void *ctx, FILE *f)
     fprintf(f,
             "  trace.otf2/: %llu record times moved up to their rank's previous record (OTF2 "
             "wants time order per location; overlapping requests), %llu p2p records with a peer "
-            "or tag outside the namespace's ranks (no MpiSend/MpiRecv)\n",
-            (unsigned long long) s->clamped, (unsigned long long) s->unmapped_peers);
+            "or tag outside the namespace's ranks (no MpiSend/MpiRecv), %llu p2p records whose "
+            "partner's recording or its own misses records (no MpiSend/MpiRecv: order would "
+            "match the wrong messages)\n",
+            (unsigned long long) s->clamped, (unsigned long long) s->unmapped_peers,
+            (unsigned long long) s->unsafe);
 }
 
 static void ot_destroy(void *ctx)
@@ -700,6 +710,8 @@ static void ot_destroy(void *ctx)
     free(s->attrs);
     listen_slots_free(&s->type_attrs, free);
     free(s->ns_loc);
+    free(s->loc_of);
+    free(s->proc_at);
     free(s->ns_of);
     free(s->ns_max_rank);
     free(s->w);

@@ -19,7 +19,14 @@
  * receiver (world ranks) and tag, in order (MPI's non-overtaking rule), and
  * equal byte counts; communicators are not compared (their handles are
  * addresses local to each process), so messages of one pair and tag on
- * two communicators can be paired across them. Timestamps are microseconds
+ * two communicators can be paired across them. The events carry no
+ * message sequence number, so order identifies a message only when both
+ * sides were read whole from their start: sends and receives of a rank
+ * whose recording misses records (a lost batch, drops, a flight window
+ * that overwrote its oldest records) are not paired (counted). Every flow
+ * drawn is checked for causality: its receive must not complete before
+ * its send started (counted in the summary, the worst one named, and said
+ * on stderr). Timestamps are microseconds
  * (with nanosecond decimals) since the first event; otherData.origin_ns is
  * that instant on the job timeline (Unix epoch ns).
  */
@@ -39,6 +46,9 @@
 /* One unmatched send or receive. */
 typedef struct pend {
     int64_t ts;        /**< flow point (job ns) */
+    int64_t start, end; /**< the request's start and completion (job ns) */
+    int64_t rank;
+    uint64_t uncertainty; /**< the most uncertain of its rank's clock offsets (ns) */
     uint64_t bytes;
     uint32_t pid, tid;
     struct pend *next;
@@ -63,12 +73,19 @@ typedef struct {
     uint32_t *ns_of;   /**< namespace number per process id */
     int64_t (*lane_end)[LANES];
     uint32_t *lanes_named;
+    uint64_t *uncertainty; /**< per process id, its most uncertain clock offset (ns) */
     size_t num_procs;
     pq_t *q;
     size_t qcap, qn;
     size_t pending;
     uint64_t flow_id;
     uint64_t flows, unpaired, mismatched;
+    uint64_t unsafe;      /**< not paired: a side's recording misses records */
+    /* flows whose receive completed before its send started (after clock
+     * alignment): the worst, by how much, between which ranks */
+    uint64_t acausal, acausal_beyond; /**< ... and by more than the offsets' uncertainty */
+    int64_t worst_ns, worst_src, worst_dst;
+    const listen_registry_t *reg;
 } pf_t;
 
 /* Events are composed in the output's buffer (an event, with its lane's
@@ -134,12 +151,22 @@ static int pf_begin(void *ctx, const listen_registry_t *reg)
     pf_t *s = ctx;
 
     s->origin = reg->t_min <= reg->t_max ? reg->t_min : 0;
+    s->reg = reg;
     s->num_procs = reg->num_procs;
     s->ns_of = calloc(reg->num_procs + 1, sizeof(*s->ns_of));
     s->lane_end = calloc(reg->num_procs + 1, sizeof(*s->lane_end));
     s->lanes_named = calloc(reg->num_procs + 1, sizeof(*s->lanes_named));
-    if (NULL == s->ns_of || NULL == s->lane_end || NULL == s->lanes_named) {
+    s->uncertainty = calloc(reg->num_procs + 1, sizeof(*s->uncertainty));
+    if (NULL == s->ns_of || NULL == s->lane_end || NULL == s->lanes_named
+        || NULL == s->uncertainty) {
         return -1;
+    }
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        for (size_t k = 0; k < reg->procs[i]->num_offsets; ++k) {
+            if (reg->procs[i]->offsets[k].uncertainty_ns > s->uncertainty[i]) {
+                s->uncertainty[i] = reg->procs[i]->offsets[k].uncertainty_ns;
+            }
+        }
     }
     fputs("{\"traceEvents\":[\n", s->out.f);
     s->first = true;
@@ -284,6 +311,19 @@ static void flow_point(pf_t *s, const char *head, size_t head_len, const pend_t 
 
 static void flow(pf_t *s, const pend_t *snd, const pend_t *rcv)
 {
+    /* a receive cannot complete before its send started: a flow that
+     * says so shows a clock alignment (or a pairing) that is wrong */
+    if (rcv->end < snd->start) {
+        int64_t by = snd->start - rcv->end;
+        if ((uint64_t) by > snd->uncertainty + rcv->uncertainty) {
+            s->acausal_beyond++;
+        }
+        if (0 == s->acausal++ || by > s->worst_ns) {
+            s->worst_ns = by;
+            s->worst_src = snd->rank;
+            s->worst_dst = rcv->rank;
+        }
+    }
     s->flow_id++;
     FLOW_POINT(s, "{\"ph\":\"s\",\"id\":", snd);
     FLOW_POINT(s, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":", rcv);
@@ -430,10 +470,18 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         ap(s, pt->source, pt->source_len);
         write_args(s, pt, ev);
         me.ts = start + (end - start) / 2; /* inside the slice: the arrow binds to it */
+        me.start = start;
+        me.end = end;
+        me.rank = ev->proc->rank;
+        me.uncertainty = s->uncertainty[ev->proc->id];
         me.bytes = p2p.bytes;
         me.pid = pid;
         me.tid = (uint32_t) lane + 1;
-        if (LISTEN_P2P_SEND == t->p2p) {
+        if (!(LISTEN_P2P_SEND == t->p2p
+                  ? listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, p2p.peer)
+                  : listen_procs_pairable(s->reg, ev->proc->nspace, p2p.peer, ev->proc->rank))) {
+            s->unsafe++; /* order would join the wrong messages */
+        } else if (LISTEN_P2P_SEND == t->p2p) {
             if (0 != match(s, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &me)) {
                 return -1;
             }
@@ -459,20 +507,47 @@ static int pf_end(void *ctx, const listen_registry_t *reg)
     json_object_object_add(o, "flows", json_object_new_uint64(s->flows));
     json_object_object_add(o, "unpaired_p2p", json_object_new_uint64(s->pending + s->unpaired));
     json_object_object_add(o, "mismatched_p2p", json_object_new_uint64(s->mismatched));
+    json_object_object_add(o, "unpairable_p2p", json_object_new_uint64(s->unsafe));
+    json_object_object_add(o, "acausal_flows", json_object_new_uint64(s->acausal));
     json_object_object_add(o, "producer", json_object_new_string("ompi-evt-listen"));
     txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
     fprintf(s->out.f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":%s\n}\n", txt);
     json_object_put(o);
+    if (0 < s->acausal) {
+        fprintf(stderr,
+                "ompi-evt-listen: causality: %llu of %llu send->receive flows have their receive "
+                "complete before the send started (worst by %.3f us, rank %lld -> rank %lld; "
+                "%llu by more than the clock offsets' uncertainty): the clock alignment is "
+                "wrong\n",
+                (unsigned long long) s->acausal, (unsigned long long) s->flows,
+                (double) s->worst_ns / 1e3, (long long) s->worst_src, (long long) s->worst_dst,
+                (unsigned long long) s->acausal_beyond);
+    }
     return listen_outbuf_commit(&s->out);
 }
 
 static void pf_report(void *ctx, FILE *f)
 {
     pf_t *s = ctx;
-    fprintf(f, "  trace.json: %llu send->receive flows; %llu sends or receives without a partner, "
-               "%llu pairs with different byte counts (not joined)\n",
+    fprintf(f,
+            "  trace.json: %llu send->receive flows; %llu sends or receives without a partner, "
+            "%llu pairs with different byte counts (not joined), %llu not paired because "
+            "their rank's or their peer's recording misses records (a batch lost, drops, "
+            "an overwritten flight window: order no longer identifies the message)\n",
             (unsigned long long) s->flows, (unsigned long long) (s->pending + s->unpaired),
-            (unsigned long long) s->mismatched);
+            (unsigned long long) s->mismatched, (unsigned long long) s->unsafe);
+    fprintf(f,
+            "  causality: %llu violations of %llu flows (a receive completing before its "
+            "send started, after clock alignment)",
+            (unsigned long long) s->acausal, (unsigned long long) s->flows);
+    if (0 < s->acausal) {
+        fprintf(f,
+                "; worst: %.3f us, rank %lld -> rank %lld; %llu by more than the clock "
+                "offsets' uncertainty",
+                (double) s->worst_ns / 1e3, (long long) s->worst_src, (long long) s->worst_dst,
+                (unsigned long long) s->acausal_beyond);
+    }
+    fprintf(f, "\n");
 }
 
 static void pf_destroy(void *ctx)
@@ -493,6 +568,7 @@ static void pf_destroy(void *ctx)
     free(s->ns_of);
     free(s->lane_end);
     free(s->lanes_named);
+    free(s->uncertainty);
     free(s);
 }
 

@@ -241,6 +241,7 @@ void listen_registry_fini(listen_registry_t *reg)
     }
     free(reg->types);
     free(reg->procs);
+    free(reg->jobs);
     if (NULL != pv) {
         map_free(&pv->types);
         map_free(&pv->procs);

@@ -11,8 +11,10 @@
  * summary.txt (also printed unless --quiet): inputs and their problems, the
  * processes, the time span, events per type and per rank (what the writers
  * wrote), drops per type and rank, batches lost (sequence gaps) and
- * duplicated, ranks that ended early (no FINAL batch), and how the merge
- * window fared. Lines of the per-rank tables have a fixed form:
+ * duplicated, ranks that ended early (no FINAL batch, or no batch at all:
+ * the job size comes from what the other ranks reported), and how the
+ * merge window fared. Every list of ranks is in (namespace, rank) order.
+ * Lines of the per-rank tables have a fixed form:
  *   "  <event> rank <r> <nspace> <count>"
  */
 
@@ -38,6 +40,33 @@ static void fmt_time(char *out, size_t n, int64_t ns)
     }
     snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%09ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+}
+
+/* The ranks of @p j that never sent a batch, as " 1 3-5"; counted. */
+static uint64_t never_reported(FILE *f, const listen_registry_t *reg, const listen_job_t *j)
+{
+    uint64_t n = 0;
+    int64_t run = -1; /* first rank of the current run of missing ranks */
+
+    if (!j->listable) {
+        return 0;
+    }
+    for (int64_t r = 0; r <= (int64_t) j->size; ++r) {
+        bool missing = r < (int64_t) j->size && NULL == listen_procs_find(reg, j->nspace, r);
+        if (missing) {
+            n++;
+            if (0 > run) {
+                run = r;
+            }
+        } else if (0 <= run) {
+            if (NULL != f) {
+                fprintf(f, r - 1 == run ? " %lld" : " %lld-%lld", (long long) run,
+                        (long long) (r - 1));
+            }
+            run = -1;
+        }
+    }
+    return n;
 }
 
 static void write_summary(FILE *f, const listen_registry_t *reg, const listen_summary_info_t *info)
@@ -92,6 +121,17 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
                 (unsigned long long) reg->ignored_batches, reg->only_nspace);
     }
     fprintf(f, "\nprocesses: %zu\n", reg->num_procs);
+    for (size_t k = 0; k < reg->num_jobs; ++k) {
+        const listen_job_t *j = &reg->jobs[k];
+        uint64_t n = never_reported(NULL, reg, j);
+        fprintf(f, "  job %s: %u rank%s, %u reported", j->nspace, j->size, 1 == j->size ? "" : "s",
+                j->reported);
+        if (0 < n) {
+            fprintf(f, ", never reported:");
+            (void) never_reported(f, reg, j);
+        }
+        fprintf(f, "\n");
+    }
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];
         fprintf(f, "  rank %u %s on %s (pid %u): %llu batches, %llu records%s%s\n", p->rank,
@@ -194,8 +234,8 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
         fprintf(f, "  %llu duplicate batches read and ignored\n", (unsigned long long) dups);
     }
 
-    fprintf(f, "\nclock alignment (offset to the reference rank, applied; interpolated "
-               "between samples):\n");
+    fprintf(f, "\nclock alignment (each rank's offset to the reference rank's clock, applied; "
+               "interpolated between samples; in microseconds):\n");
     any = false;
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];
@@ -204,7 +244,8 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
         }
         fprintf(f, "  rank %u %s on %s:", p->rank, p->nspace, p->host);
         for (size_t k = 0; k < p->num_offsets; ++k) {
-            fprintf(f, " %+.6f s (+- %.1f us)", (double) p->offsets[k].offset_ns / 1e9,
+            fprintf(f, "%s offset_us %+.3f uncertainty_us %.3f", 0 < k ? ";" : "",
+                    (double) p->offsets[k].offset_ns / 1e3,
                     (double) p->offsets[k].uncertainty_ns / 1e3);
         }
         fprintf(f, "\n");
@@ -214,15 +255,37 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
         fprintf(f, "  none (each rank's events are on its own node's CLOCK_REALTIME)\n");
     }
 
+    /* in rank order, a rank that never reported among them: it ended
+     * before its first batch */
     fprintf(f, "\nranks that ended early (no FINAL batch):");
-    for (size_t i = 0; i < reg->num_procs; ++i) {
-        const listen_proc_t *p = reg->procs[i];
-        if (!p->final_seen) {
-            fprintf(f, " %u", p->rank);
-            early++;
+    for (size_t k = 0; k < reg->num_jobs; ++k) {
+        const listen_job_t *j = &reg->jobs[k];
+        const listen_proc_t *p;
+        int64_t r = 0;
+        size_t at = j->first;
+        while (listen_procs_step(reg, j, &r, &at, &p)) {
+            if (NULL == p || !p->final_seen) {
+                if (1 < reg->num_jobs) {
+                    fprintf(f, " %lld(%s)", (long long) (r - 1), j->nspace);
+                } else {
+                    fprintf(f, " %lld", (long long) (r - 1));
+                }
+                early++;
+            }
         }
     }
     fprintf(f, early ? "\n" : " none\n");
+    for (size_t k = 0; k < reg->num_jobs; ++k) {
+        const listen_job_t *j = &reg->jobs[k];
+        if (0 < never_reported(NULL, reg, j)) {
+            fprintf(f, "  never reported (no batch at all):");
+            (void) never_reported(f, reg, j);
+            if (1 < reg->num_jobs) {
+                fprintf(f, " (%s)", j->nspace);
+            }
+            fprintf(f, "\n");
+        }
+    }
 
     if (0 < info->num_sinks) {
         fprintf(f, "\noutputs:\n");
