@@ -2,7 +2,8 @@
 # ompi-evt quick start on a fresh Debian 12 machine.
 #   contrib/quickstart.sh demo   set up, build, record a job's events (ompi-evt-record --
 #                                mpirun -np 4 ./evt_demo_app), show the summary and outputs
-#   contrib/quickstart.sh test   set up, build, run every test (make check, check-sanitize)
+#   contrib/quickstart.sh test   set up, build, run every test (make check, check-apps,
+#                                check-sanitize)
 # Set-up: installs the Debian packages when missing (as root, apt-get update
 # first; otherwise prints the apt-get line), then autogen/configure/make in
 # _build/ beside the sources.
@@ -15,7 +16,8 @@ esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 packages="libopenmpi-dev openmpi-bin libpmix-dev libpmix-bin libucx-dev libhwloc-dev libevent-dev
  libcriterion-dev libjson-c-dev autoconf automake libtool flex pkg-config make gcc
- clang libclang-rt-14-dev libopen-trace-format2-dev otf2-tools"
+ clang libclang-rt-14-dev libopen-trace-format2-dev otf2-tools
+ netpipe-openmpi python3-mpi4py meep-openmpi"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -41,5 +43,6 @@ if [ "$what" = demo ]; then
     make demo
 else
     make check
+    make check-apps
     make check-sanitize
 fi

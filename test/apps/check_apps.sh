@@ -1,0 +1,196 @@
+#!/bin/sh
+# make check-apps: real programs from Debian packages, recorded with
+# ompi-evt-record exactly as a user would, held against an independent
+# count (evt_oracle.so, preloaded in front of libompi_evt) and read by
+# their own readers. Installs nothing: a program whose package is absent
+# is skipped with a line that names the package.
+#
+# Per program: exit status and stdout as in a plain run; per rank, p2p
+# events = the oracle's counts; one initialization and finalization per
+# rank; trace.json flows well formed; no receive completing before its
+# send started (the listener's causality line); otf2-print without a
+# warning. Then one program on two nodes of this machine (an rsh agent
+# that runs the command locally, a hostfile nodeA/nodeB), and the flight
+# recorder (evt/file) after kill -9 of one rank, read back by
+# ompi-evt-listen. Wall times plain vs recorded are printed (one run each:
+# figures, not checks).
+set -u
+B=${EVT_TOP_BUILDDIR:?run from make check-apps}
+S=${EVT_TOP_SRCDIR:?run from make check-apps}
+here=$(cd "$(dirname "$0")" && pwd)
+rec="$B/tools/ompi-evt-record"
+listen="$B/tools/ompi-evt-listen"
+oracle="$(pwd)/.libs/evt_oracle.so"
+check="$here/check_outputs.py"
+py=/usr/bin/python3
+mpirun=${MPIRUN:-mpirun}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+npass=0 nfail=0 nskip=0
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP: $*"; nskip=$((nskip + 1)); }
+now() { date +%s.%N; }
+# EVT_APPS="netpipe meep ..." runs only those parts (default: all)
+want() { case " ${EVT_APPS:-all} " in *" all "* | *" $1 "*) return 0 ;; esac; return 1; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+[ -x "$py" ] || { echo "check-apps: $py is needed to read the outputs (apt-get install python3)"; exit 1; }
+[ -f "$oracle" ] || { echo "check-apps: $oracle not built"; exit 1; }
+
+# app NAME NP FILTER CMD...: plain run, recorded run, checks. FILTER is a
+# sed script applied to both stdouts before comparing them (timings and
+# other figures a program prints differ from run to run).
+app() {
+    name=$1 np=$2 filter=$3
+    shift 3
+    d="$W/$name"
+    mkdir -p "$d/oracle"
+    t0=$(now)
+    timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" >"$d/plain.out" 2>"$d/plain.err"
+    prc=$?
+    t1=$(now)
+    timeout 300 "$rec" -o "$d/rec" -- "$mpirun" -np "$np" --oversubscribe \
+        -x LD_PRELOAD="$oracle" -x EVT_ORACLE_DIR="$d/oracle" "$@" \
+        >"$d/rec.out" 2>"$d/rec.err"
+    rrc=$?
+    t2=$(now)
+    echo "time: $name: plain $(secs "$t0" "$t1") s, recorded with outputs $(secs "$t1" "$t2") s"
+    [ "$prc" -eq "$rrc" ] && pass "$name: exit status ($rrc)" ||
+        { fail "$name: exit status: expected $prc got $rrc"; sed 's/^/    /' "$d/rec.err" | tail -20; }
+    # sorted: lines of different ranks interleave in any order
+    sed "$filter" "$d/plain.out" | sort >"$d/plain.cmp"
+    sed "$filter" "$d/rec.out" | sort >"$d/rec.cmp"
+    if cmp -s "$d/plain.cmp" "$d/rec.cmp"; then
+        pass "$name: stdout as in a plain run ($(wc -l <"$d/rec.out") lines)"
+    else
+        fail "$name: stdout: expected the plain run's, got a difference:"
+        diff "$d/plain.cmp" "$d/rec.cmp" | head -10 | sed 's/^/    /'
+    fi
+    [ -f "$d/rec/events.jsonl" ] || { fail "$name: no outputs"; return; }
+    "$py" "$check" "$d/rec" "$d/oracle" "$np" >"$d/check.txt" 2>&1
+    sed "s/^\(PASS\|FAIL\): /\1: $name: /" "$d/check.txt"
+    npass=$((npass + $(grep -c '^PASS' "$d/check.txt")))
+    nfail=$((nfail + $(grep -c '^FAIL' "$d/check.txt")))
+    grep -q '^\(PASS\|FAIL\)' "$d/check.txt" || fail "$name: check_outputs.py: $(tail -3 "$d/check.txt")"
+    otf2-print "$d/rec/trace.otf2/traces.otf2" >"$d/otf2.out" 2>"$d/otf2.err"
+    orc=$?
+    if [ "$orc" -eq 0 ] && ! grep -qi 'warning\|out of order\|error' "$d/otf2.err" "$d/otf2.out"; then
+        pass "$name: otf2-print reads trace.otf2 without a warning"
+    else
+        fail "$name: otf2-print: expected exit 0 and no warning, got exit $orc:"
+        grep -i 'warning\|out of order\|error' "$d/otf2.err" "$d/otf2.out" | head -5 | sed 's/^/    /'
+    fi
+}
+
+have_mpi4py=false
+if "$py" -c 'import mpi4py.MPI' >/dev/null 2>&1; then have_mpi4py=true; fi
+
+# NetPIPE: blocking ping-pong of every size up to 256 bytes, 500 round
+# trips each (a fixed count: its own adapts to the latency; its timings
+# differ; the size lines are compared)
+if ! want netpipe; then
+    :
+elif command -v NPopenmpi >/dev/null 2>&1; then
+    app netpipe 2 's/-->.*//; s/in .*usec//; /Latency/d; /Sync/d; /Now starting/d' \
+        NPopenmpi -u 256 -n 500 -o /dev/null
+else
+    skip "netpipe: NPopenmpi not installed (apt-get install netpipe-openmpi)"
+fi
+
+# mpi4py: its own ringtest demo, and every point-to-point path of mpi4py
+# (lowercase send/recv are matched probes)
+if ! want mpi4py; then
+    :
+elif $have_mpi4py; then
+    app mpi4py-ringtest 4 's/time for .*loops = .* seconds/time/' \
+        "$py" -m mpi4py.bench ringtest -n 4096 -l 200
+    app mpi4py-p2p 4 '' "$py" "$S/test/mpi/p2p_mpi4py_app.py" 50
+else
+    skip "mpi4py: no mpi4py in $py (apt-get install python3-mpi4py)"
+fi
+
+# meep: a 2-d waveguide (halo exchanges between the ranks' chunks)
+meep=false
+if ! want meep && ! want flight; then
+    :
+elif command -v meep >/dev/null 2>&1 && ldd "$(command -v meep)" | grep -q libmpi; then
+    cat >"$W/wg.ctl" <<'CTL'
+(set! geometry-lattice (make lattice (size 16 8 no-size)))
+(set! geometry (list (make block (center 0 0) (size infinity 1 infinity)
+                      (material (make dielectric (epsilon 12))))))
+(set! sources (list (make source (src (make continuous-src (frequency 0.15)))
+                     (component Ez) (center -7 0))))
+(set! pml-layers (list (make pml (thickness 1.0))))
+(set! resolution 10)
+(run-until 100)
+CTL
+    want meep && app meep 2 's/[Ee]lapsed .*//; s/time .*//; /^Initializing/d; /^on time step/d; s/[0-9.]* s$//' \
+        meep "$W/wg.ctl"
+    meep=true
+else
+    skip "meep: meep with MPI not installed (apt-get install meep-openmpi)"
+fi
+
+# Two nodes on this machine: ranks 0-1 under nodeA's daemon, 2-3 under
+# nodeB's, talking over TCP; one node file per node.
+if want twonode && $have_mpi4py; then
+    cat >"$W/agent.sh" <<'A'
+#!/bin/sh
+host=$1; shift
+exec sh -c "$*"
+A
+    chmod +x "$W/agent.sh"
+    printf 'nodeA slots=2\nnodeB slots=2\n' >"$W/hosts"
+    app twonode 4 '' --hostfile "$W/hosts" --mca plm_rsh_agent "$W/agent.sh" \
+        --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo --mca btl self,tcp \
+        "$py" "$S/test/mpi/p2p_mpi4py_app.py" 50
+    n=$(ls "$W/twonode/rec"/nodeA.evt "$W/twonode/rec"/nodeB.evt 2>/dev/null | wc -l)
+    [ "$n" -eq 2 ] && pass "twonode: one node file per node" ||
+        fail "twonode: node files: expected nodeA.evt and nodeB.evt, got $(ls "$W/twonode/rec" | tr '\n' ' ')"
+fi
+
+# The flight recorder: a longer meep run recorded by evt/file, one rank
+# killed with SIGKILL midway; what survives is read back by the listener:
+# no arrow may join a receive to a send that started after it. The files
+# are large enough that no window wraps, so the ranks' records pair and the
+# check has arrows to judge.
+if want flight && $meep; then
+    sed 's/(run-until 100)/(run-until 600)/' "$W/wg.ctl" >"$W/long.ctl"
+    mkdir -m 700 "$W/flight"
+    "$mpirun" -np 2 --oversubscribe --mca evt file --mca evt_file_dir "$W/flight" \
+        --mca evt_file_size 67108864 \
+        -x LD_PRELOAD="$B/.libs/libompi_evt.so" meep "$W/long.ctl" >"$W/flight.out" 2>&1 &
+    job=$!
+    victim=
+    for _ in $(seq 1 100); do
+        sleep 0.1
+        # a rank whose recording is under way (its file exists)
+        [ -n "$(ls "$W/flight"/*.oevt 2>/dev/null)" ] || continue
+        victim=$(pgrep -f "meep $W/long.ctl" | while read -r p; do
+            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = meep ] && echo "$p"; done | tail -1)
+        [ -n "$victim" ] && break
+    done
+    if [ -n "$victim" ]; then
+        sleep 1
+        kill -9 "$victim"
+    fi
+    wait "$job"
+    jrc=$?
+    [ -n "$victim" ] && [ "$jrc" -ne 0 ] && pass "flight: rank $victim killed (job exit $jrc)" ||
+        fail "flight: expected a rank killed and the job failing, got victim '${victim}' exit $jrc"
+    timeout 300 "$listen" --read "$W/flight" -o "$W/flight.outdir" --quiet >"$W/flight.listen" 2>&1
+    m=$(grep -o 'causality: [0-9]* violations of [0-9]* flows' "$W/flight.outdir/summary.txt" 2>/dev/null)
+    case "$m" in
+    "causality: 0 violations of 0 flows") fail "flight: no send->receive arrow drawn: nothing to judge" ;;
+    "causality: 0 violations of "*) pass "flight: read back after kill -9, $m" ;;
+    *) fail "flight: causality: expected 0 violations, got '${m:-no summary}'"
+       tail -5 "$W/flight.listen" | sed 's/^/    /' ;;
+    esac
+    grep -q 'ended early.*[0-9]' "$W/flight.outdir/summary.txt" &&
+        pass "flight: the killed rank is listed as ended early" ||
+        fail "flight: expected the killed rank listed as ended early"
+fi
+
+echo "check-apps: $npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" -eq 0 ]

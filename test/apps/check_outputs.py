@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""Checks one recording of a real program against what the program did.
+
+usage: check_outputs.py OUTDIR ORACLEDIR NP
+
+Prints one line per check, "PASS: ..." or "FAIL: ...: expected X got Y",
+and exits 1 if any check failed:
+  - every rank's p2p send and receive completions in events.jsonl equal
+    the preloaded oracle's counts of the same rank
+  - every rank of the job wrote its initialization and finalization event
+  - trace.json parses, and every flow start has exactly one end with the
+    same id and the other way round
+  - summary.txt reports no receive completing before its send started
+"""
+import collections
+import json
+import re
+import sys
+
+outdir, oracledir, np_ = sys.argv[1], sys.argv[2], int(sys.argv[3])
+failed = 0
+
+
+def check(ok, what, expected, got):
+    global failed
+    if ok:
+        print("PASS: %s" % what)
+    else:
+        failed += 1
+        print("FAIL: %s: expected %s got %s" % (what, expected, got))
+
+
+events = collections.Counter()
+with open(outdir + "/events.jsonl") as f:
+    for n, line in enumerate(f, 1):
+        try:
+            e = json.loads(line)
+        except ValueError as err:
+            check(False, "events.jsonl line %d parses" % n, "JSON", err)
+            continue
+        if "event" in e:
+            events[(e["rank"], e["event"])] += 1
+
+for r in range(np_):
+    oracle = {}
+    try:
+        with open("%s/rank.%d" % (oracledir, r)) as f:
+            for line in f:
+                k, v = line.split()
+                oracle[k] = int(v)
+    except OSError as err:
+        check(False, "rank %d: oracle counts" % r, "a file", err)
+        continue
+    for fam, ev in (("send", "ompi.mpi.p2p_send_complete"), ("recv", "ompi.mpi.p2p_recv_complete")):
+        got = events[(r, ev)]
+        check(got == oracle[fam], "rank %d: %s events = oracle" % (r, fam), oracle[fam], got)
+    for ev in ("ompi.mpi.initialization", "ompi.mpi.finalization"):
+        check(events[(r, ev)] == 1, "rank %d: one %s" % (r, ev), 1, events[(r, ev)])
+
+with open(outdir + "/trace.json") as f:
+    trace = json.load(f)
+starts, ends = collections.Counter(), collections.Counter()
+for e in trace["traceEvents"]:
+    if e.get("ph") == "s":
+        starts[e["id"]] += 1
+    elif e.get("ph") == "f":
+        ends[e["id"]] += 1
+bad = [i for i in set(starts) | set(ends) if starts[i] != 1 or ends[i] != 1]
+check(not bad, "trace.json: %d flows, each one start and one end" % len(starts), "none unmatched",
+      "%d unmatched (e.g. id %s)" % (len(bad), bad[:3]))
+
+with open(outdir + "/summary.txt") as f:
+    summary = f.read()
+m = re.search(r"causality: (\d+) violations of (\d+) flows", summary)
+check(m is not None and m.group(1) == "0",
+      "summary: causality (%s flows)" % (m.group(2) if m else "?"), "0 violations",
+      m.group(0) if m else "no causality line")
+check(int(m.group(2)) == len(starts) if m else False, "summary: flows checked = flows drawn",
+      len(starts), m.group(2) if m else "?")
+sys.exit(1 if failed else 0)
