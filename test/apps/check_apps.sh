@@ -46,10 +46,18 @@ app() {
     shift 3
     d="$W/$name"
     mkdir -p "$d/oracle"
-    t0=$(now)
-    timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" >"$d/plain.out" 2>"$d/plain.err"
-    prc=$?
-    t1=$(now)
+    # The plain run is the reference, not what is tested: one that dies of
+    # a signal (seen: Open MPI 4.1.4's TCP path between the two "nodes"
+    # segfaulting a plain mpi4py rank now and then) is run again, and said.
+    for try in 1 2 3; do
+        t0=$(now)
+        timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" >"$d/plain.out" 2>"$d/plain.err"
+        prc=$?
+        t1=$(now)
+        [ "$prc" -gt 128 ] || break
+        echo "note: $name: the plain run (no ompi-evt) died with status $prc; running it again"
+        sed 's/^/    /' "$d/plain.err" | tail -5
+    done
     timeout 300 "$rec" -o "$d/rec" -- "$mpirun" -np "$np" --oversubscribe \
         -x LD_PRELOAD="$oracle" -x EVT_ORACLE_DIR="$d/oracle" "$@" \
         >"$d/rec.out" 2>"$d/rec.err"
