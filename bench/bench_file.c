@@ -17,7 +17,7 @@
  *   ring  (overwrite-oldest, full: every raise evicts, the steady state of
  *          a flight recorder)
  *   file  (full, every raise evicts: the steady state)
- * Both rings are 4 MiB. Goal (issue 13): file within 10% of ring.
+ * Both rings are 4 MiB. Goal: file within 10% of ring.
  * Read-back: ompi_evt_fr_open() of the file left by the file phase (a full
  * 4 MiB ring), records per second and MB/s, median of 9.
  */

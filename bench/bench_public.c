@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * The raise path as an MPI process sees it (issue 14; never in make check):
+ * The raise path as an MPI process sees it (never in make check):
  * MPI_Init (the hook and libompi_evt bring evt up, the component chosen by
  * --mca evt / OMPI_MCA_evt as for any job), a producer using the engine's
  * producer API (its own ORDERED source on the default clock, a 16-byte
@@ -30,7 +30,7 @@
  *              deliver1) / 7 per extra registration, over the clock
  * Output: one "RESULT <figure> <value>" line per figure, then a summary.
  *
- * Goals (issue 14): sync deliver1 <= 1.3 x clock, each extra registration
+ * Goals: sync deliver1 <= 1.3 x clock, each extra registration
  * <= 0.25 x clock; ring deliver1 (enqueue) <= 1.2 x clock.
  */
 

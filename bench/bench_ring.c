@@ -15,7 +15,7 @@
  * Batches fit in the ring (no drop); the drain between batches is not timed.
  * The clock and the ring rows are run twice: mca_base_event_clock = monotonic
  * (the default) and = tsc (when the TSC is invariant).
- * Goals (issue 3): enqueue <= clock + 6 ns; 2 threads each >= 90% of the
+ * Goals: enqueue <= clock + 6 ns; 2 threads each >= 90% of the
  * one-thread rate; drain >= 20 million records/s.
  */
 #include "ompi_config.h"

@@ -204,7 +204,8 @@ static bool parse_container(const pmix_proc_t *who, const pmix_data_array_t *da,
         return false;
     }
     f = (const pmix_info_t *) da->array;
-    /* the subject first (seed 001) */
+    /* the subject first: PMIx_Process_monitor(3) puts PMIX_PROCID at the
+     * head of each process container */
     if (!PMIX_CHECK_KEY(&f[0], PMIX_PROCID) || PMIX_PROC != f[0].value.type
         || NULL == f[0].value.data.proc || !PMIX_CHECK_PROCID(f[0].value.data.proc, who)) {
         return false;
@@ -544,7 +545,7 @@ static bool start_resource(unsigned int rate)
         return false;
     }
     for (size_t i = 0; i < nkeys; ++i) {
-        /* the keys select the fields; their values are ignored (seed 001) */
+        /* the keys select the fields; PMIx ignores their values */
         PMIX_INFO_LOAD(&((pmix_info_t *) fields->array)[i], keys[i], NULL, PMIX_UNDEF);
     }
     memcpy(targets->array, &me, sizeof(me));

@@ -13,7 +13,7 @@
  * and stop at the start of MPI_Finalize, and the raises. See
  * ompi_evt_pmix.h for the whole producer.
  *
- * Where the MCA parameters live: their names are evt_pmix_* (issue 11),
+ * Where the MCA parameters live: their names are evt_pmix_*,
  * the prefix of the evt/pmix delivery component's own variables. They are
  * registered as framework-level variables of evt (framework "evt", no
  * component, names "pmix_<x>"), not as variables of the component "pmix":

@@ -9,7 +9,7 @@
  * @file
  *
  * PMIx attribute strings and status codes of the resource-usage monitor
- * (PMIx_Process_monitor with PMIX_MONITOR_PROC_RESOURCE_USAGE, seed 001),
+ * (PMIx_Process_monitor(3) with PMIX_MONITOR_PROC_RESOURCE_USAGE),
  * defined here when the PMIx headers lack them: PMIx 4.2.2 (Debian 12) has
  * the heartbeat and file monitors but not these; OpenPMIx master uses the
  * values below. Shared by the producer (ompi_evt_pmix_client.c) and the

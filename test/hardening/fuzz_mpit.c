@@ -6,7 +6,7 @@
  */
 
 /*
- * Hardening (issue 6): a seeded randomised test of the MPI_T events tool
+ * Hardening: a seeded randomised test of the MPI_T events tool
  * API against a reference model. A singleton MPI_T process (MPI_T_init_thread,
  * no mpirun, no MPI_Init) registers four test event types through the engine
  * API and then drives FUZZ_STEPS random calls of MPI_T_event_* /

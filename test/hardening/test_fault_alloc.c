@@ -7,7 +7,7 @@
 
 /**
  * @file Allocation-failure injection over the engine, the evt framework, the
- * MPI_T bindings and the producers (issue 6).
+ * MPI_T bindings and the producers.
  *
  * Each scenario is one operation (register a source, allocate a handle, set
  * a callback, raise, drain, free, MPI_T init/finalize...). For N = 1, 2, ...

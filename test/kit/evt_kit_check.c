@@ -5,7 +5,7 @@
  * $HEADER$
  */
 
-/* The test kit for evt components (issue 13): the counting, ordering,
+/* The test kit for evt components: the counting, ordering,
  * threading, signal, overflow, self-free and flush behaviour every delivery
  * component must have, run against the component named on the command line
  * through the real framework (the component is loaded from the component

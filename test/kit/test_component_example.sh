@@ -1,5 +1,5 @@
 #!/bin/sh
-# The installed kit builds a component (issue 13): `make install
+# The installed kit builds a component: `make install
 # DESTDIR=tmp`, then examples/component (evt/count) is configured with the
 # installed m4 and pkg-config file alone, built, and
 #   - loaded by a real mpirun -np 2 through the component path, where it

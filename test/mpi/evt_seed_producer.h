@@ -5,7 +5,8 @@
  * $HEADER$
  */
 
-/* The producer of seed 000 ("Writing an MPI_T event producer"), pasted
+/* The producer of "Writing an MPI_T event producer" (the page documenting
+ * opal/mca/base/mca_base_event.h of Open MPI main), pasted
  * unchanged from the page (the one copy in the tree): source
  * "ompi.mything", event "ompi.mything_base_happened" {value:int32}.
  * test/unit/test_seed_example.c checks that it compiles and delivers; the

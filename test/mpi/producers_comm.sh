@@ -5,7 +5,7 @@ for np in 2 4; do
     run_np $np test_comm_events
     run_np $np test_comm_name_set
 done
-# a NONE-level callback that calls MPI (issue 10 item 3): never inside an
+# a NONE-level callback that calls MPI: never inside an
 # MPI call's progress, under sync and ring
 for evt in sync ring; do
     run_np 2 test_callback_calls_mpi --mca evt $evt

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 14: the message-rate loop (windows of 64 eager Isend/Irecv completed
+# The message-rate loop (windows of 64 eager Isend/Irecv completed
 # by Waitall) with a listener on both p2p events drops nothing at default
 # settings: evt/ring with its default ring and pool sizes and overflow
 # policy, callbacks at MPI_T_CB_REQUIRE_NONE (served at the end of wrapped

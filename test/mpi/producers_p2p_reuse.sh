@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 10.7: every message yields its completion event or a counted drop,
+# Every message yields its completion event or a counted drop,
 # although ob1 and pml/ucx hand back one shared completed request for
 # small sends (test_p2p_reuse.c). Over ob1 and UCX, delivered by evt/sync
 # and by evt/ring with 2 MiB rings (exact counts: the 9000-request

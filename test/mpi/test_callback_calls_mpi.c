@@ -5,10 +5,10 @@
  * $HEADER$
  */
 
-/* Issue 10 item 3: a communicator_created callback registered at
- * MPI_T_CB_REQUIRE_NONE that calls MPI_Comm_dup, under MPI_THREAD_MULTIPLE.
- * With evt/ring such a callback once ran inside opal_progress, inside the
- * application's MPI_Barrier, and both ranks hung. Now it runs only where the
+/* A communicator_created callback registered at MPI_T_CB_REQUIRE_NONE
+ * that calls MPI_Comm_dup, under MPI_THREAD_MULTIPLE. Run by evt/ring
+ * inside opal_progress, inside the application's MPI_Barrier, such a
+ * callback would hang both ranks; so it runs only where the
  * tool may call MPI: here at the return of the application's MPI_Comm_dup
  * (libompi_evt's PMPI layer), or at an MPI_T call; never inside an MPI call.
  * Both ranks' callbacks dup once (collective, so they must line up). */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ompi-evt-info shows the evt/ring parameters (issue 3) and the engine's
+# ompi-evt-info shows the evt/ring parameters and the engine's
 # (mca_base_event_clock, mca_base_event_max_registrations), with their
 # current values: defaults, then values set with --mca and through the
 # environment, and the ring selected with --mca evt ring; the base's help

@@ -8,7 +8,8 @@
 /* Ordering: MPI_T_init_thread, then MPI_Init; MPI_T_finalize before
  * MPI_Finalize. A tool linked with libompi_evt subscribes before MPI_Init
  * and must receive ompi.mpi.initialization once, with this rank's payload,
- * plus the events the job raises (seed 000 producer) with their values. */
+ * plus the events the job raises (the producer of evt_seed_producer.h)
+ * with their values. */
 
 #include "evt_mpi_common.h"
 #include "evt_seed_producer.h"
@@ -68,7 +69,7 @@ int main(int argc, char **argv)
 
     /* Events raised inside the job reach the tool, each with its value. */
     my_producer_register();
-    CHECK(NULL != my_event, "seed 000 producer registered");
+    CHECK(NULL != my_event, "custom producer registered");
     rc = evt_recorder_start(&my_rec, "ompi.mything_base_happened");
     CHECK(MPI_SUCCESS == rc, "subscribe custom -> %d", rc);
     for (int i = 0; i < NRAISE; ++i) {

@@ -5,7 +5,7 @@
  * $HEADER$
  */
 
-/* What hostile and sloppy tools did to the MPI_T event API (issue 10),
+/* What hostile and sloppy tools do to the MPI_T event API,
  * through the public API only, one scenario per run:
  *
  *   test_mpit_reliability SCENARIO

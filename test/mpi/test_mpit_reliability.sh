@@ -1,7 +1,8 @@
 #!/bin/sh
-# Issue 10's scenarios through the public MPI_T API (test_mpit_reliability.c),
+# What hostile and sloppy tools do, through the public MPI_T API
+# (test_mpit_reliability.c),
 # each in its own process under evt/sync and evt/ring, with a timeout: a
-# scenario that once hung fails here instead of blocking the suite. The
+# scenario that hangs fails here instead of blocking the suite. The
 # small rings of the overflow scenario make drops certain.
 status=0
 run() {

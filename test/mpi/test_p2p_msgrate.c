@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * Issue 14: nothing is dropped on a message-rate loop at default settings.
+ * Nothing is dropped on a message-rate loop at default settings.
  * Two ranks (more are idle), the loop of bench_p2p's "msgrate": windows of
  * WINDOW 8-byte MPI_Isend (rank 0) / MPI_Irecv (rank 1) completed by
  * MPI_Waitall, and a zero-byte ack per window. Both p2p events have a
@@ -51,7 +51,8 @@ static void on_event(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_
     MPI_Count ts = -1;
 
     /* The record is stamped with the completion's own clock read (one read
-     * per completion, issue 14): its timestamp is complete_time exactly. */
+     * per completion, shared by payload and record): its timestamp is
+     * complete_time exactly. */
     if (MPI_SUCCESS != MPI_T_event_copy(ev, &p) || p.complete_time < p.start_time
         || MPI_SUCCESS != MPI_T_event_get_timestamp(ev, &ts) || ts != p.complete_time) {
         ++c->bad;

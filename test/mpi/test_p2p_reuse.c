@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * Issue 10.7: every point-to-point message yields its completion event or
+ * Every point-to-point message yields its completion event or
  * a counted drop, whatever request object the PML hands back. Open MPI
  * 4.1.4's ob1 (and pml/ucx) return one shared, already completed request
  * for every small send that completes inside the I-call, so the

@@ -27,7 +27,7 @@
 static atomic_int in_blocking; /* main thread is inside MPI_Recv/MPI_Barrier */
 static atomic_int delivered, delivered_blocked, delivered_other_thread;
 /* a second registration at MPI_T_CB_REQUIRE_NONE: its callback may call
- * MPI, so it never runs inside an MPI call's progress (issue 10 item 3) */
+ * MPI, so it never runs inside an MPI call's progress */
 static atomic_int none_delivered, none_delivered_blocked;
 static mca_base_event_t *waiting_ev; /* ompi.mything_base_waiting, NONE only */
 

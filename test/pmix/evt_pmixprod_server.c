@@ -6,8 +6,7 @@
  */
 
 /* A minimal single-node PMIx server, for the PMIx producer's tests only
- * (not a product; see ../shared/proto/pmix-harness for where it comes
- * from). It hosts N Open MPI 4.1.4 ranks (run them with
+ * (not a product). It hosts N Open MPI 4.1.4 ranks (run them with
  * OMPI_MCA_schizo=^orte) and does what mpirun 4.1.4 does not:
  *
  *   - serves PMIX_MONITOR_PROC_RESOURCE_USAGE (the `monitor` upcall): a

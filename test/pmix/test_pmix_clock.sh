@@ -1,5 +1,5 @@
 #!/bin/sh
-# One timeline across nodes (issue 12). Two "nodes" on this machine (as
+# One timeline across nodes. Two "nodes" on this machine (as
 # test_pmix_twonode.sh), nodeB's clock made SKEW seconds off by the
 # test-only evt_pmix_test_clock_skew; ranks 0-1 (nodeA) ping-pong with
 # ranks 2-3 (nodeB). The node files are read by ompi-evt-listen --read and

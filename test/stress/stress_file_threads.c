@@ -5,7 +5,7 @@
  * $HEADER$
  */
 
-/* Stress: evt/file with the engine (issue 13). 3 threads x N raises
+/* Stress: evt/file with the engine. 3 threads x N raises
  * (default 100,000; divided by 20 in a TSan build; argv[1] overrides) into
  * small file rings (overwrite-oldest: the raisers evict while the main
  * thread drains to a counting registration). At the end:

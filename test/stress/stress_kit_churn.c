@@ -5,7 +5,7 @@
  * $HEADER$
  */
 
-/* Stress: the kit's hand-offs under churn (issue 10). Three threads raise
+/* Stress: the kit's hand-offs under churn. Three threads raise
  * without pause, a fourth drains at drain points (its callbacks sometimes
  * free their own handle), and the main thread churns registrations (alloc,
  * callback, free with a free callback, which finds the drain busy and

@@ -6,7 +6,7 @@
  */
 
 /*
- * The ORDERED clamp across threads (plain C, runs under TSan; issue 14).
+ * The ORDERED clamp across threads (plain C, runs under TSan).
  * One thread dispatches alone first (the clamp owner: plain stores), then
  * RAISERS more threads start raising while it goes on, which ends single-
  * dispatcher mode in the middle of its raises. Each thread raises from its

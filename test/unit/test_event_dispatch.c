@@ -184,7 +184,7 @@ Test(event_dispatch, async_signal_refused_inline)
     cr_expect_eq(seen, 1);
 }
 
-/* Issue 9 item 4: a registration with only a dropped handler, five raises,
+/* A registration with only a dropped handler, five raises,
  * then one drain point: one call with 5, not five calls with 1. */
 Test(event_dispatch, dropped_only_registration)
 {
@@ -302,7 +302,7 @@ Test(event_dispatch, unordered_untouched)
 
 /* The ORDERED clamp of one dispatching thread uses plain stores; the first
  * dispatch by a second thread switches every clamp to an atomic max, and
- * must see the highest timestamp the first thread dispatched (issue 14). */
+ * must see the highest timestamp the first thread dispatched. */
 static __thread opal_count_t thread_now;
 static opal_count_t thread_clock(void *ctx)
 {
@@ -460,7 +460,7 @@ Test(event_dispatch, deferred_delivery)
     cr_expect_eq(seen, 3); /* inline again */
 }
 
-/* An alloc runs no tool callback (issue 10 item 2: a tool holding its own
+/* An alloc runs no tool callback (a tool holding its own
  * lock around MPI_T_event_handle_alloc must not see another registration's
  * callback run inside it); the epoch rule alone keeps an instance raised
  * before the alloc away from the new registration. */
@@ -639,8 +639,8 @@ Test(event_dispatch, exports_filter_opens_only_its_events)
 }
 
 /* An event flagged synchronous is dispatched at the raise and also reaches
- * an exporting delivery, flagged as dispatched (issue 9: before, an exporter
- * or a recorder never saw communicator_name_set or errhandler_invoked). */
+ * an exporting delivery, flagged as dispatched (otherwise an exporter or
+ * a recorder would never see communicator_name_set or errhandler_invoked). */
 Test(event_dispatch, synchronous_event_reaches_exporter_once)
 {
     mca_base_event_t *sev = evt_test_event("syncx", MCA_BASE_VAR_BIND_NO_OBJECT,

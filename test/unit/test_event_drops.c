@@ -145,7 +145,7 @@ Test(event_drops, get_timestamp_is_a_report_point)
     cr_expect_eq(dropped_last, 4);
 }
 
-/* Alloc and set_dropped_handler run no user code (issue 10 item 2): the
+/* Alloc and set_dropped_handler run no user code: the
  * counts wait for the next drain point. */
 Test(event_drops, alloc_and_set_dropped_handler_report_nothing)
 {
@@ -166,7 +166,7 @@ Test(event_drops, alloc_and_set_dropped_handler_report_nothing)
     cr_expect_eq(calls_of[1], 0); /* h2 was not listening */
 }
 
-/* Issue 10 item 8: removing the dropped handler keeps the count pending for
+/* Removing the dropped handler keeps the count pending for
  * the next handler, never clears it. */
 Test(event_drops, removed_handler_keeps_the_count)
 {

@@ -1,6 +1,6 @@
 /*
- * Regression tests of issue 6 (hardening): each one a failure found by the
- * fault injection, the fuzzer or a review, kept.
+ * Hardening regression tests: each one a failure found by fault injection,
+ * the fuzzer or a review.
  */
 #include "test_event_common.h"
 
@@ -198,8 +198,8 @@ Test(hardening, signal_first_raise_beyond_pool, .init = evt_test_setup,
     cr_assert_eq(spare, 0, "spares left: %d", spare);
     cr_assert_eq(mca_base_event_test_anon_sections(), lost0);
     /* one more: no record free, nothing allocated; the raise still knows its
-     * event, so the drop is charged to its registration (issue 10 item 9:
-     * before, it was lost in a global counter no tool saw) */
+     * event, so the drop is charged to its registration (not lost
+     * in a global counter no tool would see) */
     cr_assert_eq(pthread_create(&th[n++], NULL, signal_thread, NULL), 0);
     for (int tries = 0; tries < 6000 && nspare + 1 != atomic_load(&signal_dropped); ++tries) {
         usleep(10000);

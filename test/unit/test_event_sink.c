@@ -106,7 +106,7 @@ Test(event_sink, listen_transitions)
     cr_expect_eq(mca_base_event_set_listen_callback(NULL, listen_cb, NULL), OPAL_ERR_BAD_PARAM);
 }
 
-/* Issue 14: a deferred delivery's progress (mca_base_event_drain_sinks_pending())
+/* A deferred delivery's progress (mca_base_event_drain_sinks_pending())
  * drains a notifying sink only after it said it counted something, and a
  * plain sink at every call; the drain points drain both. */
 static int plain_drains, notified_drains;

@@ -6,7 +6,7 @@
  */
 
 /* Unit tests: the kit in evt/base under what hostile and sloppy tools do
- * (issue 10): a free while a drain runs a callback that waits for the
+ *: a free while a drain runs a callback that waits for the
  * freeing thread, restricted drains, a pool larger than a thread's stack,
  * short-lived threads, raise loops across deferral, overwrite-oldest, fork.
  * Each scenario once hung, crashed or lost counts; every test has a timeout. */

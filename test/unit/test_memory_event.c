@@ -191,7 +191,7 @@ Test(memory_event, new_registration_sees_no_earlier_release)
     cr_assert_eq(mca_base_event_handle_free(ra, NULL, NULL), OPAL_SUCCESS);
 }
 
-/* A free runs no other user code (issue 10 item 2): releases still in the
+/* A free runs no other user code: releases still in the
  * sink are raised at the next drain point, after the free, so they are not
  * the freed registration's (delivered + dropped == raised for it: 0 + 0). */
 Test(memory_event, free_raises_nothing)

@@ -1,9 +1,10 @@
 /* Unit tests: the PMIx producer's decoding of a PMIX_MONITOR_RESUSAGE_UPDATE
  * event (ompi_evt_pmix_resusage_parse(), ompi/runtime/ompi_evt_pmix.h):
- * the container of this process becomes a payload with every field of
- * seed 001, containers of other processes and malformed ones are skipped,
- * fields of an unexpected type stay unknown (-1), more containers than
- * room are counted. Built with PMIx's headers, no PMIx server needed. */
+ * the container of this process becomes a payload with every process
+ * field of PMIx_Process_monitor(3), containers of other processes and
+ * malformed ones are skipped, fields of an unexpected type stay unknown
+ * (-1), more containers than room are counted. Built with PMIx's
+ * headers, no PMIx server needed. */
 #include "opal_config.h"
 
 #include <criterion/criterion.h>

@@ -455,7 +455,7 @@ Test(ring_component, raises_from_sigalrm_counts_exact, .init = NULL)
                 atomic_load(&rmain.dropped));
 }
 
-/* ---- a callback frees its own handle during a drain (issue 3 gap 2) ----
+/* ---- a callback frees its own handle during a drain ----
  * Chosen behaviour: the records still queued for the registration (raised
  * before the free, not yet delivered) are counted as dropped and reported
  * to its dropped handler before its free callback runs; records raised
@@ -530,7 +530,7 @@ Test(ring_component, self_free_inline_counts_nothing)
     cr_assert_eq(mca_base_event_delivery_set(ompi_evt_base_test_delivery()), OPAL_SUCCESS);
 }
 
-/* ---- the drain timer (evt_ring_drain_interval; issue 3 gap 3) ---- */
+/* ---- the drain timer (evt_ring_drain_interval) ---- */
 static mca_base_event_t *timer_ev_ts;
 static void *timer_raiser(void *arg)
 {

@@ -1,4 +1,5 @@
-/* The example code of "Writing an MPI_T event producer" (seed 000), pasted
+/* The example code of "Writing an MPI_T event producer" (the page of Open
+ * MPI main's opal/mca/base/mca_base_event.h), pasted
  * unchanged (its registration code lives in test/mpi/evt_seed_producer.h, the
  * one copy in the tree), then a tool-side registration checking the delivered
  * payloads.

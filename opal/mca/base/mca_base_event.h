@@ -301,9 +301,10 @@ OPAL_DECLSPEC int mca_base_event_register_ptr(
     int bind, uint32_t flags, mca_base_event_source_t *source, void *ctx, mca_base_event_t **event);
 
 /**
- * Name the elements of an event type (optional; seed 000's API is unchanged
- * without it). Exporters carry the names (the wire format's dictionary) so
- * readers can show values by name; tools see them nowhere else.
+ * Name the elements of an event type (optional; the producer API of Open
+ * MPI main works unchanged without it). Exporters carry the names (the wire
+ * format's dictionary) so readers can show values by name; tools see them
+ * nowhere else.
  *
  * @param[in] event  a registered event type
  * @param[in] names  event->num_elements names, each 1..255 characters of

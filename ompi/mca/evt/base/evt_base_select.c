@@ -12,8 +12,9 @@
  * installation: started, its kit built, made the engine's delivery, the
  * kit's drain registered with opal_progress.
  *
- * evt components use the select-one shape of seed 004 (evtc_init returns a
- * module and a priority), not mca_query_component, so the walk is ours
+ * evt components use the select-one shape of ORTE's frameworks (as in
+ * orte/mca/routed/routed.h: evtc_init returns a module and a priority),
+ * not mca_query_component, so the walk is ours
  * rather than mca_base_select()'s; it follows mca_base_select: highest
  * priority wins, ties go to the first found, the losers are closed.
  */
