@@ -54,33 +54,18 @@ static void *oracle_next(const char *name)
         next = (__typeof__(&fn)) oracle_next(#fn); \
     }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    ORACLE_NEXT(MPI_Send);
-    oracle_sends += MPI_PROC_NULL != dest;
-    return next(buf, count, dt, dest, tag, comm);
-}
-
-int MPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    ORACLE_NEXT(MPI_Bsend);
-    oracle_sends += MPI_PROC_NULL != dest;
-    return next(buf, count, dt, dest, tag, comm);
-}
-
-int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    ORACLE_NEXT(MPI_Ssend);
-    oracle_sends += MPI_PROC_NULL != dest;
-    return next(buf, count, dt, dest, tag, comm);
-}
-
-int MPI_Rsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
-{
-    ORACLE_NEXT(MPI_Rsend);
-    oracle_sends += MPI_PROC_NULL != dest;
-    return next(buf, count, dt, dest, tag, comm);
-}
+/* The blocking send modes share one signature. */
+#define ORACLE_SEND(fn) \
+    int fn(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) \
+    { \
+        ORACLE_NEXT(fn); \
+        oracle_sends += MPI_PROC_NULL != dest; \
+        return next(buf, count, dt, dest, tag, comm); \
+    }
+ORACLE_SEND(MPI_Send)
+ORACLE_SEND(MPI_Bsend)
+ORACLE_SEND(MPI_Ssend)
+ORACLE_SEND(MPI_Rsend)
 
 #define ORACLE_ISEND(fn) \
     int fn(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, \

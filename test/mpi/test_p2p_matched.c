@@ -30,6 +30,7 @@
  * received with a listener, starts at the Mrecv.
  */
 
+#include "evt_mpi_common.h"
 #include "evt_mpi_test.h"
 
 #include <stdbool.h>
@@ -94,25 +95,6 @@ static int64_t now(void)
     return (int64_t) ts;
 }
 
-static int find_source(const char *name)
-{
-    int num = 0;
-
-    MPI_T_source_get_num(&num);
-    for (int i = 0; i < num; ++i) {
-        char sname[256], desc[256];
-        int nlen = sizeof(sname), dlen = sizeof(desc);
-        MPI_T_source_order order;
-        MPI_Count tps, maxt;
-
-        if (MPI_SUCCESS
-                == MPI_T_source_get_info(i, sname, &nlen, desc, &dlen, &order, &tps, &maxt, NULL)
-            && 0 == strcmp(sname, name)) {
-            return i;
-        }
-    }
-    return -1;
-}
 
 static void on_event(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_T_cb_safety s,
                      void *user_data)
@@ -410,7 +392,7 @@ int main(int argc, char **argv)
     evt_test_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    ompi_source = find_source("ompi");
+    ompi_source = evt_source_index("ompi");
     EVT_CHECK(0 <= ompi_source, "no source named ompi");
     for (int i = 0; i < BIG_ELEMS; ++i) {
         sbuf[i] = i;
