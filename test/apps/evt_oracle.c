@@ -48,40 +48,39 @@ static void *oracle_next(const char *name)
     return f;
 }
 
-#define ORACLE_NEXT(fn) \
-    static __typeof__(&fn) next; \
-    if (NULL == next) { \
+#define ORACLE_NEXT(fn)                            \
+    static __typeof__(&fn) next;                   \
+    if (NULL == next) {                            \
         next = (__typeof__(&fn)) oracle_next(#fn); \
     }
 
 /* The blocking send modes share one signature. */
-#define ORACLE_SEND(fn) \
+#define ORACLE_SEND(fn)                                                                   \
     int fn(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) \
-    { \
-        ORACLE_NEXT(fn); \
-        oracle_sends += MPI_PROC_NULL != dest; \
-        return next(buf, count, dt, dest, tag, comm); \
+    {                                                                                     \
+        ORACLE_NEXT(fn);                                                                  \
+        oracle_sends += MPI_PROC_NULL != dest;                                            \
+        return next(buf, count, dt, dest, tag, comm);                                     \
     }
 ORACLE_SEND(MPI_Send)
 ORACLE_SEND(MPI_Bsend)
 ORACLE_SEND(MPI_Ssend)
 ORACLE_SEND(MPI_Rsend)
 
-#define ORACLE_ISEND(fn) \
+#define ORACLE_ISEND(fn)                                                                  \
     int fn(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, \
-           MPI_Request *req) \
-    { \
-        ORACLE_NEXT(fn); \
-        oracle_sends += MPI_PROC_NULL != dest; \
-        return next(buf, count, dt, dest, tag, comm, req); \
+           MPI_Request *req)                                                              \
+    {                                                                                     \
+        ORACLE_NEXT(fn);                                                                  \
+        oracle_sends += MPI_PROC_NULL != dest;                                            \
+        return next(buf, count, dt, dest, tag, comm, req);                                \
     }
 ORACLE_ISEND(MPI_Isend)
 ORACLE_ISEND(MPI_Ibsend)
 ORACLE_ISEND(MPI_Issend)
 ORACLE_ISEND(MPI_Irsend)
 
-int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
-             MPI_Status *st)
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status *st)
 {
     ORACLE_NEXT(MPI_Recv);
     oracle_recvs += MPI_PROC_NULL != src;

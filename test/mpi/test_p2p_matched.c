@@ -95,7 +95,6 @@ static int64_t now(void)
     return (int64_t) ts;
 }
 
-
 static void on_event(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_T_cb_safety s,
                      void *user_data)
 {
