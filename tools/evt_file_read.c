@@ -246,6 +246,7 @@ static bool dict_source(ompi_evt_fr_file_t *f, const unsigned char *body, uint32
     n->max_ticks = s.max_ticks;
     n->sample_ticks = s.sample_ticks;
     n->sample_realtime_ns = s.sample_realtime_ns;
+    n->host_clock = 0 != (s.flags & OMPI_EVT_FILE_SOURCE_HOST_CLOCK);
     ++f->nsources;
     return true;
 }

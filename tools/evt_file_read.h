@@ -42,18 +42,21 @@ extern "C" {
 typedef struct ompi_evt_fr_source_t {
     int32_t index;
     char *name;
-    uint32_t ordering;          /**< 0 ordered, 1 unordered */
+    uint32_t ordering; /**< 0 ordered, 1 unordered */
     int64_t ticks_per_second;
     int64_t max_ticks;
-    int64_t sample_ticks;       /**< with sample_realtime_ns: one clock pair */
+    int64_t sample_ticks; /**< with sample_realtime_ns: one clock pair */
     int64_t sample_realtime_ns;
+    /** the ticks are the recording host's CLOCK_MONOTONIC, which every
+     *  process of that host reads alike */
+    bool host_clock;
 } ompi_evt_fr_source_t;
 
 /** An element of an event's payload. */
 typedef struct ompi_evt_fr_element_t {
-    uint32_t type;   /**< OMPI_EVT_FILE_TYPE_* */
+    uint32_t type; /**< OMPI_EVT_FILE_TYPE_* */
     uint32_t offset;
-    char *name;      /**< "" when the engine had none */
+    char *name; /**< "" when the engine had none */
 } ompi_evt_fr_element_t;
 
 /** An event type as recorded. */
@@ -77,18 +80,18 @@ typedef struct ompi_evt_fr_record_t {
     uint16_t depth;
     uint16_t flags;
     uint64_t obj;
-    int64_t timestamp;              /**< in the source's ticks */
-    bool has_time;                  /**< time_ns is known (the source's clock pair) */
-    int64_t time_ns;                /**< CLOCK_REALTIME ns, from the clock pair */
-    const unsigned char *payload;   /**< payload_len bytes (the event's extent) */
+    int64_t timestamp;            /**< in the source's ticks */
+    bool has_time;                /**< time_ns is known (the source's clock pair) */
+    int64_t time_ns;              /**< CLOCK_REALTIME ns, from the clock pair */
+    const unsigned char *payload; /**< payload_len bytes (the event's extent) */
     uint32_t payload_len;
 } ompi_evt_fr_record_t;
 
 /** A ring's account. */
 typedef struct ompi_evt_fr_ring_t {
-    uint32_t records;    /**< returned */
-    uint64_t overwritten;/**< records evicted to make room (newest kept) */
-    bool damaged;        /**< a damaged record ended it */
+    uint32_t records;     /**< returned */
+    uint64_t overwritten; /**< records evicted to make room (newest kept) */
+    bool damaged;         /**< a damaged record ended it */
 } ompi_evt_fr_ring_t;
 
 /** A decoded file. */
@@ -100,9 +103,9 @@ typedef struct ompi_evt_fr_file_t {
     char host[65];
     char job[65];
     int64_t created_ns, closed_ns;
-    bool closed;                  /**< the writer finalized cleanly */
+    bool closed; /**< the writer finalized cleanly */
     uint32_t ring_count, ring_capacity;
-    uint64_t file_size;           /**< as the header says */
+    uint64_t file_size; /**< as the header says */
     size_t nsources, nevents;
     ompi_evt_fr_source_t *sources;
     ompi_evt_fr_event_t *events;
@@ -115,13 +118,13 @@ typedef struct ompi_evt_fr_file_t {
     struct {
         uint32_t event_index;
         uint64_t count;
-    } *drops;                      /**< export drops the writer learnt of, per event */
+    } * drops; /**< export drops the writer learnt of, per event */
     uint64_t drops_other;
     size_t nproblems;
-    char **problems;               /**< what was found damaged (empty: all valid) */
-    unsigned char *buf;            /**< the bytes: a private copy, or the file mapped */
+    char **problems;    /**< what was found damaged (empty: all valid) */
+    unsigned char *buf; /**< the bytes: a private copy, or the file mapped */
     size_t len;
-    bool mapped;                   /**< buf is a mapping of the file (read-only) */
+    bool mapped; /**< buf is a mapping of the file (read-only) */
 } ompi_evt_fr_file_t;
 
 /**

@@ -37,7 +37,8 @@
 
 static void emit(json_object *o)
 {
-    puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    puts(
+        json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(o);
 }
 
@@ -106,6 +107,7 @@ static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
         json_object_object_add(so, "index", json_object_new_int(s->index));
         json_object_object_add(so, "name", json_object_new_string(s->name));
         json_object_object_add(so, "ordered", json_object_new_boolean(0 == s->ordering));
+        json_object_object_add(so, "host_clock", json_object_new_boolean(s->host_clock));
         json_object_object_add(so, "ticks_per_second", json_object_new_int64(s->ticks_per_second));
         json_object_object_add(so, "max_ticks", json_object_new_int64(s->max_ticks));
         json_object_object_add(pair, "ticks", json_object_new_int64(s->sample_ticks));
@@ -126,7 +128,8 @@ static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
         for (uint32_t j = 0; j < e->num_elements; ++j) {
             json_object *el = json_object_new_object();
             json_object_object_add(el, "type",
-                                   json_object_new_string(ompi_evt_fr_type_name(e->elements[j].type)));
+                                   json_object_new_string(
+                                       ompi_evt_fr_type_name(e->elements[j].type)));
             json_object_object_add(el, "offset", json_object_new_int((int) e->elements[j].offset));
             if ('\0' != e->elements[j].name[0]) {
                 json_object_object_add(el, "name", json_object_new_string(e->elements[j].name));

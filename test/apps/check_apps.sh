@@ -161,29 +161,33 @@ fi
 
 # The flight recorder: a longer meep run recorded by evt/file, one rank
 # killed with SIGKILL midway; what survives is read back by the listener:
-# no arrow may join a receive to a send that started after it. The files
-# are large enough that no window wraps, so the ranks' records pair and the
-# check has arrows to judge.
+# no arrow may join a receive to a send that started after it. The rank is
+# killed once its recording holds 20,000 records (read live with
+# ompi-evt-file-read), whatever the machine's speed; the rings (2 x 256
+# MiB, about 5 M records each) hold far more, so no window wraps, the
+# ranks' records pair and the check has arrows to judge.
 if want flight && $meep; then
-    sed 's/(run-until 100)/(run-until 600)/' "$W/wg.ctl" >"$W/long.ctl"
+    sed 's/(run-until 100)/(run-until 20000)/' "$W/wg.ctl" >"$W/long.ctl"
     mkdir -m 700 "$W/flight"
     "$mpirun" -np 2 --oversubscribe --mca evt file --mca evt_file_dir "$W/flight" \
-        --mca evt_file_size 67108864 \
+        --mca evt_file_size 537919488 \
         -x LD_PRELOAD="$B/.libs/libompi_evt.so" meep "$W/long.ctl" >"$W/flight.out" 2>&1 &
     job=$!
-    victim=
-    for _ in $(seq 1 100); do
+    victim= n=0
+    for _ in $(seq 1 600); do
         sleep 0.1
-        # a rank whose recording is under way (its file exists)
-        [ -n "$(ls "$W/flight"/*.oevt 2>/dev/null)" ] || continue
-        victim=$(pgrep -f "meep $W/long.ctl" | while read -r p; do
-            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = meep ] && echo "$p"; done | tail -1)
-        [ -n "$victim" ] && break
+        if [ -z "$victim" ]; then
+            victim=$(pgrep -f "meep $W/long.ctl" | while read -r p; do
+                [ "$(cat /proc/"$p"/comm 2>/dev/null)" = meep ] && echo "$p"; done | tail -1)
+            continue
+        fi
+        f=$(ls "$W/flight"/*."$victim".oevt 2>/dev/null) || continue
+        n=$("$B/tools/ompi-evt-file-read" "$f" 2>/dev/null | tail -1 |
+            sed -n 's/.*"records":\([0-9]*\).*/\1/p')
+        [ "${n:-0}" -ge 20000 ] && break
     done
-    if [ -n "$victim" ]; then
-        sleep 1
-        kill -9 "$victim"
-    fi
+    [ -n "$victim" ] && kill -9 "$victim"
+    echo "flight: rank process ${victim:-(none found)} killed with ${n:-0} records written"
     wait "$job"
     jrc=$?
     [ -n "$victim" ] && [ "$jrc" -ne 0 ] && pass "flight: rank $victim killed (job exit $jrc)" ||
@@ -191,14 +195,19 @@ if want flight && $meep; then
     timeout 300 "$listen" --read "$W/flight" -o "$W/flight.outdir" --quiet >"$W/flight.listen" 2>&1
     m=$(grep -o 'causality: [0-9]* violations of [0-9]* flows' "$W/flight.outdir/summary.txt" 2>/dev/null)
     case "$m" in
-    "causality: 0 violations of 0 flows") fail "flight: no send->receive arrow drawn: nothing to judge" ;;
+    "causality: 0 violations of 0 flows")
+        fail "flight: no send->receive arrow drawn: nothing to judge"
+        grep -E "overwritten|^  rank |trace.json:" "$W/flight.outdir/summary.txt" | sed 's/^/    /' ;;
     "causality: 0 violations of "*) pass "flight: read back after kill -9, $m" ;;
     *) fail "flight: causality: expected 0 violations, got '${m:-no summary}'"
        tail -5 "$W/flight.listen" | sed 's/^/    /' ;;
     esac
-    grep -q 'ended early.*[0-9]' "$W/flight.outdir/summary.txt" &&
-        pass "flight: the killed rank is listed as ended early" ||
+    if grep -q "ended early.*[0-9]" "$W/flight.outdir/summary.txt"; then
+        pass "flight: the killed rank is listed as ended early"
+    else
         fail "flight: expected the killed rank listed as ended early"
+        grep -E "^  rank |ended early|never reported" "$W/flight.outdir/summary.txt" | sed 's/^/    /'
+    fi
 fi
 
 echo "check-apps: $npass passed, $nfail failed, $nskip skipped"

@@ -24,6 +24,10 @@
  *   --skew NODE:NS       NODE's CLOCK_REALTIME is off by NS; its ranks carry
  *                        offset samples (-NS) that put them right again
  *   --no-offsets         with --skew: the offset samples are left out
+ *   --pair-error NS      odd ranks sample their clock pairs NS late (the
+ *                        CLOCK_REALTIME read of a pair is NS off: its
+ *                        sampling error); their host's CLOCK_MONOTONIC is
+ *                        unchanged
  *   --duplicate RANK:SEQ RANK's batch SEQ reaches the node file twice
  *   --bench              minimal events (p2p only, no lifecycle), for speed
  *   --sources S          S clock sources per process (1..64): S-1 more, each
@@ -74,8 +78,7 @@
 enum { E_INIT, E_FINI, E_COMM, E_SEND, E_RECV, E_N };
 static const char *const enames[E_N] = {"ompi.mpi.initialization", "ompi.mpi.finalization",
                                         "ompi.mpi.communicator_created",
-                                        "ompi.mpi.p2p_send_complete",
-                                        "ompi.mpi.p2p_recv_complete"};
+                                        "ompi.mpi.p2p_send_complete", "ompi.mpi.p2p_recv_complete"};
 static mca_base_event_t *ev[E_N];
 /* --sources: the extra sources and their events (index 0 unused: src) */
 static int nsources = 1;
@@ -90,11 +93,11 @@ typedef struct {
     bool dead;
     uint64_t pending[E_N];   /* records in the open batch, per type */
     uint64_t xpending[MAXS]; /* records of gen.tick.K in the open batch */
-    uint64_t counted[E_N]; /* records in appended batches */
+    uint64_t counted[E_N];   /* records in appended batches */
     uint64_t drops_to_report, drops_reported;
-    unsigned char *sent_ok;   /* per iteration: the send record reached a file */
+    unsigned char *sent_ok; /* per iteration: the send record reached a file */
     unsigned char *recv_ok;
-    unsigned char *send_in;   /* per iteration: in the open batch */
+    unsigned char *send_in; /* per iteration: in the open batch */
     unsigned char *recv_in;
 } rank_t;
 
@@ -105,7 +108,7 @@ static size_t batch_bytes = 8192;
 static int lose_rank = -1, dup_rank = -1, kill_rank = -1, drops_rank = -1, skew_node = -1;
 static int missing_rank = -1, window_rank = -1;
 static uint64_t lose_seq, dup_seq, drops_n, window_seq;
-static int64_t skew_ns;
+static int64_t skew_ns, pair_error_ns;
 static bool bench, no_offsets, same_tag, reverse_first;
 static mca_base_event_source_t *src;
 
@@ -139,7 +142,7 @@ static void begin(int r, int64_t now)
     }
     /* the clock pair, sampled "now" on the rank's node */
     rc = ompi_evt_wire_encoder_add_clock(&k->enc, src, ticks_at(k->node, now),
-                                         realtime_at(k->node, now));
+                                         realtime_at(k->node, now) + (r % 2 ? pair_error_ns : 0));
     if (OPAL_SUCCESS != rc) {
         die("add_clock", rc);
     }
@@ -319,17 +322,13 @@ static int parse_pair(const char *s, int *a, uint64_t *b)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {{"ranks", 1, NULL, 'r'},     {"nodes", 1, NULL, 'n'},
-                                         {"iters", 1, NULL, 'i'},     {"batch-bytes", 1, NULL, 'b'},
-                                         {"drops", 1, NULL, 'd'},     {"lose", 1, NULL, 'l'},
-                                         {"kill", 1, NULL, 'k'},      {"skew", 1, NULL, 's'},
-                                         {"duplicate", 1, NULL, 'u'}, {"bench", 0, NULL, 'B'},
-                                         {"no-offsets", 0, NULL, 'O'},
-                                         {"sources", 1, NULL, 'S'},
-                                         {"missing", 1, NULL, 'm'},   {"window", 1, NULL, 'w'},
-                                         {"same-tag", 0, NULL, 'T'},
-                                         {"reverse-first", 0, NULL, 'F'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"ranks", 1, NULL, 'r'},         {"nodes", 1, NULL, 'n'},      {"iters", 1, NULL, 'i'},
+        {"batch-bytes", 1, NULL, 'b'},   {"drops", 1, NULL, 'd'},      {"lose", 1, NULL, 'l'},
+        {"kill", 1, NULL, 'k'},          {"skew", 1, NULL, 's'},       {"duplicate", 1, NULL, 'u'},
+        {"bench", 0, NULL, 'B'},         {"no-offsets", 0, NULL, 'O'}, {"sources", 1, NULL, 'S'},
+        {"missing", 1, NULL, 'm'},       {"window", 1, NULL, 'w'},     {"same-tag", 0, NULL, 'T'},
+        {"reverse-first", 0, NULL, 'F'}, {"pair-error", 1, NULL, 'P'}, {NULL, 0, NULL, 0}};
     const char *dir, *expected;
     uint64_t flows = 0, total = 0, mpi_sends = 0, mpi_recvs = 0;
     FILE *ex;
@@ -396,6 +395,9 @@ int main(int argc, char **argv)
             break;
         case 'F':
             reverse_first = true;
+            break;
+        case 'P':
+            pair_error_ns = strtoll(optarg, NULL, 10);
             break;
         default:
             return 2;
@@ -504,8 +506,8 @@ int main(int argc, char **argv)
             rp.bytes = sp.bytes;
             rp.start_time = ticks_at(R[r].node, me);
             /* completes after its send started (true time) */
-            rp.complete_time = ticks_at(R[r].node, (peer_send_start > me ? peer_send_start : me)
-                                                       + 3000);
+            rp.complete_time = ticks_at(R[r].node,
+                                        (peer_send_start > me ? peer_send_start : me) + 3000);
             add(r, E_RECV, (peer_send_start > me ? peer_send_start : me) + 3000, &rp, i);
         }
     }

@@ -86,6 +86,23 @@ listen 0 --read "$W/noofs" --quiet &&
     grep -q "causality: [1-9][0-9]* of [1-9][0-9]* send->receive flows" "$W/err.txt" &&
     ok "causality: a skewed clock's violations reported" || bad "causality: skewed clock reported"
 
+# 3b. one host, one CLOCK_MONOTONIC: ranks whose clock pairs were sampled
+#     5 us apart (a preempted CLOCK_REALTIME read) are converted with one
+#     pair: the events equal those of exact pairs and no receive completes
+#     before its send; the same error on four hosts (their own clocks, no
+#     offsets measured) does show (control)
+gen host1 --ranks 4 --nodes 1 --iters 40 && listen 0 --read "$W/host1" --quiet &&
+    checkout "$W/host1" "$W/host1.exp" --causal
+gen pairerr --ranks 4 --nodes 1 --iters 40 --pair-error 5000 &&
+    listen 0 --read "$W/pairerr" --quiet && checkout "$W/pairerr" "$W/pairerr.exp" --causal
+grep '"time_ns"' "$W/host1/events.jsonl" >"$W/host1.events" &&
+    grep '"time_ns"' "$W/pairerr/events.jsonl" >"$W/pairerr.events" &&
+    cmp -s "$W/host1.events" "$W/pairerr.events" &&
+    ok "one host: clock pairs 5 us apart give the events of exact pairs" ||
+    bad "one host: clock pairs 5 us apart give the events of exact pairs"
+gen pairerr4 --ranks 4 --nodes 4 --iters 40 --pair-error 5000 &&
+    listen 0 --read "$W/pairerr4" --quiet && checkout "$W/pairerr4" "$W/pairerr4.exp" --acausal
+
 # 4. damage: a truncated file and a corrupted one still give every intact
 #    batch, and exit 1
 gen dmg --ranks 4 --nodes 2 --iters 300 --batch-bytes 4096 &&

@@ -360,6 +360,7 @@ Test(file_recorder, self_describing)
     cr_assert_not_null(ev->source);
     cr_assert_str_eq(ev->source->name, "test.file");
     cr_assert_eq(ev->source->ticks_per_second, 1000000000);
+    cr_assert(ev->source->host_clock, "on the default clock: the host's CLOCK_MONOTONIC");
     /* the clock pair: realtime of the sample within a minute of now, and
      * each record's time between file creation and close */
     (void) clock_gettime(CLOCK_REALTIME, &now);

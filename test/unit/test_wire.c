@@ -382,6 +382,47 @@ static int64_t now_realtime(void)
     return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The clock flags say which sources read the host's CLOCK_MONOTONIC: a
+ * source on the default clock does (while the default clock is not the
+ * per-process TSC), a producer's own clock does not. */
+Test(wire, host_clock_flag)
+{
+    mca_base_event_source_t *own = evt_test_source("ompi.wireown", MCA_BASE_EVENT_SOURCE_UNORDERED,
+                                                   fake_clock, NULL);
+    mca_base_event_source_t *host = evt_test_source("ompi.wirehost",
+                                                    MCA_BASE_EVENT_SOURCE_UNORDERED, NULL, NULL);
+    mca_base_event_t *e1 = evt_test_event("h1", MCA_BASE_VAR_BIND_NO_OBJECT, 0, own);
+    mca_base_event_t *e2 = evt_test_event("h2", MCA_BASE_VAR_BIND_NO_OBJECT, 0, host);
+    evt_test_payload_t p = {1, 2};
+    mca_base_event_record_t r1 = make_rec(e1, 1, &p, 0), r2 = make_rec(e2, 2, &p, 0);
+    ompi_evt_wire_sender_t snd;
+    ompi_evt_wire_encoder_t enc;
+    ompi_evt_wire_batch_t b;
+    const void *buf;
+    size_t len;
+
+    cr_assert_eq(mca_base_event_clock_get(), MCA_BASE_EVENT_CLOCK_MONOTONIC);
+    cr_expect(mca_base_event_source_on_host_clock(host));
+    cr_expect_not(mca_base_event_source_on_host_clock(own));
+    cr_expect_not(mca_base_event_source_on_host_clock(NULL));
+    sender_init(&snd, 3);
+    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r1), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r2), OPAL_SUCCESS);
+    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    decode_ok(buf, len, &b);
+    cr_assert_eq(b.num_clocks, 2);
+    cr_expect_str_eq(b.clocks[0].name, "ompi.wireown");
+    cr_expect_not(b.clocks[0].host_clock, "a producer's own clock");
+    cr_expect_eq(b.clocks[0].ordering, 1);
+    cr_expect_str_eq(b.clocks[1].name, "ompi.wirehost");
+    cr_expect(b.clocks[1].host_clock, "the default clock, CLOCK_MONOTONIC");
+    cr_expect_eq(b.clocks[1].ordering, 1, "both flags decoded");
+    ompi_evt_wire_batch_destruct(&b);
+    ompi_evt_wire_encoder_destruct(&enc);
+}
+
 /* Clocks: given pairs are carried as given, else sampled at the source's
  * first use (the source's clock and CLOCK_REALTIME together); one entry per
  * source, the type names its source; a pair cannot be given twice or after
@@ -894,9 +935,9 @@ Test(wire, malformed_batches_rejected)
 
     /* clocks */
     c_begin_sender(&c);
-    c_clock(&c, "src", 2, 1);
+    c_clock(&c, "src", 4, 1);
     c_finish(&c);
-    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "ordering 2");
+    expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "clock flag 0x4");
     c_begin_sender(&c);
     c_clock(&c, "src", 0, 0);
     c_finish(&c);

@@ -85,6 +85,9 @@ typedef struct listen_clock {
     uint64_t ref_seq;             /**< the batch the pair comes from (lowest seq) */
     int64_t min_ticks, max_ticks; /**< range of the records seen */
     bool any;                     /**< a record was seen */
+    /** the ticks are the host's CLOCK_MONOTONIC (all batches said so):
+     *  listen_registry_finish() gives every such clock of a host one pair */
+    bool host_clock;
 } listen_clock_t;
 
 typedef struct listen_proc {

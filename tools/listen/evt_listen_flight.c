@@ -283,7 +283,10 @@ static void write_batch(listen_flight_t *fl, wbuf_t *w, size_t from, size_t to, 
     put_le(w, fl->nsrcs, 2);
     for (size_t s = 0; s < fl->nsrcs; ++s) {
         put_str(w, fl->srcs[s]->name);
-        put_le(w, fl->srcs[s]->ordering, 1);
+        put_le(w,
+               (fl->srcs[s]->ordering ? OMPI_EVT_WIRE_CLOCK_UNORDERED : 0)
+                   | (fl->srcs[s]->host_clock ? OMPI_EVT_WIRE_CLOCK_HOST : 0),
+               1);
         put_le(w, (uint64_t) fl->srcs[s]->ticks_per_second, 8);
         put_le(w, (uint64_t) fl->srcs[s]->sample_ticks, 8);
         put_le(w, (uint64_t) fl->srcs[s]->sample_realtime_ns, 8);

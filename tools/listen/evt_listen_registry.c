@@ -303,8 +303,8 @@ static void classify_p2p(listen_type_t *t)
         || 0 > t->p2p_peer || 0 > t->p2p_tag) {
         kind = LISTEN_P2P_NONE;
     } else {
-        const int f[6] = {t->p2p_comm, t->p2p_bytes, t->p2p_start,
-                          t->p2p_complete, t->p2p_peer, t->p2p_tag};
+        const int f[6] = {t->p2p_comm,     t->p2p_bytes, t->p2p_start,
+                          t->p2p_complete, t->p2p_peer,  t->p2p_tag};
         for (int i = 0; i < 6; ++i) {
             uint8_t et = t->elements[f[i]].type;
             if (OMPI_EVT_WIRE_ELEM_DOUBLE == et || OMPI_EVT_WIRE_ELEM_BOOL == et) {
@@ -550,7 +550,10 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
             lc->ref_seq = UINT64_MAX;
             lc->min_ticks = INT64_MAX;
             lc->max_ticks = INT64_MIN;
+            lc->host_clock = c->host_clock;
         }
+        /* one batch that does not say so is enough to keep the clock's own pair */
+        lc->host_clock = lc->host_clock && c->host_clock;
         if (b->seq < lc->ref_seq) {
             lc->ref_seq = b->seq;
             lc->ticks_per_second = c->ticks_per_second;
@@ -592,8 +595,64 @@ cleanup:
     return ret;
 }
 
+/* The host clock of @p q to convert others by, or NULL. */
+static const listen_clock_t *host_clock_of(const listen_proc_t *q, uint64_t ticks_per_second)
+{
+    for (size_t m = 0; m < q->num_clocks; ++m) {
+        const listen_clock_t *d = &q->clocks[m];
+        if (d->host_clock && UINT64_MAX != d->ref_seq && d->ticks_per_second == ticks_per_second) {
+            return d;
+        }
+    }
+    return NULL;
+}
+
+/* Does @p a come before @p b (namespace, rank, pid)? */
+static bool proc_before(const listen_proc_t *a, const listen_proc_t *b)
+{
+    int c = strcmp(a->nspace, b->nspace);
+    if (0 != c) {
+        return c < 0;
+    }
+    return a->rank != b->rank ? a->rank < b->rank : a->pid < b->pid;
+}
+
+/* Every process of one host that reads the host's CLOCK_MONOTONIC gets the
+ * same clock pair: the one of the host's first process (namespace, rank,
+ * pid; whatever the order of the inputs). Each process sampled its own
+ * pair between two CLOCK_REALTIME reads, so two pairs of one clock
+ * disagree by up to their sampling error (tens of ns, more when a read was
+ * preempted), enough to draw a receive before its send on one node. */
+static void share_host_clocks(listen_registry_t *reg)
+{
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        listen_proc_t *p = reg->procs[i];
+        for (size_t k = 0; k < p->num_clocks; ++k) {
+            listen_clock_t *c = &p->clocks[k];
+            const listen_proc_t *first = p;
+            const listen_clock_t *ref = c;
+            if (!c->host_clock || UINT64_MAX == c->ref_seq) {
+                continue;
+            }
+            for (size_t j = 0; j < reg->num_procs; ++j) {
+                const listen_proc_t *q = reg->procs[j];
+                const listen_clock_t *d;
+                if (q == p || 0 != strcmp(q->host, p->host) || !proc_before(q, first)
+                    || NULL == (d = host_clock_of(q, c->ticks_per_second))) {
+                    continue;
+                }
+                first = q;
+                ref = d;
+            }
+            c->ref_ticks = ref->ref_ticks;
+            c->ref_realtime_ns = ref->ref_realtime_ns;
+        }
+    }
+}
+
 void listen_registry_finish(listen_registry_t *reg)
 {
+    share_host_clocks(reg);
     reg->t_min = INT64_MAX;
     reg->t_max = INT64_MIN;
     for (size_t i = 0; i < reg->num_procs; ++i) {

@@ -142,14 +142,14 @@ typedef opal_count_t (*mca_base_event_timestamp_fn_t)(void *ctx);
 /** A registered source. Never freed before mca_base_event_finalize(); the
  *  fields are set at registration and read-only afterwards. */
 typedef struct mca_base_event_source_t {
-    int index;                              /**< index reported to tools */
-    char *name;                             /**< verbatim from the producer */
+    int index;  /**< index reported to tools */
+    char *name; /**< verbatim from the producer */
     char *description;
     mca_base_event_source_order_t ordering;
     opal_count_t ticks_per_second;
     opal_count_t max_ticks;
     mca_base_event_timestamp_fn_t get_timestamp; /**< never NULL (default clock) */
-    bool supports_adhoc;                    /**< MPI_T_source_get_timestamp allowed */
+    bool supports_adhoc;                         /**< MPI_T_source_get_timestamp allowed */
     void *ctx;
     /** ORDERED sources: highest timestamp dispatched so far; a later record
      *  with a lower one is dispatched with this value instead. */
@@ -219,16 +219,16 @@ typedef struct mca_base_event_t {
      *  the gate is the first word of the object. */
     atomic_int active;
     int index;
-    char *name;        /**< full name, always "ompi." + framework_component_name */
+    char *name; /**< full name, always "ompi." + framework_component_name */
     char *description;
     mca_base_var_info_lvl_t verbosity;
     int num_elements;
-    mca_base_var_type_t *types;   /**< num_elements entries */
-    ptrdiff_t *offsets;           /**< num_elements entries, ascending from 0 */
-    size_t extent;                /**< payload bytes: last offset + its size */
+    mca_base_var_type_t *types; /**< num_elements entries */
+    ptrdiff_t *offsets;         /**< num_elements entries, ascending from 0 */
+    size_t extent;              /**< payload bytes: last offset + its size */
     mca_base_var_enum_t *enumerator;
-    int bind;                     /**< MCA_BASE_VAR_BIND_* */
-    uint32_t flags;               /**< MCA_BASE_EVENT_FLAG_* */
+    int bind;       /**< MCA_BASE_VAR_BIND_* */
+    uint32_t flags; /**< MCA_BASE_EVENT_FLAG_* */
     mca_base_event_source_t *source;
     void *ctx;
     /** Live registrations (engine-private, see mca_base_event_dispatch.c). */
@@ -269,15 +269,11 @@ typedef struct mca_base_event_t {
  *
  * Context: INIT, ANY. Locks: takes the engine mutex.
  */
-OPAL_DECLSPEC int mca_base_event_register(const char *project, const char *framework,
-                                          const char *component, const char *name,
-                                          const char *description,
-                                          mca_base_var_info_lvl_t verbosity, int num_elements,
-                                          const mca_base_var_type_t types[],
-                                          const ptrdiff_t offsets[],
-                                          mca_base_var_enum_t *enumerator, int bind,
-                                          uint32_t flags, mca_base_event_source_t *source,
-                                          void *ctx);
+OPAL_DECLSPEC int mca_base_event_register(
+    const char *project, const char *framework, const char *component, const char *name,
+    const char *description, mca_base_var_info_lvl_t verbosity, int num_elements,
+    const mca_base_var_type_t types[], const ptrdiff_t offsets[], mca_base_var_enum_t *enumerator,
+    int bind, uint32_t flags, mca_base_event_source_t *source, void *ctx);
 
 /**
  * mca_base_event_register() and mca_base_event_get_by_index() in one call:
@@ -344,17 +340,17 @@ OPAL_DECLSPEC int mca_base_event_get_count(void);
 typedef struct mca_base_event_record_t {
     mca_base_event_t *event;
     mca_base_event_source_t *source;
-    const void *obj;           /**< bound object, NULL for unbound raises */
-    opal_count_t timestamp;    /**< in the source's ticks */
-    uint64_t epoch;            /**< registration epoch at capture */
-    const void *data;          /**< event->extent bytes */
+    const void *obj;        /**< bound object, NULL for unbound raises */
+    opal_count_t timestamp; /**< in the source's ticks */
+    uint64_t epoch;         /**< registration epoch at capture */
+    const void *data;       /**< event->extent bytes */
     /** Causal depth: 0 for a raise outside every callback, d + 1 for a raise
      *  from a callback of a record of depth d, whether that record was
      *  dispatched at its raise or later from a ring. A raise at depth
      *  MCA_BASE_EVENT_MAX_DEPTH is counted as dropped: it bounds raise loops
      *  across deferral too. */
     uint32_t depth;
-    uint32_t flags;            /**< MCA_BASE_EVENT_RECORD_* */
+    uint32_t flags; /**< MCA_BASE_EVENT_RECORD_* */
 } mca_base_event_record_t;
 
 /** Record flags. */
@@ -374,8 +370,8 @@ enum {
  *  @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  dropped (depth cap, full ring), counted
  *  Context: RAISE; SIGNAL when safety is ASYNC_SIGNAL_SAFE. */
 OPAL_DECLSPEC int mca_base_event_raise_internal(mca_base_event_t *event,
-                                                mca_base_event_source_t *source,
-                                                const void *obj, const void *data,
+                                                mca_base_event_source_t *source, const void *obj,
+                                                const void *data,
                                                 mca_base_event_cb_safety_t safety);
 
 /** mca_base_event_raise_internal() with the record's timestamp given by the
@@ -409,8 +405,7 @@ static inline int mca_base_event_raise(mca_base_event_t *event, mca_base_event_s
     if (OPAL_LIKELY(!mca_base_event_active(event))) {
         return OPAL_SUCCESS;
     }
-    return mca_base_event_raise_internal(event, source, NULL, data,
-                                         MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    return mca_base_event_raise_internal(event, source, NULL, data, MCA_BASE_EVENT_CB_REQUIRE_NONE);
 }
 
 /** Raise an event bound to @p obj (the internal object, e.g. the
@@ -423,8 +418,7 @@ static inline int mca_base_event_raise_bound(mca_base_event_t *event,
     if (OPAL_LIKELY(!mca_base_event_active(event))) {
         return OPAL_SUCCESS;
     }
-    return mca_base_event_raise_internal(event, source, obj, data,
-                                         MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    return mca_base_event_raise_internal(event, source, obj, data, MCA_BASE_EVENT_CB_REQUIRE_NONE);
 }
 
 /** Now, on @p source's clock (what a raise stamps its record with): for a
@@ -501,8 +495,7 @@ typedef void (*mca_base_event_free_cb_fn_t)(mca_base_event_registration_t *regis
  *  the last call (saturated to OPAL_COUNT_MAX). */
 typedef void (*mca_base_event_dropped_cb_fn_t)(opal_count_t count,
                                                mca_base_event_registration_t *registration,
-                                               int source_index,
-                                               mca_base_event_cb_safety_t safety,
+                                               int source_index, mca_base_event_cb_safety_t safety,
                                                void *user_data);
 
 /**
@@ -828,6 +821,14 @@ enum {
 OPAL_DECLSPEC int mca_base_event_clock_set(int clock);
 /** The default clock in use (MCA_BASE_EVENT_CLOCK_*). Context: ANY. */
 OPAL_DECLSPEC int mca_base_event_clock_get(void);
+
+/** Are @p source's timestamps this host's CLOCK_MONOTONIC itself (the
+ *  default clock, not the TSC)? Then every process of the host reads the
+ *  same clock, and one clock pair converts all their timestamps alike; a
+ *  per-process conversion would put their events up to its sampling error
+ *  apart. The calibrated TSC is per process, a producer's clock unknown.
+ *  Context: ANY. */
+OPAL_DECLSPEC bool mca_base_event_source_on_host_clock(const mca_base_event_source_t *source);
 
 /* ------------------------------------------------------------------------
  * Test-only seams (test/unit, test/stress; never called by the project)

@@ -225,6 +225,13 @@ int mca_base_event_clock_get(void)
     return atomic_load_explicit(&clock_in_use, memory_order_relaxed);
 }
 
+/* Context: ANY. */
+bool mca_base_event_source_on_host_clock(const mca_base_event_source_t *source)
+{
+    return NULL != source && default_clock == source->get_timestamp
+           && MCA_BASE_EVENT_CLOCK_MONOTONIC == mca_base_event_clock_get();
+}
+
 /* Caller holds the mutex. */
 bool mca_base_event_source_is_registered(const mca_base_event_source_t *source)
 {
@@ -257,8 +264,8 @@ static bool same_identity(const mca_base_event_source_t *src,
 int mca_base_event_source_register(const char *name, const char *description,
                                    mca_base_event_source_order_t ordering,
                                    opal_count_t ticks_per_second, opal_count_t max_ticks,
-                                   mca_base_event_timestamp_fn_t get_timestamp,
-                                   bool supports_adhoc, void *ctx)
+                                   mca_base_event_timestamp_fn_t get_timestamp, bool supports_adhoc,
+                                   void *ctx)
 {
     mca_base_event_source_t *src = NULL;
     void *found = NULL;
@@ -280,8 +287,7 @@ int mca_base_event_source_register(const char *name, const char *description,
         }
         source_names_ready = true;
     }
-    if (OPAL_SUCCESS
-        == opal_hash_table_get_value_ptr(&source_names, name, strlen(name), &found)) {
+    if (OPAL_SUCCESS == opal_hash_table_get_value_ptr(&source_names, name, strlen(name), &found)) {
         ret = (int) ((intptr_t) found - 1);
         /* Idempotent only for the same source: its events would otherwise
          * carry timestamps in another clock or order than the caller's. */

@@ -47,11 +47,14 @@
  *     reject the batch; without it an unknown section is skipped.
  *     Each kind at most once, in this order where present:
  *     1 SENDER  (required, first): str nspace, u32 rank, str host, u32 pid
- *     2 CLOCKS  u16 n, n x { str source name, u8 ordering (0 ordered,
- *               1 unordered), u64 ticks per second (> 0), i64 source ticks,
- *               i64 CLOCK_REALTIME ns } - the sources the batch uses; the
- *               position is the batch-local source id. The two clock
- *               values were sampled together.
+ *     2 CLOCKS  u16 n, n x { str source name, u8 clock flags, u64 ticks
+ *               per second (> 0), i64 source ticks, i64 CLOCK_REALTIME ns }
+ *               - the sources the batch uses; the position is the
+ *               batch-local source id. The two clock values were sampled
+ *               together. Clock flags: 0x1 the source is unordered; 0x2
+ *               its ticks are its host's CLOCK_MONOTONIC, which every
+ *               sender naming the same host reads (one pair converts them
+ *               all alike); other bits: invalid.
  *     3 OFFSETS u16 n, n x { i64 local CLOCK_REALTIME ns when measured,
  *               i64 offset ns (reference clock = local + offset), u64
  *               uncertainty ns } - optional, the rank's offset to the job's
@@ -93,6 +96,9 @@ BEGIN_C_DECLS
 #define OMPI_EVT_WIRE_VERSION 1
 /** First four bytes of every batch. */
 #define OMPI_EVT_WIRE_MAGIC "OEVW"
+/** Clock flags of a CLOCKS entry. */
+#define OMPI_EVT_WIRE_CLOCK_UNORDERED 0x1
+#define OMPI_EVT_WIRE_CLOCK_HOST      0x2
 /** PMIx status code of the notifications carrying batches:
  *  PMIX_EXTERNAL_ERR_BASE (-3000 in PMIx 3 and 4) - 2600. Written as a
  *  number so this header needs no PMIx; checked where pmix_common.h is in
@@ -343,6 +349,7 @@ typedef struct ompi_evt_wire_type_t {
 typedef struct ompi_evt_wire_clock_t {
     const char *name;          /**< source name */
     uint8_t ordering;          /**< 0 ordered, 1 unordered */
+    bool host_clock;           /**< the sender host's CLOCK_MONOTONIC (flag 0x2) */
     uint64_t ticks_per_second; /**< > 0 */
     int64_t source_ticks;      /**< sampled together with realtime_ns */
     int64_t realtime_ns;

@@ -168,9 +168,9 @@ static const char *arena_str(arena_t *a, const uint8_t *s, size_t len)
     return out;
 }
 
-#define FAIL(why)            \
-    do {                     \
-        b->error = (why);    \
+#define FAIL(why)                       \
+    do {                                \
+        b->error = (why);               \
         return OPAL_ERR_UNPACK_FAILURE; \
     } while (0)
 
@@ -233,9 +233,11 @@ static int parse_clocks(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
         if (!wire_name_ok(s, len)) {
             FAIL("clocks: bad source name");
         }
-        if (1 < e.ordering) {
-            FAIL("clocks: bad ordering");
+        if (0 != (e.ordering & ~(OMPI_EVT_WIRE_CLOCK_UNORDERED | OMPI_EVT_WIRE_CLOCK_HOST))) {
+            FAIL("clocks: bad clock flags");
         }
+        e.host_clock = 0 != (e.ordering & OMPI_EVT_WIRE_CLOCK_HOST);
+        e.ordering &= OMPI_EVT_WIRE_CLOCK_UNORDERED;
         if (0 == tps || tps > (uint64_t) INT64_MAX) {
             FAIL("clocks: bad ticks per second");
         }
@@ -450,8 +452,7 @@ static int parse_records(cur_t *c, ompi_evt_wire_batch_t *b)
             FAIL("records: truncated payload");
         }
         for (uint16_t k = 0; k < t->num_elements; ++k) {
-            if (OMPI_EVT_WIRE_ELEM_BOOL == t->elements[k].type
-                && 1 < c->p[t->elements[k].offset]) {
+            if (OMPI_EVT_WIRE_ELEM_BOOL == t->elements[k].type && 1 < c->p[t->elements[k].offset]) {
                 FAIL("records: boolean neither 0 nor 1");
             }
         }

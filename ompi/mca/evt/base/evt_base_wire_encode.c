@@ -268,16 +268,23 @@ static int push_clock(struct ompi_evt_wire_enc_state_t *st, const mca_base_event
 }
 
 /* Sample the pair: CLOCK_REALTIME on both sides of the source's clock, the
- * midpoint taken. */
+ * midpoint taken; the tightest of a few tries, so that a preemption
+ * between two reads does not become the pair's error. */
 static void sample_clock(const struct ompi_evt_wire_enc_state_t *st,
                          const mca_base_event_source_t *src, int64_t *ticks, int64_t *realtime)
 {
-    int64_t r1 = st->realtime();
-    int64_t t = (int64_t) src->get_timestamp(src->ctx);
-    int64_t r2 = st->realtime();
+    int64_t best = INT64_MAX;
 
-    *ticks = t;
-    *realtime = r1 + (r2 - r1) / 2;
+    for (int i = 0; i < 4; ++i) {
+        int64_t r1 = st->realtime();
+        int64_t t = (int64_t) src->get_timestamp(src->ctx);
+        int64_t r2 = st->realtime();
+        if (0 == i || r2 - r1 < best) {
+            best = r2 - r1;
+            *ticks = t;
+            *realtime = r1 + (r2 - r1) / 2;
+        }
+    }
 }
 
 static bool source_ok(const mca_base_event_source_t *src)
@@ -666,7 +673,12 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
     for (uint32_t i = 0; i < st->num_clocks; ++i) {
         const clock_entry_t *c = &st->clocks[i];
         p = put_str(p, c->source->name);
-        *p++ = MCA_BASE_EVENT_SOURCE_UNORDERED == c->source->ordering ? 1 : 0;
+        *p++ = (uint8_t) ((MCA_BASE_EVENT_SOURCE_UNORDERED == c->source->ordering
+                               ? OMPI_EVT_WIRE_CLOCK_UNORDERED
+                               : 0)
+                          | (mca_base_event_source_on_host_clock(c->source)
+                                 ? OMPI_EVT_WIRE_CLOCK_HOST
+                                 : 0));
         wire_put64(p, (uint64_t) c->source->ticks_per_second);
         wire_put64(p + 8, (uint64_t) c->ticks);
         wire_put64(p + 16, (uint64_t) c->realtime_ns);

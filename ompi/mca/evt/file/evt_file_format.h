@@ -73,12 +73,12 @@
 #define OMPI_EVT_FILE_SUFFIX ".oevt"
 
 /** Ring record kinds (the kit's). */
-#define OMPI_EVT_FILE_KIND_SKIP 0
+#define OMPI_EVT_FILE_KIND_SKIP   0
 #define OMPI_EVT_FILE_KIND_RECORD 1
 /** Ring record header and captured-record sizes (the kit's). */
 #define OMPI_EVT_FILE_RING_HDR_SIZE 8
-#define OMPI_EVT_FILE_REC_SIZE 32
-#define OMPI_EVT_FILE_ALIGN 8
+#define OMPI_EVT_FILE_REC_SIZE      32
+#define OMPI_EVT_FILE_ALIGN         8
 /** Largest payload (the engine's MCA_BASE_EVENT_MAX_PAYLOAD). */
 #define OMPI_EVT_FILE_MAX_PAYLOAD 256
 
@@ -109,33 +109,33 @@ enum {
  *  file is created and is covered by header_sum; the mutable part follows
  *  on its own cache line. */
 typedef struct ompi_evt_file_header_t {
-    char magic[8];           /**< OMPI_EVT_FILE_MAGIC */
-    uint32_t version;        /**< OMPI_EVT_FILE_VERSION */
-    uint32_t endian;         /**< OMPI_EVT_FILE_ENDIAN */
-    uint32_t header_size;    /**< OMPI_EVT_FILE_HEADER_SIZE */
-    uint32_t flags;          /**< 0 */
-    uint64_t file_size;      /**< bytes of the whole file */
+    char magic[8];        /**< OMPI_EVT_FILE_MAGIC */
+    uint32_t version;     /**< OMPI_EVT_FILE_VERSION */
+    uint32_t endian;      /**< OMPI_EVT_FILE_ENDIAN */
+    uint32_t header_size; /**< OMPI_EVT_FILE_HEADER_SIZE */
+    uint32_t flags;       /**< 0 */
+    uint64_t file_size;   /**< bytes of the whole file */
     /* identity */
-    int32_t rank;            /**< MPI_COMM_WORLD rank; -1 unknown */
+    int32_t rank; /**< MPI_COMM_WORLD rank; -1 unknown */
     uint32_t pid;
-    int32_t world_size;      /**< -1 unknown */
+    int32_t world_size; /**< -1 unknown */
     uint32_t reserved0;
-    char host[64];           /**< NUL-terminated */
-    char job[64];            /**< job id (Open MPI jobid / PMIx nspace), NUL-terminated */
-    int64_t created_ns;      /**< CLOCK_REALTIME at creation, ns */
+    char host[64];      /**< NUL-terminated */
+    char job[64];       /**< job id (Open MPI jobid / PMIx nspace), NUL-terminated */
+    int64_t created_ns; /**< CLOCK_REALTIME at creation, ns */
     /* layout */
     uint32_t ring_count;
-    uint32_t ring_capacity;  /**< data bytes per ring: a power of two */
+    uint32_t ring_capacity; /**< data bytes per ring: a power of two */
     uint64_t rings_offset;
-    uint64_t ring_stride;    /**< OMPI_EVT_FILE_RING_CTL_SPACE + ring_capacity */
+    uint64_t ring_stride; /**< OMPI_EVT_FILE_RING_CTL_SPACE + ring_capacity */
     uint64_t dict_offset;
     uint64_t dict_size;
     uint64_t drops_offset;
-    uint32_t drops_count;    /**< u64 counters, one per event index below it */
-    uint32_t ctl_size;       /**< the kit's control block: 128 */
-    uint32_t ring_hdr_size;  /**< OMPI_EVT_FILE_RING_HDR_SIZE */
-    uint32_t rec_size;       /**< OMPI_EVT_FILE_REC_SIZE */
-    uint64_t header_sum;     /**< ompi_evt_file_sum() of the bytes before it */
+    uint32_t drops_count;   /**< u64 counters, one per event index below it */
+    uint32_t ctl_size;      /**< the kit's control block: 128 */
+    uint32_t ring_hdr_size; /**< OMPI_EVT_FILE_RING_HDR_SIZE */
+    uint32_t rec_size;      /**< OMPI_EVT_FILE_REC_SIZE */
+    uint64_t header_sum;    /**< ompi_evt_file_sum() of the bytes before it */
     /* ---- mutable, written by the process ---- */
     uint64_t pad[3];
     /** Committed dictionary bytes (stored with release after an entry). */
@@ -152,12 +152,12 @@ typedef struct ompi_evt_file_header_t {
 } ompi_evt_file_header_t;
 
 /** Offsets of the kit's ring control block fields (ompi_evt_ring_ctl_t). */
-#define OMPI_EVT_FILE_CTL_TAIL 0
-#define OMPI_EVT_FILE_CTL_OLDEST 4
-#define OMPI_EVT_FILE_CTL_EVICTED 8
+#define OMPI_EVT_FILE_CTL_TAIL       0
+#define OMPI_EVT_FILE_CTL_OLDEST     4
+#define OMPI_EVT_FILE_CTL_EVICTED    8
 #define OMPI_EVT_FILE_CTL_EVICT_MARK 16
-#define OMPI_EVT_FILE_CTL_HEAD 64
-#define OMPI_EVT_FILE_CTL_SIZE 128
+#define OMPI_EVT_FILE_CTL_HEAD       64
+#define OMPI_EVT_FILE_CTL_SIZE       128
 
 /** A dictionary entry header; the body follows. size covers header and
  *  body and is a multiple of 8; sum is ompi_evt_file_sum() of the entry
@@ -171,7 +171,7 @@ typedef struct ompi_evt_file_entry_t {
 /** Source entry body; then name_len name bytes (no NUL). */
 typedef struct ompi_evt_file_source_t {
     int32_t index;
-    uint32_t ordering;        /**< 0 ordered, 1 unordered (MPI_T_source_order) */
+    uint32_t ordering; /**< 0 ordered, 1 unordered (MPI_T_source_order) */
     int64_t ticks_per_second;
     int64_t max_ticks;
     /** One clock pair sampled together: the source's clock, and
@@ -179,19 +179,23 @@ typedef struct ompi_evt_file_source_t {
     int64_t sample_ticks;
     int64_t sample_realtime_ns;
     uint32_t name_len;
-    uint32_t reserved;
+    uint32_t flags; /**< OMPI_EVT_FILE_SOURCE_* (files that predate them: 0) */
 } ompi_evt_file_source_t;
+
+/** The source's ticks are its host's CLOCK_MONOTONIC, read alike by every
+ *  process of the host (mca_base_event_source_on_host_clock()). */
+#define OMPI_EVT_FILE_SOURCE_HOST_CLOCK 0x1u
 
 /** Event entry body; then num_elements ompi_evt_file_element_t, then the
  *  event's name and each element's name (name_len bytes each, no NUL; an
  *  element name of length 0 means the engine has none). */
 typedef struct ompi_evt_file_event_t {
     int32_t index;
-    int32_t source;           /**< source index */
-    uint32_t extent;          /**< payload bytes */
+    int32_t source;  /**< source index */
+    uint32_t extent; /**< payload bytes */
     uint32_t num_elements;
-    uint32_t flags;           /**< engine event flags */
-    int32_t bind;             /**< MPI_T bind object kind */
+    uint32_t flags; /**< engine event flags */
+    int32_t bind;   /**< MPI_T bind object kind */
     uint32_t name_len;
     uint32_t reserved;
 } ompi_evt_file_event_t;
@@ -205,8 +209,8 @@ typedef struct ompi_evt_file_names_t {
 } ompi_evt_file_names_t;
 
 typedef struct ompi_evt_file_element_t {
-    uint32_t type;    /**< OMPI_EVT_FILE_TYPE_* */
-    uint32_t offset;  /**< in the payload */
+    uint32_t type;   /**< OMPI_EVT_FILE_TYPE_* */
+    uint32_t offset; /**< in the payload */
     uint32_t name_len;
     uint32_t reserved;
 } ompi_evt_file_element_t;

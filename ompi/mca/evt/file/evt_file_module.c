@@ -420,6 +420,21 @@ static void file_signals_remove(void)
     file_state.signals_installed = false;
 }
 
+/* Give the file built as @p part in @p dfd its name @p name, without ever
+ * replacing a file of that name (errno EEXIST then); a file system without
+ * hard links gets an exclusive rename instead. Context: INIT. */
+static int file_publish(int dfd, const char *part, const char *name)
+{
+    if (0 == linkat(dfd, part, dfd, name, 0)) {
+        (void) unlinkat(dfd, part, 0);
+        return 0;
+    }
+    if (EPERM != errno && EOPNOTSUPP != errno && ENOSYS != errno) {
+        return -1;
+    }
+    return renameat2(dfd, part, dfd, name, RENAME_NOREPLACE);
+}
+
 /* Create, size and map the file; write the header. Every failure is
  * reported by the process itself with its cause (ompi_evt_base_report_error()):
  * it decides that nothing is recorded. Context: INIT. */
@@ -428,7 +443,8 @@ static int file_module_init(void)
     const int output = ompi_evt_base_framework.framework_output;
     ompi_evt_file_component_t *c = &mca_evt_file_component;
     size_t capacity = 0, file_size = 0;
-    char dir[PATH_MAX], job[64], host[64], name[NAME_MAX + 1], why[FILE_WHY_LEN];
+    char dir[PATH_MAX], job[64], host[64], name[NAME_MAX + 1], part[NAME_MAX + 8] = "";
+    char why[FILE_WHY_LEN];
     void *map = MAP_FAILED;
     int dfd = -1, fd = -1, rc = OPAL_ERROR;
     const char *reason = ompi_evt_file_layout(c->size, c->rings, &capacity, &file_size);
@@ -461,7 +477,11 @@ static int file_module_init(void)
     (void) snprintf(name, sizeof(name), "evt.%s.%d.%s.%lu" OMPI_EVT_FILE_SUFFIX, job,
                     file_env_int("OMPI_COMM_WORLD_RANK"), host, (unsigned long) getpid());
     (void) snprintf(file_state.path, sizeof(file_state.path), "%s/%s", dir, name);
-    fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    /* Built under a hidden name and published complete (file_publish()):
+     * sizing and touching a large file takes a while, and a process killed
+     * meanwhile must not leave a file without a header for readers. */
+    (void) snprintf(part, sizeof(part), ".%s.part", name);
+    fd = openat(dfd, part, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (0 > fd) {
         (void) snprintf(why, sizeof(why), "cannot create %s: %s", file_state.path, strerror(errno));
         goto cleanup;
@@ -499,6 +519,12 @@ static int file_module_init(void)
         ((volatile unsigned char *) map)[off] = 0;
     }
     file_write_header(file_state.hdr, file_size, job, capacity, c->rings);
+    if (0 != file_publish(dfd, part, name)) {
+        (void) snprintf(why, sizeof(why), "cannot create %s: %s", file_state.path, strerror(errno));
+        rc = OPAL_ERROR;
+        goto cleanup;
+    }
+    part[0] = '\0';
     if (c->sync) {
         file_signals_install();
     }
@@ -510,8 +536,11 @@ static int file_module_init(void)
     rc = OMPI_SUCCESS;
 
 cleanup:
-    if (OMPI_SUCCESS != rc && 0 <= fd) {
-        (void) unlinkat(dfd, name, 0);
+    if (OMPI_SUCCESS != rc && 0 <= fd && '\0' != part[0]) {
+        (void) unlinkat(dfd, part, 0);
+    }
+    if (OMPI_SUCCESS != rc && MAP_FAILED != map) {
+        (void) munmap(map, file_size);
     }
     if (0 <= fd) {
         (void) close(fd); /* the mapping keeps the file */
@@ -671,7 +700,7 @@ static bool dict_add_source(const mca_base_event_source_t *s)
                                 OMPI_EVT_FILE_ALIGN);
     ompi_evt_file_entry_t *e;
     ompi_evt_file_source_t *b;
-    int64_t before, after;
+    int64_t before, after, best = 0;
 
     if (0 > s->index || FILE_TRACKED_SOURCES <= s->index) {
         return false;
@@ -691,11 +720,21 @@ static bool dict_add_source(const mca_base_event_source_t *s)
     b->ordering = (uint32_t) s->ordering;
     b->ticks_per_second = s->ticks_per_second;
     b->max_ticks = s->max_ticks;
-    /* the clock pair: the source's clock between two CLOCK_REALTIME reads */
-    before = file_realtime_ns();
-    b->sample_ticks = s->get_timestamp(s->ctx);
-    after = file_realtime_ns();
-    b->sample_realtime_ns = before + (after - before) / 2;
+    b->flags = mca_base_event_source_on_host_clock(s) ? OMPI_EVT_FILE_SOURCE_HOST_CLOCK : 0;
+    /* the clock pair: the source's clock between two CLOCK_REALTIME reads,
+     * the tightest of a few tries (a preemption between the reads would
+     * be the pair's error) */
+    for (int i = 0; i < 4; ++i) {
+        int64_t ticks;
+        before = file_realtime_ns();
+        ticks = (int64_t) s->get_timestamp(s->ctx);
+        after = file_realtime_ns();
+        if (0 == i || after - before < best) {
+            best = after - before;
+            b->sample_ticks = ticks;
+            b->sample_realtime_ns = before + (after - before) / 2;
+        }
+    }
     b->name_len = (uint32_t) name_len;
     memcpy(b + 1, s->name, name_len);
     dict_commit(e);
