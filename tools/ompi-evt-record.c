@@ -693,6 +693,14 @@ static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl,
     return 127;
 }
 
+/* Seconds on CLOCK_MONOTONIC. */
+static double record_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
 static int run_listener(const record_options_t *opt)
 {
     char path[PATH_MAX];
@@ -848,6 +856,7 @@ int main(int argc, char **argv)
         return 1;
     }
     fflush(NULL);
+    double t_start = record_now();
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, RECORD_NAME ": fork: %s\n", strerror(errno));
@@ -870,6 +879,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int job_status = wait_job(pid, &opt, &relay, pr);
+    double t_job = record_now();
     forward_pid = 0;
     free(pr->buf);
     free(pr);
@@ -900,5 +910,11 @@ int main(int argc, char **argv)
                 job_status);
     }
     int listen_status = run_listener(&opt);
+    if (!opt.quiet) {
+        /* what recording cost is told apart: the job (with the recording
+         * in its ranks) and the outputs written after it */
+        fprintf(stderr, RECORD_NAME ": job %.2f s, outputs %.2f s\n", t_job - t_start,
+                record_now() - t_job);
+    }
     return 0 != job_status ? job_status : listen_status;
 }

@@ -29,6 +29,9 @@ echo "=== ok (rc $rc)"; grep -v '^\[' "$tmp/ok.out" | head -60
 [ "$rc" -eq 0 ] || ko "ok: exit $rc"
 grep -q 'ompi-evt-record: running: .*--mca evt pmix --mca evt_pmix_sink' "$tmp/ok.out" \
     || ko "ok: the added options are not said"
+# the last line: the job's time and the outputs' time, apart
+tail -1 "$tmp/ok.out" | grep -q '^ompi-evt-record: job [0-9]*\.[0-9][0-9] s, outputs [0-9]*\.[0-9][0-9] s$' \
+    || ko "ok: no closing line with the job's and the outputs' times: $(tail -1 "$tmp/ok.out")"
 for f in events.jsonl trace.json summary.txt trace.otf2/traces.otf2; do
     [ -s "$tmp/ok/$f" ] || ko "ok: no $f"
 done
@@ -52,6 +55,7 @@ timeout 180 "$rec" -q -o "$tmp/exit" -- ${MPIRUN:-mpirun} -np 2 "$app" exit 3 5 
 echo "=== exit (rc $rc)"; grep -v '^\[' "$tmp/exit.out" | head -20
 [ "$rc" -eq 5 ] || ko "exit: recorder status $rc, want the job's 5"
 [ -s "$tmp/exit/events.jsonl" ] || ko "exit: no events.jsonl"
+grep -q 'ompi-evt-record: job ' "$tmp/exit.out" && ko "exit: -q printed the times line"
 
 timeout 180 "$rec" -o "$tmp/abort" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe "$app" abort 5 2 \
     >"$tmp/abort.out" 2>&1; rc=$?
