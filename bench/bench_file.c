@@ -36,6 +36,7 @@
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/ring/evt_ring.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 
 #define BATCH      16384

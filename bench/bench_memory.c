@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 #include "bench_common.h"
 #include "opal/mca/memory/patcher/memory_patcher_event.h"

@@ -64,6 +64,7 @@
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
 #include "ompi/mca/evt/ring/evt_ring.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 
 #define BATCH   8192 /* raises per timed batch: 8192 x 56 B = 448 KiB < the 1 MiB ring */

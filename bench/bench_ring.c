@@ -26,6 +26,7 @@
 
 #include "../test/unit/test_ring_common.h"
 #include "bench_common.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 #define BATCH      16384 /* records per timed batch: 16384 x 56 B = 896 KiB */
 #define BATCHES    41

@@ -35,6 +35,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/evt.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 /* Counts per event index; grown in DRAIN context (one thread at a time). */
 static uint64_t *counts, *drops;

@@ -124,6 +124,7 @@
 #include "ompi/proc/proc.h"
 #include "ompi/request/request.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 
 #define NTHREADS 8

@@ -37,6 +37,7 @@
 #include "evt_failalloc.h"
 #include "ompi/mca/evt/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/util/info.h"
 #include "test/evt_test_check.h"
 

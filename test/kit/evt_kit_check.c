@@ -42,6 +42,7 @@
 #include "mpi.h"
 #include "ompi/mca/evt/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "test/evt_test_check.h"
 
 typedef struct {

@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "test/evt_test_check.h"
 
 #define MAX_SEEN 4096

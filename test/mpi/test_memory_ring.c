@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "test/evt_test_check.h"
 
 #define MiB (1024 * 1024)

@@ -29,6 +29,7 @@
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 #include "test/evt_test_check.h"
 

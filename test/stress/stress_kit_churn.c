@@ -23,6 +23,7 @@
 
 #include "../unit/test_ring_common.h"
 #include "test/evt_test_check.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 #if defined(__SANITIZE_THREAD__)
 #    define EVT_TSAN 1

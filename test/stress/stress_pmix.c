@@ -29,6 +29,7 @@
 #include "ompi/mca/evt/base/evt_base_nodefile.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
 #include "test/evt_test_check.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 #define RECORDS   200000
 #define EXT_DROPS 5000

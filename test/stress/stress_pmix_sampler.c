@@ -31,6 +31,7 @@
 #include "ompi/runtime/ompi_evt_pmix.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 #include "test/evt_test_check.h"
 

@@ -18,6 +18,7 @@
 
 #include "../unit/test_ring_common.h"
 #include "test/evt_test_check.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 #define EVT_TSAN_DIVISOR (EVT_TEST_UNDER_TSAN ? 20 : 1)
 

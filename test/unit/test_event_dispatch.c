@@ -1,6 +1,8 @@
 /* Unit tests: raise and dispatch (bound delivery, safety selection, drops,
  * saturation, depth cap, ORDERED clamp, epochs, the delivery seam). */
 #include "test_event_common.h"
+#include "opal/mca/base/mca_base_event_test.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -4,6 +4,7 @@
  * registration's next delivery; exactly once, with the user data dispatch
  * would pick, never in SIGNAL context. */
 #include "test_event_common.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 TestSuite(event_drops, .init = evt_test_setup, .fini = evt_test_teardown);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "test_event_common.h"
+#include "opal/mca/base/mca_base_event_test.h"
 
 TestSuite(event_handle, .init = evt_test_setup, .fini = evt_test_teardown);
 

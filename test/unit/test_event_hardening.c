@@ -3,6 +3,7 @@
  * the fuzzer or a review.
  */
 #include "test_event_common.h"
+#include "opal/mca/base/mca_base_event_test.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

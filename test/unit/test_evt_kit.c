@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "test_ring_common.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 typedef struct {
     atomic_long n;

@@ -49,6 +49,7 @@
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 #include "test_file_common.h"
 

@@ -24,6 +24,7 @@
 
 #include "opal/constants.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 
 #include "opal/mca/memory/patcher/memory_patcher_event.h"

@@ -19,6 +19,7 @@
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
 #include "test_pmix_common.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 static mca_base_event_t *ev_a, *ev_b;
 

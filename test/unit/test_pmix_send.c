@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "test_pmix_common.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 static mca_base_event_t *ev_a, *ev_b;
 static ompi_evt_pmix_sender_t s;

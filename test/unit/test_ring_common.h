@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "test_ring_common.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 /* The smallest ring the component takes, and how many records of a 16-byte
  * payload it holds: 32-byte record header + 16-byte payload + 8-byte ring

@@ -62,6 +62,7 @@
 
 #include "opal/mca/base/base.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/mca/mca.h"
 #include "ompi/mca/mca.h" /* OMPI_MCA_BASE_VERSION_2_1_0 */
 

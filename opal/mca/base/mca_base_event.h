@@ -22,8 +22,9 @@
  * The raise path is split in two, and the split is the evt framework's seam:
  *   1. capture (engine): gate, dispatch-depth check, timestamp from the
  *      source's clock, a record {event, source, obj, timestamp, epoch, data};
- *   2. deliver: the installed delivery (mca_base_event_delivery_set(), the
- *      selected evt module) either dispatches at once (sync) or keeps the
+ *   2. deliver: the installed delivery (mca_base_event_delivery_set() in
+ *      mca_base_event_delivery.h, the selected evt module) either
+ *      dispatches at once (sync) or keeps the
  *      record and calls mca_base_event_dispatch() later (ring), or forwards
  *      it (pmix). With no delivery installed the engine dispatches inline.
  * Dispatch matches live registrations (bound object equal, allocated at or
@@ -604,162 +605,6 @@ OPAL_DECLSPEC int mca_base_event_init(void);
 OPAL_DECLSPEC int mca_base_event_finalize(void);
 
 /* ------------------------------------------------------------------------
- * The delivery seam (used by ompi/mca/evt/base; producers never call these)
- * ------------------------------------------------------------------------ */
-
-/** Delivery flags (also the evt modules' flags, evt.h). */
-enum {
-    /** deliver() may be called from SIGNAL context (ASYNC_SIGNAL_SAFE raises). */
-    MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE = 0x1,
-    /** Records are kept and dispatched later, by the delivery's drains. */
-    MCA_BASE_EVENT_DELIVERY_DEFERRED = 0x2,
-    /** Records leave the process (or are recorded): the gates of the events
-     *  the delivery exports stay open, listened to or not. */
-    MCA_BASE_EVENT_DELIVERY_EXPORTS = 0x4,
-};
-
-/** How captured records travel. The engine calls every hook outside its
- *  mutex. */
-typedef struct mca_base_event_delivery_t {
-    const char *name;
-    /** Take one captured record (copy what must outlive the call). NULL: the
-     *  engine dispatches every record at its raise (sync).
-     *  @retval OPAL_SUCCESS  taken
-     *  @retval OPAL_ERR_WOULD_BLOCK  full, and a drain in this context would
-     *          make room: the engine calls flush(context) outside the
-     *          delivery and tries once more (nothing was counted)
-     *  @retval other  not taken; the delivery has counted the drop
-     *  Context: RAISE, and SIGNAL if the ASYNC_SIGNAL_SAFE flag is set;
-     *  inside a delivery section (mca_base_event_delivery_set() waits for
-     *  it): no user code, no lock. */
-    int (*deliver)(const mca_base_event_record_t *record, mca_base_event_cb_safety_t context);
-    /** A drain point: dispatch what is pending now, in @p context (the
-     *  safety level the calling context requires). Never waits for a drain
-     *  running on another thread (it delivers those records itself) and
-     *  returns at once on the thread that is draining. NULL: nothing is
-     *  ever pending. Context: ANY, TOOL, PROGRESS. */
-    int (*flush)(mca_base_event_cb_safety_t context);
-    uint32_t flags;
-    /** A registration is being freed: count the pending records (captured,
-     *  not dispatched yet) that @p match accepts and call @p remove with the
-     *  count, while no record is dispatched (the delivery's drain token is
-     *  held, or this thread is the drainer). Never waits for a drain.
-     *  @retval OPAL_SUCCESS  done: the engine counted them as dropped and
-     *          removed the registration
-     *  @retval OPAL_ERR_WOULD_BLOCK  a drain runs on another thread;
-     *          @p remove was not called. That drain calls
-     *          mca_base_event_withdraw_pending() before it ends.
-     *  NULL: nothing is ever pending. Context: TOOL, ANY, callbacks. */
-    int (*withdraw)(void (*remove)(void *arg, uint64_t count),
-                    bool (*match)(const mca_base_event_record_t *record, void *arg), void *arg);
-    /** With EXPORTS: does the delivery export @p event? NULL: every event.
-     *  Called under the engine mutex: no engine call. Context: ANY. */
-    bool (*exports)(const mca_base_event_t *event);
-} mca_base_event_delivery_t;
-
-/** Install (or, with NULL, remove) the delivery. Does not flush: the caller
- *  drains the old one first. Returns once no thread is inside the old
- *  delivery's deliver() any more, so the caller may release its memory.
- *  Context: INIT. */
-OPAL_DECLSPEC int mca_base_event_delivery_set(const mca_base_event_delivery_t *delivery);
-
-/** The flags of the installed delivery (0 when records are dispatched at
- *  the raise): what a producer may raise (ASYNC_SIGNAL_SAFE raises need
- *  MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE). Context: ANY. */
-OPAL_DECLSPEC uint32_t mca_base_event_delivery_flags(void);
-
-/** Dispatch one record to the matching registrations now, in context
- *  @p context (the safety level the calling context requires). Records
- *  flagged MCA_BASE_EVENT_RECORD_DISPATCHED are ignored.
- *  @return the number of callbacks invoked (>= 0)
- *  Context: RAISE, PROGRESS, ANY; re-entrant (callbacks may raise and
- *  dispatch, up to MCA_BASE_EVENT_MAX_DEPTH). Locks: none. */
-OPAL_DECLSPEC int mca_base_event_dispatch(const mca_base_event_record_t *record,
-                                          mca_base_event_cb_safety_t context);
-
-/** mca_base_event_dispatch() of a record the caller owns and does not need
- *  afterwards (a deferred delivery's decoded copy): not copied, the
- *  callbacks get @p record itself, the ORDERED clamp may raise its
- *  timestamp. Same return value and context. */
-OPAL_DECLSPEC int mca_base_event_dispatch_owned(mca_base_event_record_t *record,
-                                                mca_base_event_cb_safety_t context);
-
-/** Can every registration that @p record would reach be served in
- *  @p context? False when one has callbacks, but none at a level serving
- *  @p context (a callback registered only at MPI_T_CB_REQUIRE_NONE, and a
- *  drain inside opal_progress or on a timer thread): a deferred delivery
- *  then keeps the record for a drain in a context that serves it, instead
- *  of having it counted as dropped. Context: ANY, PROGRESS. Locks: none. */
-OPAL_DECLSPEC bool mca_base_event_can_serve(const mca_base_event_record_t *record,
-                                            mca_base_event_cb_safety_t context);
-
-/** A number that changes whenever what mca_base_event_can_serve() answers
- *  may change (a callback set or cleared, a registration allocated or
- *  freed): a deferred delivery that had to leave a record for a context
- *  that serves it need not ask again while this stays the same.
- *  Context: ANY, PROGRESS (one relaxed load). */
-OPAL_DECLSPEC uint64_t mca_base_event_serve_generation(void);
-
-/** Report every live registration's pending drop count to its dropped
- *  handler now (saturated, outside every lock), in @p context, with the
- *  user data of the callback dispatch would pick for @p context (NULL for a
- *  dropped-handler-only registration). A registration with callbacks but
- *  none serving @p context, or without a dropped handler, keeps its count
- *  for a later report. Costs one relaxed load when nothing was dropped
- *  since the last report. Does nothing in SIGNAL context or inside a
- *  dispatch (a callback reaching a drain point): the next report outside
- *  does it. Context: TOOL, PROGRESS, ANY (not SIGNAL). Locks: takes the
- *  engine mutex between handler calls; caller holds none. */
-OPAL_DECLSPEC void mca_base_event_report_drops(mca_base_event_cb_safety_t context);
-
-/** The end of a drain outside the delivery's token: the pending drop
- *  reports (mca_base_event_report_drops()), then what waits for its grace
- *  period (free callbacks). One relaxed load each when there is nothing.
- *  Context: TOOL, PROGRESS, ANY (not SIGNAL). */
-OPAL_DECLSPEC void mca_base_event_drain_end(mca_base_event_cb_safety_t context);
-
-/** Count one dropped instance for every registration @p record would have
- *  been delivered to. Context: RAISE, SIGNAL. Locks: none. */
-OPAL_DECLSPEC void mca_base_event_count_dropped(const mca_base_event_record_t *record);
-
-/** Count @p n records of @p event that an exporting delivery could not
- *  export (not charged to a local registration; a record that also missed
- *  its local registrations is counted for them with
- *  mca_base_event_count_dropped()). Saturating. Context: RAISE, SIGNAL,
- *  PROGRESS. */
-OPAL_DECLSPEC void mca_base_event_count_export_dropped(mca_base_event_t *event, uint64_t n);
-/** Take (and zero) @p event's export drop count. Context: PROGRESS, ANY. */
-OPAL_DECLSPEC uint64_t mca_base_event_take_export_dropped(mca_base_event_t *event);
-
-/** A deferred delivery's drain ends (it holds its drain token, no record is
- *  being dispatched): complete every withdraw that found it busy. @p count
- *  counts the pending records @p match accepts, as withdraw() does.
- *  Context: PROGRESS, ANY (the drainer). Locks: takes the engine mutex; no
- *  user code runs. */
-OPAL_DECLSPEC void mca_base_event_withdraw_pending(
-    uint64_t (*count)(bool (*match)(const mca_base_event_record_t *record, void *arg), void *arg,
-                      void *ctx),
-    void *ctx);
-
-/** The fast event lookup for drains (records carry the event's index):
- *  lock-free; NULL for an index not registered. Context: any, SIGNAL. */
-OPAL_DECLSPEC mca_base_event_t *mca_base_event_lookup(uint32_t index);
-
-/** A drain point in context NONE: producer sinks, then the delivery's
- *  flush, then the pending drop reports. Never waits for a drain running
- *  on another thread. Context: ANY, TOOL (the engine calls it at its own
- *  drain points). */
-OPAL_DECLSPEC int mca_base_event_flush(void);
-/** The same in the safety level @p context requires (opal_progress runs
- *  MPI_RESTRICTED drains, a timer thread THREAD_SAFE ones). */
-OPAL_DECLSPEC int mca_base_event_flush_ctx(mca_base_event_cb_safety_t context);
-
-/** Free every registration (the end of an MPI_T session: handles end with
- *  it, MPI-4.1 sec. 15.3.4). Pending drops reach the dropped handlers;
- *  free callbacks set by earlier handle frees run. Context: INIT, TOOL. */
-OPAL_DECLSPEC void mca_base_event_handles_free_all(void);
-
-/* ------------------------------------------------------------------------
  * Producer services
  * ------------------------------------------------------------------------ */
 
@@ -829,24 +674,6 @@ OPAL_DECLSPEC int mca_base_event_clock_get(void);
  *  apart. The calibrated TSC is per process, a producer's clock unknown.
  *  Context: ANY. */
 OPAL_DECLSPEC bool mca_base_event_source_on_host_clock(const mca_base_event_source_t *source);
-
-/* ------------------------------------------------------------------------
- * Test-only seams (test/unit, test/stress; never called by the project)
- * ------------------------------------------------------------------------ */
-
-/** Preload @p registration's drop counter (saturation tests).
- *  @retval OPAL_SUCCESS, OPAL_ERR_BAD_PARAM. Context: ANY. */
-OPAL_DECLSPEC int mca_base_event_test_set_dropped(mca_base_event_registration_t *registration,
-                                                  uint64_t value);
-/** Number of retired snapshots and registrations still waiting for their
- *  grace period. Context: ANY. */
-OPAL_DECLSPEC int mca_base_event_test_retired_count(void);
-/** Test-only: per-thread records allocated beyond the static pool (return
- *  value) and how many of them are free (*spare, may be NULL). */
-OPAL_DECLSPEC int mca_base_event_test_thread_records(int *spare);
-/** Test-only: read-side sections entered without a per-thread record
- *  (mca_base_event_anon_enter()) since the start. */
-OPAL_DECLSPEC uint64_t mca_base_event_test_anon_sections(void);
 
 END_C_DECLS
 

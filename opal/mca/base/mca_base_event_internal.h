@@ -34,6 +34,8 @@
 #include <stdint.h>
 
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
+#include "opal/mca/base/mca_base_event_test.h"
 #include "opal/threads/mutex.h"
 
 BEGIN_C_DECLS

@@ -27,6 +27,7 @@
 
 #include "opal/constants.h"
 #include "opal/mca/base/mca_base_event.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/constants.h"
 
 /* Test seam: PMIx_Notify_event, or what a unit test puts in its place. */
