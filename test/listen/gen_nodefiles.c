@@ -24,6 +24,9 @@
  *   --skew NODE:NS       NODE's CLOCK_REALTIME is off by NS; its ranks carry
  *                        offset samples (-NS) that put them right again
  *   --no-offsets         with --skew: the offset samples are left out
+ *   --late-sample ERR:UNC with --skew: the skewed node's ranks carry a
+ *                        second offset sample at the job's end, ERR ns off
+ *                        the true offset, with uncertainty UNC ns
  *   --pair-error NS      odd ranks sample their clock pairs NS late (the
  *                        CLOCK_REALTIME read of a pair is NS off: its
  *                        sampling error); their host's CLOCK_MONOTONIC is
@@ -108,7 +111,9 @@ static size_t batch_bytes = 8192;
 static int lose_rank = -1, dup_rank = -1, kill_rank = -1, drops_rank = -1, skew_node = -1;
 static int missing_rank = -1, window_rank = -1;
 static uint64_t lose_seq, dup_seq, drops_n, window_seq;
-static int64_t skew_ns, pair_error_ns;
+static int64_t skew_ns, pair_error_ns, late_err_ns;
+static uint64_t late_unc_ns;
+static bool late_sample;
 static bool bench, no_offsets, same_tag, reverse_first;
 static mca_base_event_source_t *src;
 
@@ -328,7 +333,8 @@ int main(int argc, char **argv)
         {"kill", 1, NULL, 'k'},          {"skew", 1, NULL, 's'},       {"duplicate", 1, NULL, 'u'},
         {"bench", 0, NULL, 'B'},         {"no-offsets", 0, NULL, 'O'}, {"sources", 1, NULL, 'S'},
         {"missing", 1, NULL, 'm'},       {"window", 1, NULL, 'w'},     {"same-tag", 0, NULL, 'T'},
-        {"reverse-first", 0, NULL, 'F'}, {"pair-error", 1, NULL, 'P'}, {NULL, 0, NULL, 0}};
+        {"reverse-first", 0, NULL, 'F'}, {"pair-error", 1, NULL, 'P'}, {"late-sample", 1, NULL, 'L'},
+        {NULL, 0, NULL, 0}};
     const char *dir, *expected;
     uint64_t flows = 0, total = 0, mpi_sends = 0, mpi_recvs = 0;
     FILE *ex;
@@ -399,6 +405,16 @@ int main(int argc, char **argv)
         case 'P':
             pair_error_ns = strtoll(optarg, NULL, 10);
             break;
+        case 'L': {
+            char *end;
+            late_err_ns = strtoll(optarg, &end, 10);
+            if (':' != *end) {
+                return 2;
+            }
+            late_unc_ns = strtoull(end + 1, NULL, 10);
+            late_sample = true;
+            break;
+        }
         default:
             return 2;
         }
@@ -509,6 +525,15 @@ int main(int argc, char **argv)
             rp.complete_time = ticks_at(R[r].node,
                                         (peer_send_start > me ? peer_send_start : me) + 3000);
             add(r, E_RECV, (peer_send_start > me ? peer_send_start : me) + 3000, &rp, i);
+        }
+    }
+    for (int r = 0; r < nranks && late_sample; ++r) {
+        /* measured at the end, before the last batch: it carries it */
+        int64_t t = T0 + 100000 + (int64_t) iters * 10000;
+        if (R[r].node == skew_node && !no_offsets && !R[r].dead) {
+            ompi_evt_wire_offset_t o = {realtime_at(R[r].node, t), -skew_ns + late_err_ns,
+                                        late_unc_ns};
+            (void) ompi_evt_wire_encoder_add_offset(&R[r].enc, &o);
         }
     }
     for (int r = 0; r < nranks; ++r) {

@@ -86,6 +86,26 @@ listen 0 --read "$W/noofs" --quiet &&
     grep -q "causality: [1-9][0-9]* of [1-9][0-9]* send->receive flows" "$W/err.txt" &&
     ok "causality: a skewed clock's violations reported" || bad "causality: skewed clock reported"
 
+# 3a. a second offset sample 200 us off but uncertain by 400 us (a round
+#     trip under load) agrees with the first, certain one: the first's
+#     value is applied throughout, the events equal the exact job's and
+#     the summary says so; the same error claimed certain (50 us) is a
+#     change of the clocks and is applied: receives then precede their
+#     sends (control)
+gen late --ranks 4 --nodes 2 --iters 40 --skew 1:5000000000 --late-sample 200000:400000 &&
+    listen 0 --read "$W/late" --quiet && checkout "$W/late" "$W/late.exp" --causal
+grep '"time_ns"' "$W/late/events.jsonl" >"$W/late.events" &&
+    cmp -s "$W/skew.events" "$W/late.events" &&
+    grep -q "offset_us -4999800.000 uncertainty_us 400.000 (applied -5000000.000: within the uncertainty of a more certain sample)" \
+        "$W/late/summary.txt" &&
+    grep -q '"offset_ns":-4999800000,"uncertainty_ns":400000,"applied_offset_ns":-5000000000' \
+        "$W/late/events.jsonl" &&
+    ok "an uncertain late sample that agrees is not applied" ||
+    bad "an uncertain late sample that agrees is not applied"
+gen latesure --ranks 4 --nodes 2 --iters 40 --skew 1:5000000000 --late-sample 200000:50000 &&
+    listen 0 --read "$W/latesure" --quiet &&
+    checkout "$W/latesure" "$W/latesure.exp" --acausal
+
 # 3b. one host, one CLOCK_MONOTONIC: ranks whose clock pairs were sampled
 #     5 us apart (a preempted CLOCK_REALTIME read) are converted with one
 #     pair: the events equal those of exact pairs and no receive completes

@@ -110,6 +110,10 @@ typedef struct listen_proc {
     size_t num_clocks;
     ompi_evt_wire_offset_t *offsets; /**< sorted by local_realtime_ns, unique */
     size_t num_offsets;
+    /** the offset applied at each sample (listen_time_settle()): the sample's
+     *  own, or, where it agrees within the uncertainties with what more
+     *  certain samples say, theirs; NULL: the samples' own */
+    int64_t *applied_offsets;
     uint64_t *drops;  /**< per type id (num_types_alloc entries) */
     uint64_t *counts; /**< events emitted per type id (pass 2, after --events) */
     size_t types_alloc;
@@ -253,12 +257,20 @@ void listen_seqset_free(listen_seqset_t *s);
  * Job timeline nanoseconds of @p ticks of source @p clock of process @p p:
  *   realtime = ref_realtime + (ticks - ref_ticks) * 1e9 / ticks_per_second
  *   job      = realtime + offset(realtime)
- * where offset() interpolates the process's offset samples linearly (held
- * constant before the first and after the last; 0 without samples). The
+ * where offset() interpolates the offsets applied at the process's samples
+ * linearly (held constant before the first and after the last; 0 without
+ * samples; listen_time_settle()). The
  * reference pair is the one of the process's lowest-numbered batch, so all
  * events of a process use the same pair (its order is kept exactly).
  */
 int64_t listen_time_map(const listen_proc_t *p, const listen_clock_t *clock, int64_t ticks);
+/** Fix the offsets applied at @p p's samples (p->applied_offsets), once
+ *  every sample is known: a sample that agrees, within its uncertainty and
+ *  theirs, with what the more certain samples say at its time adds only
+ *  its noise (a measurement under load: a long round trip) and takes their
+ *  value; one that does not is a real change (drift) and is applied as
+ *  measured. @retval -1 out of memory (the samples' own are applied). */
+int listen_time_settle(listen_proc_t *p);
 
 /* ------------------------------------------------------------------------
  * Inputs

@@ -16,7 +16,7 @@
  * then one line per process:
  *   {"rank":R,"host":"H","nspace":"NS","drops":{"E":n,...},
  *    "lost_batches":n,"ended_early":b,"clock_offsets":[{"local_realtime_ns":L,
- *    "offset_ns":O,"uncertainty_ns":U},...]}
+ *    "offset_ns":O,"uncertainty_ns":U,"applied_offset_ns":A},...]}
  * (the clock alignment samples applied to the rank's events).
  * Strings are json-c's (escaped once per name and cached), numbers are
  * written exactly (64-bit integers as integers, doubles by json-c).
@@ -182,6 +182,10 @@ static int rank_line(FILE *f, const listen_registry_t *reg, const listen_proc_t 
         json_object_object_add(x, "offset_ns", json_object_new_int64(p->offsets[k].offset_ns));
         json_object_object_add(x, "uncertainty_ns",
                                json_object_new_uint64(p->offsets[k].uncertainty_ns));
+        json_object_object_add(x, "applied_offset_ns",
+                               json_object_new_int64(NULL != p->applied_offsets
+                                                         ? p->applied_offsets[k]
+                                                         : p->offsets[k].offset_ns));
         json_object_array_add(a, x);
     }
     json_object_object_add(o, "clock_offsets", a);

@@ -235,6 +235,7 @@ void listen_registry_fini(listen_registry_t *reg)
         }
         free(p->clocks);
         free(p->offsets);
+        free(p->applied_offsets);
         free(p->drops);
         free(p->counts);
         free(p);
@@ -653,6 +654,9 @@ static void share_host_clocks(listen_registry_t *reg)
 void listen_registry_finish(listen_registry_t *reg)
 {
     share_host_clocks(reg);
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        (void) listen_time_settle(reg->procs[i]); /* out of memory: the samples' own */
+    }
     reg->t_min = INT64_MAX;
     reg->t_max = INT64_MIN;
     for (size_t i = 0; i < reg->num_procs; ++i) {

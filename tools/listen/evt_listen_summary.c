@@ -247,6 +247,10 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
             fprintf(f, "%s offset_us %+.3f uncertainty_us %.3f", 0 < k ? ";" : "",
                     (double) p->offsets[k].offset_ns / 1e3,
                     (double) p->offsets[k].uncertainty_ns / 1e3);
+            if (NULL != p->applied_offsets && p->applied_offsets[k] != p->offsets[k].offset_ns) {
+                fprintf(f, " (applied %+.3f: within the uncertainty of a more certain sample)",
+                        (double) p->applied_offsets[k] / 1e3);
+            }
         }
         fprintf(f, "\n");
         any = true;
