@@ -50,7 +50,6 @@
 #include <stdint.h>
 
 #include "mpi.h"
-#include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
@@ -146,7 +145,7 @@ static inline int comm_created(int rc, const MPI_Comm *newcomm)
     payload.handle = (uint64_t) (uintptr_t) comm;
     (void) mca_base_event_raise(ev, NULL, &payload);
     /* the return of an MPI call: the tool may call MPI here */
-    ompi_evt_base_kit_call_exit(true);
+    mca_base_event_call_return(true, 0);
     return rc;
 }
 
@@ -166,7 +165,7 @@ static inline int comm_freed(int rc, uint64_t handle)
         payload.handle = handle;
         (void) mca_base_event_raise(ev, NULL, &payload);
         /* the return of an MPI call: the tool may call MPI here */
-        ompi_evt_base_kit_call_exit(true);
+        mca_base_event_call_return(true, 0);
     }
     return rc;
 }

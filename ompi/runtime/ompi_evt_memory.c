@@ -22,7 +22,6 @@
 
 #include "opal/constants.h"
 #include "opal/mca/base/mca_base_event.h"
-#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/mca/memory/patcher/memory_patcher_event.h"
 #include "ompi/constants.h"
 #include "ompi/runtime/ompi_evt_producers.h"

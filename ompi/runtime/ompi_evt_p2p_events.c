@@ -123,8 +123,6 @@
 #include "ompi/message/message.h"
 #include "ompi/proc/proc.h"
 #include "ompi/request/request.h"
-#include "ompi/mca/evt/base/evt_base_kit.h"
-#include "opal/mca/base/mca_base_event_delivery.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
@@ -487,7 +485,7 @@ static void p2p_raise(int kind, MPI_Comm comm, uint64_t bytes, int64_t start, in
     /* the return of an MPI call: drain when the ring fills or records have
      * waited a while for a point where the tool may call MPI (batched, not
      * per event; the "ompi" source is on the default clock) */
-    ompi_evt_base_kit_call_exit_at(done);
+    mca_base_event_call_return(false, done);
 }
 
 /** Bytes of @p count elements of @p type. Context: RAISE. */

@@ -16,7 +16,7 @@
  * framework; and an application linked with (or preloading) libompi_evt
  * gets the same bring-up even where mca_hook_evt.so is not in the
  * component path. The MPI_Init path is shared with the hook
- * (ompi_evt_base_mpi_init_bottom/_finalize_top act once per MPI_Init).
+ * (ompi_evt_mpi_init_bottom/_finalize_top act once per MPI_Init).
  *
  * The host bug (HOST-NOTES.md): Open MPI 4.1.4 segfaults in
  * mca_base_components_close when the last MPI_T_finalize comes after
@@ -39,6 +39,7 @@
 #include "opal/util/info.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
+#include "ompi/runtime/ompi_evt_init.h"
 
 /* Open MPI's MPI_T state, exported by libmpi; its header
  * (ompi/mpi/tool/mpit-internal.h) includes a file the installed tree lacks,
@@ -60,7 +61,7 @@ int MPI_Init(int *argc, char ***argv)
 
     if (MPI_SUCCESS == rc) {
         (void) PMPI_Query_thread(&provided);
-        (void) ompi_evt_base_mpi_init_bottom(MPI_THREAD_SINGLE, provided);
+        (void) ompi_evt_mpi_init_bottom(MPI_THREAD_SINGLE, provided);
     }
     return rc;
 }
@@ -71,7 +72,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     int rc = PMPI_Init_thread(argc, argv, required, provided);
 
     if (MPI_SUCCESS == rc) {
-        (void) ompi_evt_base_mpi_init_bottom(required, NULL == provided ? required : *provided);
+        (void) ompi_evt_mpi_init_bottom(required, NULL == provided ? required : *provided);
     }
     return rc;
 }
@@ -101,9 +102,9 @@ int MPI_Finalize(void)
 {
     int rc;
 
-    (void) ompi_evt_base_mpi_finalize_top();
+    (void) ompi_evt_mpi_finalize_top();
     rc = PMPI_Finalize();
-    if (0 < ompi_evt_base_refcount()) {
+    if (0 < ompi_evt_refcount()) {
         /* A tool still holds MPI_T (and evt) open. */
         evt_revive_classes();
     }
@@ -118,7 +119,7 @@ int MPI_T_init_thread(int required, int *provided)
     if (MPI_SUCCESS != rc) {
         return rc;
     }
-    if (OMPI_SUCCESS != ompi_evt_base_init()) {
+    if (OMPI_SUCCESS != ompi_evt_init()) {
         /* The engine could not start: undo, as if MPI_T_init_thread failed. */
         (void) PMPI_T_finalize();
         return MPI_T_ERR_MEMORY;
@@ -151,11 +152,11 @@ int MPI_T_finalize(void)
      * registrations (the same whether MPI is initialized or not); then our
      * reference. */
     if (last) {
-        ompi_evt_base_mpit_session_end();
+        ompi_evt_mpit_session_end();
     } else {
         (void) ompi_evt_base_flush();
     }
-    (void) ompi_evt_base_finalize();
+    (void) ompi_evt_finalize();
 
     (void) PMPI_Finalized(&finalized);
     if (finalized) {

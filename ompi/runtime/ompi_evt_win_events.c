@@ -27,7 +27,6 @@
 #include <stdint.h>
 
 #include "mpi.h"
-#include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
@@ -105,7 +104,7 @@ static inline int win_created(int rc, MPI_Aint size, int disp_unit, int flavor,
     payload.handle = (uint64_t) (uintptr_t) win;
     (void) mca_base_event_raise(ev, NULL, &payload);
     /* the return of an MPI call: the tool may call MPI here */
-    ompi_evt_base_kit_call_exit(true);
+    mca_base_event_call_return(true, 0);
     return rc;
 }
 
@@ -156,7 +155,7 @@ int MPI_Win_free(MPI_Win *win)
     if (MPI_SUCCESS == rc) {
         (void) mca_base_event_raise(ev, NULL, &payload);
         /* the return of an MPI call: the tool may call MPI here */
-        ompi_evt_base_kit_call_exit(true);
+        mca_base_event_call_return(true, 0);
     }
     return rc;
 }

@@ -40,6 +40,7 @@
 #include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/util/info.h"
 #include "test/evt_test_check.h"
+#include "ompi/runtime/ompi_evt_init.h"
 
 static int total_runs = 0, total_injected = 0;
 static uint64_t max_n = 0;
@@ -609,7 +610,7 @@ static void run_mpit_cycles(void)
         ++total_runs;
         CHECK(MPI_SUCCESS == rc || MPI_T_ERR_MEMORY == rc, "MPI_T_init_thread rc %d", rc);
         CHECK(MPI_SUCCESS == rc2, "MPI_T_finalize rc %d", rc2);
-        CHECK(0 == ompi_evt_base_refcount(), "evt reference left: %d", ompi_evt_base_refcount());
+        CHECK(0 == ompi_evt_refcount(), "evt reference left: %d", ompi_evt_refcount());
         /* usable afterwards: a full cycle with a delivery */
         rc = MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided);
         CHECK(MPI_SUCCESS == rc, "MPI_T_init_thread after N=%llu: %d", (unsigned long long) n, rc);

@@ -462,6 +462,43 @@ Test(event_dispatch, deferred_delivery)
     cr_expect_eq(seen, 3); /* inline again */
 }
 
+/* The return of a wrapped MPI call reaches the installed delivery's
+ * call_return with the producer's arguments; with no delivery (sync:
+ * dispatched at the raise) or a delivery without the hook, nothing is
+ * called. */
+static int cr_calls;
+static bool cr_prompt;
+static int64_t cr_now;
+static void q_call_return(bool prompt, int64_t now)
+{
+    ++cr_calls;
+    cr_prompt = prompt;
+    cr_now = now;
+}
+Test(event_dispatch, call_return_reaches_the_delivery)
+{
+    mca_base_event_delivery_t with_hook = qdel;
+
+    with_hook.call_return = q_call_return;
+    cr_assert_eq(mca_base_event_delivery_set(NULL), OPAL_SUCCESS);
+    mca_base_event_call_return(true, 0);
+    cr_expect_eq(cr_calls, 0, "no delivery: nothing to call");
+    cr_assert_eq(mca_base_event_delivery_set(&qdel), OPAL_SUCCESS);
+    mca_base_event_call_return(true, 0);
+    cr_expect_eq(cr_calls, 0, "a delivery without the hook");
+    cr_assert_eq(mca_base_event_delivery_set(&with_hook), OPAL_SUCCESS);
+    mca_base_event_call_return(false, 12345);
+    cr_expect_eq(cr_calls, 1);
+    cr_expect_not(cr_prompt);
+    cr_expect_eq(cr_now, 12345);
+    mca_base_event_call_return(true, 0);
+    cr_expect_eq(cr_calls, 2);
+    cr_expect(cr_prompt);
+    cr_assert_eq(mca_base_event_delivery_set(NULL), OPAL_SUCCESS);
+    mca_base_event_call_return(true, 0);
+    cr_expect_eq(cr_calls, 2, "removed");
+}
+
 /* An alloc runs no tool callback (a tool holding its own
  * lock around MPI_T_event_handle_alloc must not see another registration's
  * callback run inside it); the epoch rule alone keeps an instance raised

@@ -28,7 +28,7 @@
  * the timer, progress registration, flush and the drop reports.
  *
  * Where is the framework opened? Not by Open MPI 4.1 (it does not know evt):
- * by ompi_evt_base_init() (base/base.h), called from the hook component at
+ * by ompi_evt_init() (base/base.h), called from the hook component at
  * MPI_Init and from libompi_evt's MPI_T_init_thread, whichever comes first
  * after opal_init_util. Before it is open, and when no component is usable,
  * the engine delivers at the raise (sync semantics).

@@ -636,6 +636,39 @@ OPAL_DECLSPEC void mca_base_event_sink_pending(void);
  *  two relaxed loads when there is nothing to do). Context: ANY, PROGRESS. */
 OPAL_DECLSPEC void mca_base_event_drain_sinks_pending(void);
 
+/** The return of an MPI call whose events the caller raised (a PMPI
+ *  wrapper, after the PMPI call): a drain point in context NONE (the tool
+ *  may call MPI there) that a delivery keeping records takes when they
+ *  should not wait: @p prompt (an event a tool expects at once, e.g. a
+ *  communicator created), or its own policy (records batched, not two or
+ *  three per call) given @p now, the default clock's time when the caller
+ *  read it (0: not read). A few loads and a branch when there is nothing
+ *  to do. Context: ANY (not SIGNAL). */
+OPAL_DECLSPEC void mca_base_event_call_return(bool prompt, int64_t now);
+
+/** Delivery flags (also the evt modules' flags, evt.h). */
+enum {
+    /** deliver() may be called from SIGNAL context (ASYNC_SIGNAL_SAFE raises). */
+    MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE = 0x1,
+    /** Records are kept and dispatched later, by the delivery's drains. */
+    MCA_BASE_EVENT_DELIVERY_DEFERRED = 0x2,
+    /** Records leave the process (or are recorded): the gates of the events
+     *  the delivery exports stay open, listened to or not. */
+    MCA_BASE_EVENT_DELIVERY_EXPORTS = 0x4,
+};
+
+/** The flags of the installed delivery (0 when records are dispatched at
+ *  the raise):
+ *  what a producer may raise (ASYNC_SIGNAL_SAFE raises need
+ *  MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE). Context: ANY. */
+OPAL_DECLSPEC uint32_t mca_base_event_delivery_flags(void);
+
+/** Count one dropped instance for every registration @p record would have
+ *  been delivered to: a record a producer could not raise (e.g. an
+ *  operation whose completion it can no longer see), or one a delivery
+ *  could not carry. Context: RAISE, SIGNAL. Locks: none. */
+OPAL_DECLSPEC void mca_base_event_count_dropped(const mca_base_event_record_t *record);
+
 /** Told when @p event gains its first listener (listening true) or loses its
  *  last one (false), so a producer installs costly hooks only while needed.
  *  Called outside the engine mutex, after the change. Context: INIT; the

@@ -25,16 +25,8 @@ BEGIN_C_DECLS
  * The delivery seam (used by ompi/mca/evt/base; producers never call these)
  * ------------------------------------------------------------------------ */
 
-/** Delivery flags (also the evt modules' flags, evt.h). */
-enum {
-    /** deliver() may be called from SIGNAL context (ASYNC_SIGNAL_SAFE raises). */
-    MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE = 0x1,
-    /** Records are kept and dispatched later, by the delivery's drains. */
-    MCA_BASE_EVENT_DELIVERY_DEFERRED = 0x2,
-    /** Records leave the process (or are recorded): the gates of the events
-     *  the delivery exports stay open, listened to or not. */
-    MCA_BASE_EVENT_DELIVERY_EXPORTS = 0x4,
-};
+/* The delivery flags (MCA_BASE_EVENT_DELIVERY_*) are in mca_base_event.h:
+ * producers read them too (mca_base_event_delivery_flags()). */
 
 /** How captured records travel. The engine calls every hook outside its
  *  mutex. */
@@ -73,6 +65,11 @@ typedef struct mca_base_event_delivery_t {
     /** With EXPORTS: does the delivery export @p event? NULL: every event.
      *  Called under the engine mutex: no engine call. Context: ANY. */
     bool (*exports)(const mca_base_event_t *event);
+    /** The return of an MPI call whose events a producer raised
+     *  (mca_base_event_call_return()): a drain point in context NONE that
+     *  the delivery may take, or leave to batch records. NULL: nothing is
+     *  pending between drain points. Context: ANY (not SIGNAL). */
+    void (*call_return)(bool prompt, int64_t now);
 } mca_base_event_delivery_t;
 
 /** Install (or, with NULL, remove) the delivery. Does not flush: the caller
@@ -80,11 +77,6 @@ typedef struct mca_base_event_delivery_t {
  *  delivery's deliver() any more, so the caller may release its memory.
  *  Context: INIT. */
 OPAL_DECLSPEC int mca_base_event_delivery_set(const mca_base_event_delivery_t *delivery);
-
-/** The flags of the installed delivery (0 when records are dispatched at
- *  the raise): what a producer may raise (ASYNC_SIGNAL_SAFE raises need
- *  MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE). Context: ANY. */
-OPAL_DECLSPEC uint32_t mca_base_event_delivery_flags(void);
 
 /** Dispatch one record to the matching registrations now, in context
  *  @p context (the safety level the calling context requires). Records
@@ -135,10 +127,6 @@ OPAL_DECLSPEC void mca_base_event_report_drops(mca_base_event_cb_safety_t contex
  *  period (free callbacks). One relaxed load each when there is nothing.
  *  Context: TOOL, PROGRESS, ANY (not SIGNAL). */
 OPAL_DECLSPEC void mca_base_event_drain_end(mca_base_event_cb_safety_t context);
-
-/** Count one dropped instance for every registration @p record would have
- *  been delivered to. Context: RAISE, SIGNAL. Locks: none. */
-OPAL_DECLSPEC void mca_base_event_count_dropped(const mca_base_event_record_t *record);
 
 /** Count @p n records of @p event that an exporting delivery could not
  *  export (not charged to a local registration; a record that also missed

@@ -68,3 +68,16 @@ int mca_base_event_flush(void)
 {
     return mca_base_event_flush_ctx(MCA_BASE_EVENT_CB_REQUIRE_NONE);
 }
+
+/* Context: ANY. */
+void mca_base_event_call_return(bool prompt, int64_t now)
+{
+    /* acquire: pairs with the store in mca_base_event_delivery_set() */
+    const mca_base_event_delivery_t *d = atomic_load_explicit(&mca_base_event_delivery,
+                                                              memory_order_acquire);
+
+    if (OPAL_LIKELY(NULL == d || NULL == d->call_return)) {
+        return;
+    }
+    d->call_return(prompt, now);
+}

@@ -296,7 +296,7 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
         if (OPAL_UNLIKELY(local && MCA_BASE_EVENT_CB_REQUIRE_NONE != context)
             && !mca_base_event_can_serve(&record, context)) {
             /* leave this ring for a drain in a context that serves it; the
-             * next return of a wrapped MPI call drains (call_exit()) */
+             * next return of a wrapped MPI call drains (call_return) */
             atomic_fetch_add_explicit(&k->blocked, 1, memory_order_relaxed);
             atomic_store_explicit(&k->none_waiting, true, memory_order_relaxed);
             /* relaxed: hints for the next drains (ring_blocked()) */
@@ -518,8 +518,13 @@ int ompi_evt_base_kit_progress(void)
                                         ompi_evt_kit.params.drain_budget);
 }
 
+/** When this thread's call returns first saw records waiting for a NONE
+ *  drain (default clock ns), 0: not waiting. initial-exec: read at every
+ *  return of a wrapped MPI call. */
+static __thread int64_t kit_none_since __attribute__((tls_model("initial-exec")));
+
 /* Context: ANY. */
-void ompi_evt_base_kit_call_exit(bool prompt)
+void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
 {
     evt_kit_t *k = &ompi_evt_kit;
     ompi_evt_kit_ring_t *ring = ompi_evt_kit_mine;
@@ -527,36 +532,6 @@ void ompi_evt_base_kit_call_exit(bool prompt)
 
     /* relaxed: this thread's own ring and a hint of the consumer's position
      * (the producer's cached view first: it only overestimates) */
-    if (OPAL_LIKELY((uintptr_t) OMPI_EVT_KIT_EXITED >= (uintptr_t) ring
-                    || atomic_load_explicit(&k->generation, memory_order_relaxed)
-                           != ompi_evt_kit_mine_gen)) {
-        return;
-    }
-    tail = atomic_load_explicit(&ring->buf.g.ctl->p.tail, memory_order_relaxed);
-    used = tail - ring->buf.p.cached_head;
-    if (!prompt && used < ring->buf.g.capacity / 4
-        && !atomic_load_explicit(&k->none_waiting, memory_order_relaxed)) {
-        return; /* records may wait for the next drain: batch them */
-    }
-    if (0 == used
-        || tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
-        return;
-    }
-    (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE, k->params.drain_budget);
-}
-
-/** When this thread's call exits first saw records waiting for a NONE
- *  drain (default clock ns), 0: not waiting. initial-exec, as above. */
-static __thread int64_t kit_none_since __attribute__((tls_model("initial-exec")));
-
-/* Context: ANY. */
-void ompi_evt_base_kit_call_exit_at(int64_t now)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-    ompi_evt_kit_ring_t *ring = ompi_evt_kit_mine;
-    unsigned int tail, used;
-
-    /* relaxed: this thread's own ring, as in ompi_evt_base_kit_call_exit() */
     if (OPAL_UNLIKELY((uintptr_t) OMPI_EVT_KIT_EXITED >= (uintptr_t) ring
                       || atomic_load_explicit(&k->generation, memory_order_relaxed)
                              != ompi_evt_kit_mine_gen)) {
@@ -564,7 +539,7 @@ void ompi_evt_base_kit_call_exit_at(int64_t now)
     }
     tail = atomic_load_explicit(&ring->buf.g.ctl->p.tail, memory_order_relaxed);
     used = tail - ring->buf.p.cached_head;
-    if (used >= ring->buf.g.capacity / 4) {
+    if (!prompt && used >= ring->buf.g.capacity / 4) {
         /* The producer's view of head is refreshed only when the ring looks
          * full: look again, or every return after the first quarter would
          * drain a handful of records. acquire: as in reserve(); this thread
@@ -574,20 +549,24 @@ void ompi_evt_base_kit_call_exit_at(int64_t now)
                                                        memory_order_acquire);
         used = tail - ring->buf.p.cached_head;
     }
-    if (used < ring->buf.g.capacity / 4) {
+    if (!prompt && used < ring->buf.g.capacity / 4) {
+        /* records may wait for the next drain: batch them, unless a
+         * restricted drain left them for a NONE one for long enough */
         if (0 == used || !atomic_load_explicit(&k->none_waiting, memory_order_relaxed)) {
             kit_none_since = 0;
             return;
         }
-        if (0 == kit_none_since) {
+        if (0 == now) {
+            /* the caller has no time: no wait to measure, drain */
+        } else if (0 == kit_none_since) {
             kit_none_since = now; /* they wait from here */
             return;
-        }
-        if (now - kit_none_since < OMPI_EVT_KIT_NONE_WAIT_NS) {
+        } else if (now - kit_none_since < OMPI_EVT_KIT_NONE_WAIT_NS) {
             return;
         }
     }
-    if (tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
+    if (0 == used
+        || tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
         return;
     }
     kit_none_since = 0;

@@ -11,7 +11,7 @@
  * The evt framework object: register, open and close.
  *
  * Open MPI 4.1 does not know this framework, so nothing opens it for us:
- * ompi_evt_base_open() is called by ompi_evt_base_init() (hook at MPI_Init,
+ * ompi_evt_base_open() is called by ompi_evt_init() (hook at MPI_Init,
  * PMPI wrappers, MPI_T_init_thread) after opal_init_util. The framework name
  * has no '_' (mca_base_framework_open splits variable names on it).
  */

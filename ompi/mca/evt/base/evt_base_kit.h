@@ -160,15 +160,6 @@ OMPI_DECLSPEC int ompi_evt_base_kit_withdraw(void (*remove)(void *arg, uint64_t 
  *  blocks; returns at once when another thread drains. Context: PROGRESS. */
 OMPI_DECLSPEC int ompi_evt_base_kit_progress(void);
 
-/** A drain at the return of an MPI call (libompi_evt's PMPI layer: the
- *  tool may call MPI there, context NONE), when this thread's ring holds
- *  records and: @p prompt (an event a tool expects at once, e.g. a
- *  communicator created), or the ring is a quarter full (the drain keeps
- *  pace with a busy raiser in batches), or a restricted drain left records
- *  that only a NONE drain serves. A few loads and a branch otherwise.
- *  Context: ANY. */
-OMPI_DECLSPEC void ompi_evt_base_kit_call_exit(bool prompt);
-
 /** How long records may wait, at the return of wrapped MPI calls, for a
  *  drain in context NONE after a restricted drain (opal_progress, the
  *  timer) had to leave them (their callbacks want NONE), unless the ring
@@ -176,14 +167,16 @@ OMPI_DECLSPEC void ompi_evt_base_kit_call_exit(bool prompt);
  *  go to the callbacks in batches, not two or three per call. */
 #define OMPI_EVT_KIT_NONE_WAIT_NS 50000
 
-/** ompi_evt_base_kit_call_exit(false) for a producer that raises at a
- *  high rate and knows the time (the point-to-point wrappers): @p now on
- *  the default clock (mca_base_event_source_now() of a source registered
- *  without a clock of its own). Drains when the ring is a quarter full, or
- *  when records have waited OMPI_EVT_KIT_NONE_WAIT_NS for a NONE drain
- *  (counted from the first such return that saw them waiting). A few loads
- *  and a branch otherwise. Context: ANY. */
-OMPI_DECLSPEC void ompi_evt_base_kit_call_exit_at(int64_t now);
+/** The kit's call_return (mca_base_event_call_return(), the delivery's
+ *  hook): a drain at the return of an MPI call (a PMPI wrapper: the tool
+ *  may call MPI there, context NONE) when this thread's ring holds records
+ *  and: @p prompt, or the ring is a quarter full (the drain keeps pace with
+ *  a busy raiser in batches), or a restricted drain left records that only
+ *  a NONE drain serves and they have waited OMPI_EVT_KIT_NONE_WAIT_NS since
+ *  a return first saw them (@p now, default clock ns; 0: the caller did not
+ *  read the clock, drain them now). A few loads and a branch otherwise.
+ *  Context: ANY. */
+OMPI_DECLSPEC void ompi_evt_base_kit_call_return(bool prompt, int64_t now);
 
 /** Start / stop the drain timer (kit parameter drain_interval). The stop
  *  never waits for a drain in progress on the timer thread. Context: INIT. */

@@ -109,6 +109,7 @@ int ompi_evt_base_install(const char *name, const ompi_evt_base_module_t *module
         evt_base_delivery.flush = ompi_evt_base_kit_flush;
         evt_base_delivery.withdraw = ompi_evt_base_kit_withdraw;
         evt_base_delivery.exports = module->evtm_exports;
+        evt_base_delivery.call_return = ompi_evt_base_kit_call_return;
         /* the kit's raise path is async-signal-safe */
         evt_base_delivery.flags = module->evtm_flags | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
         (void) mca_base_event_delivery_set(&evt_base_delivery);

@@ -18,6 +18,7 @@
 #include "ompi/mca/hook/evt/hook_evt.h"
 #include "ompi/mca/hook/hook.h"
 #include "ompi/mca/evt/base/base.h"
+#include "ompi/runtime/ompi_evt_init.h"
 
 static int hook_evt_open(void);
 static int hook_evt_close(void);
@@ -67,11 +68,11 @@ static int hook_evt_query(mca_base_module_t **module, int *priority)
  * Context: INIT. */
 static void hook_evt_init_bottom(int argc, char **argv, int requested, int *provided)
 {
-    (void) ompi_evt_base_mpi_init_bottom(requested, NULL == provided ? requested : *provided);
+    (void) ompi_evt_mpi_init_bottom(requested, NULL == provided ? requested : *provided);
 }
 
 /* Start of MPI_Finalize: MPI is still usable. Context: INIT. */
 static void hook_evt_finalize_top(void)
 {
-    (void) ompi_evt_base_mpi_finalize_top();
+    (void) ompi_evt_mpi_finalize_top();
 }

@@ -30,7 +30,6 @@
 
 #include "opal/constants.h"
 #include "opal/mca/base/mca_base_event.h"
-#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/util/output.h"
 
 #include "opal/mca/memory/patcher/memory_patcher_event.h"

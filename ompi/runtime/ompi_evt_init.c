@@ -9,8 +9,8 @@
  * @file
  *
  * Reference-counted bring-up and tear-down of the event machinery (see
- * base.h for who calls it and when), the MPI_Init / MPI_Finalize notices,
- * and the end of an MPI_T session.
+ * ompi_evt_init.h for who calls it and when), the MPI_Init / MPI_Finalize
+ * notices, and the end of an MPI_T session.
  *
  * The bring-up lock serialises the state changes only. User code (tool
  * callbacks, dropped handlers, free callbacks) runs at the last finalize's
@@ -31,6 +31,7 @@
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
+#include "ompi/runtime/ompi_evt_init.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
 /* Exported by libopen-pal but not declared in its installed headers: the
@@ -145,7 +146,7 @@ static int evt_unref(void)
 }
 
 /* Context: INIT. */
-int ompi_evt_base_init(void)
+int ompi_evt_init(void)
 {
     int rc;
 
@@ -156,13 +157,13 @@ int ompi_evt_base_init(void)
 }
 
 /* Context: INIT. */
-int ompi_evt_base_finalize(void)
+int ompi_evt_finalize(void)
 {
     return evt_unref();
 }
 
 /* Context: ANY. */
-int ompi_evt_base_refcount(void)
+int ompi_evt_refcount(void)
 {
     int n;
 
@@ -183,7 +184,7 @@ static void evt_notice(ompi_evt_base_notice_t notice)
 }
 
 /* Context: INIT (end of MPI_Init). */
-int ompi_evt_base_mpi_init_bottom(int required, int provided)
+int ompi_evt_mpi_init_bottom(int required, int provided)
 {
     int rc = OMPI_SUCCESS;
     bool first = false;
@@ -215,7 +216,7 @@ int ompi_evt_base_mpi_init_bottom(int required, int provided)
 }
 
 /* Context: INIT (start of MPI_Finalize). */
-int ompi_evt_base_mpi_finalize_top(void)
+int ompi_evt_mpi_finalize_top(void)
 {
     bool held;
 
@@ -244,7 +245,7 @@ int ompi_evt_base_mpi_finalize_top(void)
 }
 
 /* Context: TOOL. */
-void ompi_evt_base_mpit_session_end(void)
+void ompi_evt_mpit_session_end(void)
 {
     /* What the session's registrations are owed reaches them, then they
      * end: handles from this session are invalid in the next one, whether
