@@ -33,11 +33,8 @@
  * dispatched; its ring is left from there on for a later drain that serves
  * it (order within the ring is kept), so it is delivered, not dropped.
  *
- * Nobody waits for the token (evt_base_kit.h): a drain point that finds it
- * held returns (the holder delivers those records), a withdraw that finds it
- * held leaves the registration to the holder, and a close that finds it
- * held leaves the pool to the holder (the orphan), which releases it as it
- * lets the token go.
+ * The token and the module sections are in evt_base_token.c, the withdraw
+ * in evt_base_withdraw.c, open/close/fork in evt_base_kit.c.
  */
 
 #include "ompi_config.h"
@@ -46,120 +43,9 @@
 #include <sched.h>
 #include <string.h>
 
-#include "opal/constants.h"
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/evt_base_kit_internal.h"
-
-evt_kit_t ompi_evt_kit;
-
-/** This thread holds the drain token. initial-exec TLS (see
- *  evt_base_kit_internal.h). */
-static __thread bool kit_draining __attribute__((tls_model("initial-exec")));
-/** Bumped in the child of a fork: a drain that was running in the forking
- *  thread (fork() from a callback) stops, the rings having been reset. */
-static atomic_uint kit_fork_gen;
-/** A pool closed while a drain held the token: the next thread to let the
- *  token go releases it. */
-static _Atomic(evt_kit_pool_t *) kit_orphan;
-
-/* ------------------------------------------------------------------------
- * The drain token
- * ------------------------------------------------------------------------ */
-
-/* Context: any. */
-static inline bool token_try(void)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-
-    /* relaxed pre-check: a second drainer does not write the line */
-    if (0 != atomic_load_explicit(&k->token, memory_order_relaxed)) {
-        return false;
-    }
-    /* seq_cst (acquire suffices for the rings): the consumer positions the
-     * previous drainer left are visible; and it is ordered with the
-     * orphan's publication in ompi_evt_base_kit_close(). */
-    if (0 != atomic_exchange_explicit(&k->token, 1, memory_order_seq_cst)) {
-        return false;
-    }
-    kit_draining = true;
-    return true;
-}
-
-static void token_release(void);
-
-/* Release an orphaned pool if there is one (the token is held). */
-static void release_orphan(void)
-{
-    evt_kit_pool_t *pool = atomic_exchange_explicit(&kit_orphan, NULL, memory_order_acq_rel);
-
-    if (NULL != pool) {
-        ompi_evt_kit_pool_release(pool);
-    }
-}
-
-/* Context: the drainer. */
-static void token_release(void)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-
-    release_orphan();
-    kit_draining = false;
-    /* seq_cst: pairs with the exchange in token_try() (release of the
-     * consumer positions) and with the orphan check below against a close
-     * on another thread (the Dekker pair: it publishes the orphan, then
-     * tries the token; we let the token go, then look for the orphan). */
-    atomic_store_explicit(&k->token, 0, memory_order_seq_cst);
-    if (NULL != atomic_load_explicit(&kit_orphan, memory_order_seq_cst) && token_try()) {
-        release_orphan();
-        kit_draining = false;
-        atomic_store_explicit(&k->token, 0, memory_order_seq_cst);
-    }
-}
-
-/* Context: any. */
-bool ompi_evt_base_kit_draining(void)
-{
-    return kit_draining;
-}
-
-/* ------------------------------------------------------------------------
- * Module sections: the drainer calls the module only inside one, so the
- * close can wait until no drain is inside the module (bounded: module calls
- * run no user code), even when a drain is still running a user callback.
- * ------------------------------------------------------------------------ */
-
-static const ompi_evt_base_module_t *module_enter(void)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-    const ompi_evt_base_module_t *m;
-
-    /* seq_cst store and load: the Dekker pair with detach (it clears the
-     * module, then reads busy): either it sees us busy, or we see NULL. */
-    atomic_store_explicit(&k->module_busy, 1, memory_order_seq_cst);
-    m = atomic_load_explicit(&k->module, memory_order_seq_cst);
-    if (NULL == m) {
-        atomic_store_explicit(&k->module_busy, 0, memory_order_release);
-    }
-    return m;
-}
-
-static void module_exit(void)
-{
-    /* release: the module call is done before detach sees us out */
-    atomic_store_explicit(&ompi_evt_kit.module_busy, 0, memory_order_release);
-}
-
-/* Context: INIT. */
-void ompi_evt_base_kit_detach_module(void)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-
-    atomic_store_explicit(&k->module_progress, false, memory_order_relaxed);
-    atomic_store_explicit(&k->module, NULL, memory_order_seq_cst);
-    while (0 != atomic_load_explicit(&k->module_busy, memory_order_seq_cst)) {
-        sched_yield();
-    }
-}
+#include "opal/constants.h"
 
 /* ------------------------------------------------------------------------
  * The merged drain
@@ -174,8 +60,7 @@ static inline const ompi_evt_kit_rec_t *head_rec(const ompi_evt_ring_hdr_t *hdr)
  * succeeds, so copy it out first; a torn copy (a wrong size) fails the claim
  * or is bounded here. Returns the size copied, 0 for a size that cannot be. */
 static OMPI_EVT_RING_OPTIMISTIC unsigned int copy_out(const ompi_evt_ring_spsc_t *buf,
-                                                      const ompi_evt_ring_hdr_t *hdr,
-                                                      uint64_t *tmp)
+                                                      const ompi_evt_ring_hdr_t *hdr, uint64_t *tmp)
 {
     unsigned int size = hdr->size;
 
@@ -225,7 +110,7 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
 {
     evt_kit_t *k = &ompi_evt_kit;
     evt_kit_head_t *heads = pool->heads;
-    unsigned int fork_gen = atomic_load_explicit(&kit_fork_gen, memory_order_relaxed);
+    unsigned int fork_gen = atomic_load_explicit(&ompi_evt_kit_fork_gen, memory_order_relaxed);
     uint64_t tmp[OMPI_EVT_KIT_MAX_RECORD / sizeof(uint64_t) + 1];
     /* before any can_serve(): a change after this read is seen next time */
     uint64_t gen = mca_base_event_serve_generation();
@@ -309,10 +194,10 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
         }
         /* relaxed: a hint, as the gate */
         if (atomic_load_explicit(&record.event->exported, memory_order_relaxed)) {
-            const ompi_evt_base_module_t *m = module_enter();
+            const ompi_evt_base_module_t *m = ompi_evt_kit_module_enter();
             if (NULL != m) {
                 int rc = NULL == m->evtm_consume ? OMPI_SUCCESS : m->evtm_consume(&record);
-                module_exit();
+                ompi_evt_kit_module_exit();
                 if (OPAL_ERR_WOULD_BLOCK == rc) {
                     break; /* the record stays; offered again next drain */
                 }
@@ -333,7 +218,8 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
             (void) mca_base_event_dispatch_owned(&record, context);
         }
         ++done;
-        if (OPAL_UNLIKELY(fork_gen != atomic_load_explicit(&kit_fork_gen, memory_order_relaxed)
+        if (OPAL_UNLIKELY(fork_gen
+                              != atomic_load_explicit(&ompi_evt_kit_fork_gen, memory_order_relaxed)
                           || pool != atomic_load_explicit(&k->pool, memory_order_acquire))) {
             /* forked from a callback (the child reset the rings), or the
              * kit closed from a callback: nothing more of this snapshot */
@@ -364,8 +250,8 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
  * over every ring, from the consumer position to a fresh look at the tail
  * (a drain in progress keeps its own snapshot: this walk changes no
  * consumer state). Context: the drainer (token held). */
-static OMPI_EVT_RING_OPTIMISTIC uint64_t
-count_pending(bool (*match)(const mca_base_event_record_t *, void *), void *arg, void *ctx)
+OMPI_EVT_RING_OPTIMISTIC uint64_t ompi_evt_kit_count_pending(
+    bool (*match)(const mca_base_event_record_t *, void *), void *arg, void *ctx)
 {
     evt_kit_pool_t *pool = ctx;
     uint64_t n = 0;
@@ -383,7 +269,7 @@ count_pending(bool (*match)(const mca_base_event_record_t *, void *), void *arg,
 
         for (unsigned int pos = b->c.pos; pos != tail;) {
             const ompi_evt_ring_hdr_t *hdr = (const ompi_evt_ring_hdr_t *) (b->g.data
-                                                                           + (pos & b->g.mask));
+                                                                            + (pos & b->g.mask));
             mca_base_event_record_t record;
 
             if (OPAL_UNLIKELY(hdr->size < sizeof(*hdr) || (tail - pos) < hdr->size)) {
@@ -419,7 +305,7 @@ static long drain_locked(mca_base_event_cb_safety_t context, long budget, bool f
     if (NULL != pool) {
         done = drain(pool, context, budget);
     }
-    m = module_enter();
+    m = ompi_evt_kit_module_enter();
     if (NULL != m) {
         if (NULL != m->evtm_progress) {
             (void) m->evtm_progress();
@@ -427,9 +313,9 @@ static long drain_locked(mca_base_event_cb_safety_t context, long budget, bool f
         if (flush && NULL != m->evtm_flush) {
             (void) m->evtm_flush();
         }
-        module_exit();
+        ompi_evt_kit_module_exit();
     }
-    mca_base_event_withdraw_pending(count_pending, pool);
+    mca_base_event_withdraw_pending(ompi_evt_kit_count_pending, pool);
     return done;
 }
 
@@ -467,13 +353,13 @@ static bool kit_pending(const evt_kit_pool_t *pool, mca_base_event_cb_safety_t c
 /* Context: ANY, TOOL, PROGRESS (the engine's drain point). */
 int ompi_evt_base_kit_flush(mca_base_event_cb_safety_t context)
 {
-    if (kit_draining || !token_try()) {
+    if (ompi_evt_kit_draining_tls || !ompi_evt_kit_token_try()) {
         /* a callback of our own drain, or another thread drains (and
          * delivers what is pending): never wait */
         return OMPI_SUCCESS;
     }
     (void) drain_locked(context, -1, true);
-    token_release();
+    ompi_evt_kit_token_release();
     return OMPI_SUCCESS;
 }
 
@@ -484,7 +370,7 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
     evt_kit_pool_t *pool;
     long done = 0;
 
-    if (kit_draining) {
+    if (ompi_evt_kit_draining_tls) {
         /* relaxed: statistics */
         atomic_fetch_add_explicit(&k->drains_skipped, 1, memory_order_relaxed);
         return 0;
@@ -496,16 +382,16 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
     /* relaxed: hints; a record committed right after waits for the next
      * drain point */
     if ((NULL == pool || !kit_pending(pool, context))
-        && NULL == atomic_load_explicit(&kit_orphan, memory_order_relaxed)
+        && NULL == atomic_load_explicit(&ompi_evt_kit_orphan, memory_order_relaxed)
         && !atomic_load_explicit(&k->module_progress, memory_order_relaxed)) {
         return 0; /* nothing to drain, no module work */
     }
-    if (!token_try()) {
+    if (!ompi_evt_kit_token_try()) {
         atomic_fetch_add_explicit(&k->drains_skipped, 1, memory_order_relaxed);
         return 0;
     }
     done = drain_locked(context, budget, false);
-    token_release();
+    ompi_evt_kit_token_release();
     /* outside the token; one relaxed load each when there is nothing */
     mca_base_event_drain_end(context);
     return (int) done;
@@ -565,221 +451,9 @@ void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
             return;
         }
     }
-    if (0 == used
-        || tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
+    if (0 == used || tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
         return;
     }
     kit_none_since = 0;
     (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE, k->params.drain_budget);
-}
-
-/* ------------------------------------------------------------------------
- * Withdraw
- * ------------------------------------------------------------------------ */
-
-/* Context: TOOL, ANY, callbacks. */
-int ompi_evt_base_kit_withdraw(void (*remove)(void *arg, uint64_t count),
-                               bool (*match)(const mca_base_event_record_t *, void *), void *arg)
-{
-    evt_kit_pool_t *pool;
-
-    if (kit_draining) {
-        /* a callback of this thread's drain frees a handle: no record is
-         * being dispatched meanwhile by anyone else */
-        pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
-        remove(arg, count_pending(match, arg, pool));
-        return OMPI_SUCCESS;
-    }
-    if (!token_try()) {
-        return OPAL_ERR_WOULD_BLOCK; /* that drain completes it */
-    }
-    pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
-    remove(arg, count_pending(match, arg, pool));
-    token_release();
-    return OMPI_SUCCESS;
-}
-
-/* ------------------------------------------------------------------------
- * Open, close, fork
- * ------------------------------------------------------------------------ */
-
-static pthread_once_t kit_once = PTHREAD_ONCE_INIT;
-
-/* Context: the atfork child handler (one thread). */
-static void kit_atfork_child(void)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-    evt_kit_pool_t *pool = atomic_load_explicit(&k->pool, memory_order_relaxed);
-
-    if (NULL != pool) {
-        if (NULL != pool->storage && NULL != pool->storage->atfork_child) {
-            /* the component's storage becomes the child's first */
-            pool->storage->atfork_child(pool->storage->ctx);
-        }
-        ompi_evt_kit_pool_atfork_child(pool);
-    }
-    atomic_fetch_add_explicit(&kit_fork_gen, 1, memory_order_relaxed);
-    if (!kit_draining) {
-        /* held by a thread of the parent that does not exist here */
-        atomic_store_explicit(&k->token, 0, memory_order_relaxed);
-    }
-    atomic_store_explicit(&k->module_busy, 0, memory_order_relaxed);
-    ompi_evt_base_kit_timer_atfork_child();
-}
-
-static void kit_setup_once(void)
-{
-    (void) pthread_atfork(NULL, NULL, kit_atfork_child);
-}
-
-/* Context: INIT. */
-const char *ompi_evt_base_kit_check_params(const ompi_evt_base_kit_params_t *params)
-{
-    if (params->ring_size < OMPI_EVT_KIT_MIN_RING_SIZE
-        || params->ring_size > OMPI_EVT_RING_MAX_CAPACITY
-        || 0 != (params->ring_size & (params->ring_size - 1))) {
-        return "the ring size must be a power of two between 4096 and 2^31 bytes";
-    }
-    if (1 > params->pool_size) {
-        return "the pool needs at least one ring";
-    }
-    if (1 > params->drain_budget) {
-        return "the drain budget must be at least one record";
-    }
-    if (OMPI_EVT_OVERFLOW_DROP_NEW > params->overflow
-        || OMPI_EVT_OVERFLOW_OVERWRITE < params->overflow) {
-        return "unknown overflow policy";
-    }
-    if (0 > params->drain_interval) {
-        return "the drain interval cannot be negative";
-    }
-    return NULL;
-}
-
-/* Context: INIT. */
-int ompi_evt_base_kit_open(const ompi_evt_base_module_t *module, const char *name)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-    evt_kit_pool_t *pool = NULL;
-    int rc;
-
-    (void) pthread_once(&kit_once, kit_setup_once);
-    if (NULL != ompi_evt_base_kit_check_params(&module->evtm_kit)) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    rc = ompi_evt_kit_pool_key_create();
-    if (OMPI_SUCCESS != rc) {
-        return rc;
-    }
-    rc = ompi_evt_kit_pool_create(&module->evtm_kit, &pool);
-    if (OMPI_SUCCESS != rc) {
-        ompi_evt_kit_pool_key_delete();
-        return rc;
-    }
-    k->params = module->evtm_kit;
-    k->name = name;
-    atomic_store_explicit(&k->drained, 0, memory_order_relaxed);
-    atomic_store_explicit(&k->drains_skipped, 0, memory_order_relaxed);
-    atomic_store_explicit(&k->blocked, 0, memory_order_relaxed);
-    /* relaxed: published to raisers by the engine's seq_cst store of the
-     * delivery, which comes after */
-    atomic_fetch_add_explicit(&k->generation, 1, memory_order_relaxed);
-    /* release: the pool is complete before a raiser or drainer sees it */
-    atomic_store_explicit(&k->pool, pool, memory_order_release);
-    atomic_store_explicit(&k->module, module, memory_order_release);
-    atomic_store_explicit(&k->module_progress, NULL != module->evtm_progress,
-                          memory_order_relaxed);
-    if (0 < module->evtm_kit.drain_interval) {
-        rc = ompi_evt_base_kit_timer_start(module->evtm_kit.drain_interval);
-        if (OMPI_SUCCESS != rc) {
-            ompi_evt_base_kit_detach_module();
-            ompi_evt_base_kit_close();
-            return rc;
-        }
-    }
-    return OMPI_SUCCESS;
-}
-
-/* Context: INIT. */
-void ompi_evt_base_kit_close(void)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-    evt_kit_pool_t *pool;
-
-    ompi_evt_base_kit_timer_stop();
-    pool = atomic_exchange_explicit(&k->pool, NULL, memory_order_acq_rel);
-    /* relaxed: see kit_open */
-    atomic_fetch_add_explicit(&k->generation, 1, memory_order_relaxed);
-    if (NULL != pool) {
-        if (!kit_draining && token_try()) {
-            /* withdraws that waited count what the pool still holds */
-            mca_base_event_withdraw_pending(count_pending, pool);
-            ompi_evt_kit_pool_release(pool);
-            token_release();
-        } else {
-            /* a drain holds the token (on another thread, or this one: the
-             * close comes from one of its callbacks): it releases the pool
-             * as it lets the token go. seq_cst: the Dekker pair with
-             * token_release(). */
-            atomic_store_explicit(&kit_orphan, pool, memory_order_seq_cst);
-            if (!kit_draining && token_try()) {
-                token_release();
-            }
-        }
-    }
-    ompi_evt_kit_pool_key_delete();
-}
-
-/* ------------------------------------------------------------------------
- * Components and test seams
- * ------------------------------------------------------------------------ */
-
-/* Context: INIT, DRAIN. */
-int ompi_evt_base_kit_ring_count(void)
-{
-    evt_kit_pool_t *pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
-    return NULL == pool ? 0 : pool->size;
-}
-
-/* Context: INIT, DRAIN. */
-ompi_evt_kit_ring_t *ompi_evt_base_kit_ring(int index)
-{
-    evt_kit_pool_t *pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
-    return NULL == pool || 0 > index || index >= pool->size ? NULL : &pool->rings[index];
-}
-
-void ompi_evt_base_kit_test_stats(ompi_evt_kit_test_stats_t *stats)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-    evt_kit_pool_t *pool = atomic_load(&k->pool);
-
-    memset(stats, 0, sizeof(*stats));
-    for (int i = 0; NULL != pool && i < pool->size; ++i) {
-        ompi_evt_kit_ring_t *r = &pool->rings[i];
-        stats->stored += atomic_load_explicit(&r->own.stored, memory_order_relaxed);
-        stats->dropped_full += atomic_load_explicit(&r->own.dropped_full, memory_order_relaxed);
-        stats->dropped_nested += atomic_load_explicit(&r->own.dropped_nested,
-                                                      memory_order_relaxed);
-        stats->overwritten += atomic_load_explicit(&r->own.overwritten, memory_order_relaxed);
-        stats->rings_owned += OMPI_EVT_KIT_RING_OWNED == atomic_load(&r->pool.state);
-    }
-    stats->dropped_pool = NULL == pool ? 0 : atomic_load(&pool->dropped_pool);
-    stats->drained = atomic_load(&k->drained);
-    stats->drains_skipped = atomic_load(&k->drains_skipped);
-    stats->blocked = atomic_load(&k->blocked);
-}
-
-bool ompi_evt_base_kit_test_hold_token(bool take)
-{
-    evt_kit_t *k = &ompi_evt_kit;
-
-    if (take) {
-        int expected = 0;
-        /* as token_try(), without marking this thread the drainer */
-        return atomic_compare_exchange_strong_explicit(&k->token, &expected, 1,
-                                                       memory_order_seq_cst,
-                                                       memory_order_relaxed);
-    }
-    atomic_store_explicit(&k->token, 0, memory_order_seq_cst);
-    return true;
 }

@@ -149,6 +149,28 @@ void ompi_evt_kit_pool_atfork_child(evt_kit_pool_t *pool);
  *  atfork child handler. */
 void ompi_evt_base_kit_timer_atfork_child(void);
 
+/* The drain token and module sections (evt_base_token.c). */
+/** This thread holds the drain token. */
+extern __thread bool ompi_evt_kit_draining_tls __attribute__((tls_model("initial-exec")));
+/** A pool closed while a drain held the token (released by the holder). */
+extern _Atomic(evt_kit_pool_t *) ompi_evt_kit_orphan;
+/** Bumped in the child of a fork (evt_base_kit.c): a drain that was
+ *  running in the forking thread stops. */
+extern atomic_uint ompi_evt_kit_fork_gen;
+/** Take the token if free; never waits. Context: any. */
+bool ompi_evt_kit_token_try(void);
+/** Let the token go (and release an orphaned pool). Context: the drainer. */
+void ompi_evt_kit_token_release(void);
+/** Enter / leave a module section: the module, or NULL when detached.
+ *  Context: the drainer. */
+const ompi_evt_base_module_t *ompi_evt_kit_module_enter(void);
+void ompi_evt_kit_module_exit(void);
+
+/** Count the pending records @p match accepts in the pool @p ctx (the
+ *  engine's withdraw callback form). Context: the drainer (token held). */
+uint64_t ompi_evt_kit_count_pending(bool (*match)(const mca_base_event_record_t *, void *),
+                                    void *arg, void *ctx);
+
 /** Relaxed increment of an owner-written counter (no RMW needed: only the
  *  owner and its signal handlers write it, inside enter()/exit()). */
 static inline void evt_kit_count(atomic_ulong *counter)
