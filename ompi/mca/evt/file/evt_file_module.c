@@ -52,6 +52,7 @@
 #include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/evt/file/evt_file_internal.h"
 #include "opal/constants.h"
 #include "opal/util/output.h"
 
@@ -72,15 +73,11 @@ _Static_assert(OMPI_EVT_FILE_CTL_SIZE <= OMPI_EVT_FILE_RING_CTL_SPACE, "ctl fits
 _Static_assert(sizeof(ompi_evt_file_header_t) <= OMPI_EVT_FILE_HEADER_SIZE, "header fits");
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "counters in the mapping need lock-free atomics");
 
-/* Event and source indexes the dictionary tracks (beyond: dict_refused). */
-#define FILE_TRACKED_EVENTS  65536
-#define FILE_TRACKED_SOURCES 1024
 /* file_progress() takes the drop counts once per this many calls. */
 #define FILE_DROPS_EVERY 256
 
 static int file_module_init(void);
 static int file_module_finalize(void);
-static bool file_exports(const mca_base_event_t *event);
 static int file_progress(void);
 static int file_flush(void);
 static int file_storage_alloc(void *ctx, int index, size_t capacity, ompi_evt_ring_ctl_t **ctl,
@@ -102,28 +99,12 @@ ompi_evt_base_module_t ompi_evt_file_module = {
     .evtm_kit = {.storage = &file_storage},
     .evtm_init = file_module_init,
     .evtm_finalize = file_module_finalize,
-    .evtm_exports = file_exports,
+    .evtm_exports = ompi_evt_file_exports,
     .evtm_progress = file_progress,
     .evtm_flush = file_flush,
 };
 
-/* The open file. Written in INIT context, and by file_exports() under the
- * engine mutex (the dictionary), read by drains. */
-static struct {
-    unsigned char *base; /* the mapping; NULL when none */
-    size_t size;         /* bytes mapped */
-    ompi_evt_file_header_t *hdr;
-    char path[PATH_MAX + NAME_MAX + 2];
-    int rings_held; /* rings the kit holds (alloc minus release) */
-    bool finalized; /* evtm_finalize ran: unmap at the last release */
-    unsigned char events_done[FILE_TRACKED_EVENTS / 8];
-    /* the event's element names are in the dictionary, or never will be */
-    unsigned char names_done[FILE_TRACKED_EVENTS / 8];
-    unsigned char sources_done[FILE_TRACKED_SOURCES / 8];
-    atomic_uint progress_calls;
-    bool signals_installed;
-    struct sigaction old_actions[NSIG];
-} file_state;
+ompi_evt_file_state_t ompi_evt_file_state;
 
 /* Signals after which the file is synced when evt_file_sync is set. */
 static const int file_fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -131,11 +112,6 @@ static const int file_fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABR
 /* ------------------------------------------------------------------------
  * Layout
  * ------------------------------------------------------------------------ */
-
-static size_t file_round_up(size_t v, size_t to)
-{
-    return (v + to - 1) / to * to;
-}
 
 /* Context: INIT. */
 const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity, size_t *file_size)
@@ -146,7 +122,7 @@ const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity, 
         return "evt_file_rings must be in [1, 4096]";
     }
     fixed = OMPI_EVT_FILE_HEADER_SIZE + OMPI_EVT_FILE_DICT_MIN
-            + file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
+            + ompi_evt_file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
     if (size <= fixed) {
         return "evt_file_size is too small for the header and the dictionary";
     }
@@ -329,7 +305,7 @@ static int file_env_int(const char *name)
     return ('\0' != *end || l < 0 || l > INT_MAX) ? -1 : (int) l;
 }
 
-static int64_t file_realtime_ns(void)
+int64_t ompi_evt_file_realtime_ns(void)
 {
     struct timespec ts;
 
@@ -341,7 +317,7 @@ static int64_t file_realtime_ns(void)
 static void file_write_header(ompi_evt_file_header_t *h, size_t file_size, const char *job,
                               size_t capacity, int rings)
 {
-    size_t drops_bytes = file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
+    size_t drops_bytes = ompi_evt_file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
     size_t rings_bytes = (size_t) rings * (OMPI_EVT_FILE_RING_CTL_SPACE + capacity);
 
     memcpy(h->magic, OMPI_EVT_FILE_MAGIC, sizeof(h->magic));
@@ -357,7 +333,7 @@ static void file_write_header(ompi_evt_file_header_t *h, size_t file_size, const
     }
     h->host[sizeof(h->host) - 1] = '\0';
     (void) snprintf(h->job, sizeof(h->job), "%s", job);
-    h->created_ns = file_realtime_ns();
+    h->created_ns = ompi_evt_file_realtime_ns();
     h->ring_count = (uint32_t) rings;
     h->ring_capacity = (uint32_t) capacity;
     h->dict_offset = OMPI_EVT_FILE_HEADER_SIZE;
@@ -384,10 +360,10 @@ static void file_write_header(ompi_evt_file_header_t *h, size_t file_size, const
  * action when we return (it is blocked while we run). */
 static void file_fatal_signal(int sig, siginfo_t *info, void *uctx)
 {
-    if (NULL != file_state.base) {
-        (void) msync(file_state.base, file_state.size, MS_SYNC);
+    if (NULL != ompi_evt_file_state.base) {
+        (void) msync(ompi_evt_file_state.base, ompi_evt_file_state.size, MS_SYNC);
     }
-    (void) sigaction(sig, &file_state.old_actions[sig], NULL);
+    (void) sigaction(sig, &ompi_evt_file_state.old_actions[sig], NULL);
     if (NULL == info || 0 >= info->si_code) {
         (void) raise(sig);
     }
@@ -403,21 +379,21 @@ static void file_signals_install(void)
     (void) sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof(file_fatal_signals) / sizeof(file_fatal_signals[0]); ++i) {
         int sig = file_fatal_signals[i];
-        (void) sigaction(sig, &sa, &file_state.old_actions[sig]);
+        (void) sigaction(sig, &sa, &ompi_evt_file_state.old_actions[sig]);
     }
-    file_state.signals_installed = true;
+    ompi_evt_file_state.signals_installed = true;
 }
 
 static void file_signals_remove(void)
 {
-    if (!file_state.signals_installed) {
+    if (!ompi_evt_file_state.signals_installed) {
         return;
     }
     for (size_t i = 0; i < sizeof(file_fatal_signals) / sizeof(file_fatal_signals[0]); ++i) {
         int sig = file_fatal_signals[i];
-        (void) sigaction(sig, &file_state.old_actions[sig], NULL);
+        (void) sigaction(sig, &ompi_evt_file_state.old_actions[sig], NULL);
     }
-    file_state.signals_installed = false;
+    ompi_evt_file_state.signals_installed = false;
 }
 
 /* Give the file built as @p part in @p dfd its name @p name, without ever
@@ -449,7 +425,7 @@ static int file_module_init(void)
     int dfd = -1, fd = -1, rc = OPAL_ERROR;
     const char *reason = ompi_evt_file_layout(c->size, c->rings, &capacity, &file_size);
 
-    if (NULL != file_state.base) {
+    if (NULL != ompi_evt_file_state.base) {
         return OPAL_ERR_BAD_PARAM;
     }
     if (NULL != reason) {
@@ -459,7 +435,7 @@ static int file_module_init(void)
             c->size, c->rings);
         return OPAL_ERR_BAD_PARAM;
     }
-    memset(&file_state, 0, sizeof(file_state));
+    memset(&ompi_evt_file_state, 0, sizeof(ompi_evt_file_state));
     dfd = file_open_dir(dir, sizeof(dir), why, sizeof(why));
     if (0 > dfd) {
         ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
@@ -476,19 +452,20 @@ static int file_module_init(void)
     }
     (void) snprintf(name, sizeof(name), "evt.%s.%d.%s.%lu" OMPI_EVT_FILE_SUFFIX, job,
                     file_env_int("OMPI_COMM_WORLD_RANK"), host, (unsigned long) getpid());
-    (void) snprintf(file_state.path, sizeof(file_state.path), "%s/%s", dir, name);
+    (void) snprintf(ompi_evt_file_state.path, sizeof(ompi_evt_file_state.path), "%s/%s", dir, name);
     /* Built under a hidden name and published complete (file_publish()):
      * sizing and touching a large file takes a while, and a process killed
      * meanwhile must not leave a file without a header for readers. */
     (void) snprintf(part, sizeof(part), ".%s.part", name);
     fd = openat(dfd, part, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (0 > fd) {
-        (void) snprintf(why, sizeof(why), "cannot create %s: %s", file_state.path, strerror(errno));
+        (void) snprintf(why, sizeof(why), "cannot create %s: %s", ompi_evt_file_state.path,
+                        strerror(errno));
         goto cleanup;
     }
     if (0 != ftruncate(fd, (off_t) file_size)) {
-        (void) snprintf(why, sizeof(why), "cannot size %s to %zu bytes: %s", file_state.path,
-                        file_size, strerror(errno));
+        (void) snprintf(why, sizeof(why), "cannot size %s to %zu bytes: %s",
+                        ompi_evt_file_state.path, file_size, strerror(errno));
         goto cleanup;
     }
     /* Reserve the blocks now: a store into a mapped page without a block
@@ -496,19 +473,20 @@ static int file_module_init(void)
     rc = posix_fallocate(fd, 0, (off_t) file_size);
     if (0 != rc && EOPNOTSUPP != rc && EINVAL != rc) {
         (void) snprintf(why, sizeof(why), "cannot reserve %zu bytes for %s (evt_file_size): %s",
-                        file_size, file_state.path, strerror(rc));
+                        file_size, ompi_evt_file_state.path, strerror(rc));
         rc = OPAL_ERROR;
         goto cleanup;
     }
     map = mmap(NULL, file_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     if (MAP_FAILED == map) {
-        (void) snprintf(why, sizeof(why), "cannot map %s: %s", file_state.path, strerror(errno));
+        (void) snprintf(why, sizeof(why), "cannot map %s: %s", ompi_evt_file_state.path,
+                        strerror(errno));
         rc = OPAL_ERROR;
         goto cleanup;
     }
-    file_state.base = map;
-    file_state.size = file_size;
-    file_state.hdr = map;
+    ompi_evt_file_state.base = map;
+    ompi_evt_file_state.size = file_size;
+    ompi_evt_file_state.hdr = map;
     /* MAP_POPULATE maps the pages of a shared file read-only (it does not
      * dirty them): write every page once now, so that a raise does not
      * take the first-write fault. (After the kernel writes dirty pages back
@@ -518,9 +496,10 @@ static int file_module_init(void)
     for (size_t off = 0; off < file_size; off += 4096) {
         ((volatile unsigned char *) map)[off] = 0;
     }
-    file_write_header(file_state.hdr, file_size, job, capacity, c->rings);
+    file_write_header(ompi_evt_file_state.hdr, file_size, job, capacity, c->rings);
     if (0 != file_publish(dfd, part, name)) {
-        (void) snprintf(why, sizeof(why), "cannot create %s: %s", file_state.path, strerror(errno));
+        (void) snprintf(why, sizeof(why), "cannot create %s: %s", ompi_evt_file_state.path,
+                        strerror(errno));
         rc = OPAL_ERROR;
         goto cleanup;
     }
@@ -531,8 +510,8 @@ static int file_module_init(void)
     opal_output_verbose(10, output,
                         "evt:file: recording into %s (%zu bytes: %d rings of %zu bytes, "
                         "dictionary %lu bytes)",
-                        file_state.path, file_size, c->rings, capacity,
-                        (unsigned long) file_state.hdr->dict_size);
+                        ompi_evt_file_state.path, file_size, c->rings, capacity,
+                        (unsigned long) ompi_evt_file_state.hdr->dict_size);
     rc = OMPI_SUCCESS;
 
 cleanup:
@@ -549,9 +528,9 @@ cleanup:
     if (OMPI_SUCCESS != rc) {
         ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
                                    "evt:file: %s: this process records nothing", why);
-        file_state.base = NULL;
-        file_state.hdr = NULL;
-        file_state.path[0] = '\0';
+        ompi_evt_file_state.base = NULL;
+        ompi_evt_file_state.hdr = NULL;
+        ompi_evt_file_state.path[0] = '\0';
     }
     return rc;
 }
@@ -564,26 +543,26 @@ cleanup:
 static int file_storage_alloc(void *ctx, int index, size_t capacity, ompi_evt_ring_ctl_t **ctl,
                               void **data)
 {
-    ompi_evt_file_header_t *h = file_state.hdr;
+    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
     unsigned char *slot;
 
     if (NULL == h || 0 > index || (uint32_t) index >= h->ring_count
         || capacity != h->ring_capacity) {
         return OPAL_ERR_BAD_PARAM;
     }
-    slot = file_state.base + h->rings_offset + (size_t) index * h->ring_stride;
+    slot = ompi_evt_file_state.base + h->rings_offset + (size_t) index * h->ring_stride;
     *ctl = (ompi_evt_ring_ctl_t *) slot;
     *data = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
-    ++file_state.rings_held;
+    ++ompi_evt_file_state.rings_held;
     return OMPI_SUCCESS;
 }
 
 static void file_unmap(void)
 {
-    if (NULL != file_state.base) {
-        (void) munmap(file_state.base, file_state.size);
-        file_state.base = NULL;
-        file_state.hdr = NULL;
+    if (NULL != ompi_evt_file_state.base) {
+        (void) munmap(ompi_evt_file_state.base, ompi_evt_file_state.size);
+        ompi_evt_file_state.base = NULL;
+        ompi_evt_file_state.hdr = NULL;
     }
 }
 
@@ -591,7 +570,7 @@ static void file_unmap(void)
 static void file_storage_release(void *ctx, int index, ompi_evt_ring_ctl_t *ctl, void *data,
                                  size_t capacity)
 {
-    if (0 == --file_state.rings_held && file_state.finalized) {
+    if (0 == --ompi_evt_file_state.rings_held && ompi_evt_file_state.finalized) {
         file_unmap();
     }
 }
@@ -605,271 +584,25 @@ static void file_storage_atfork_child(void *ctx)
 {
     void *copy, *again;
 
-    if (NULL == file_state.base) {
+    if (NULL == ompi_evt_file_state.base) {
         return;
     }
-    copy = mmap(NULL, file_state.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    copy = mmap(NULL, ompi_evt_file_state.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                -1, 0);
     if (MAP_FAILED == copy) {
         /* cannot copy: leave the parent's file rather than write into it */
-        again = mmap(file_state.base, file_state.size, PROT_READ | PROT_WRITE,
+        again = mmap(ompi_evt_file_state.base, ompi_evt_file_state.size, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         (void) again;
         return;
     }
-    memcpy(copy, file_state.base, file_state.size);
-    again = mmap(file_state.base, file_state.size, PROT_READ | PROT_WRITE,
+    memcpy(copy, ompi_evt_file_state.base, ompi_evt_file_state.size);
+    again = mmap(ompi_evt_file_state.base, ompi_evt_file_state.size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (MAP_FAILED != again) {
-        memcpy(file_state.base, copy, file_state.size);
+        memcpy(ompi_evt_file_state.base, copy, ompi_evt_file_state.size);
     }
-    (void) munmap(copy, file_state.size);
-}
-
-/* ------------------------------------------------------------------------
- * Dictionary
- * ------------------------------------------------------------------------ */
-
-static uint32_t file_type_code(mca_base_var_type_t type)
-{
-    switch (type) {
-    case MCA_BASE_VAR_TYPE_INT32_T:
-        return OMPI_EVT_FILE_TYPE_INT32;
-    case MCA_BASE_VAR_TYPE_UINT32_T:
-        return OMPI_EVT_FILE_TYPE_UINT32;
-    case MCA_BASE_VAR_TYPE_INT64_T:
-        return OMPI_EVT_FILE_TYPE_INT64;
-    case MCA_BASE_VAR_TYPE_UINT64_T:
-        return OMPI_EVT_FILE_TYPE_UINT64;
-    case MCA_BASE_VAR_TYPE_DOUBLE:
-        return OMPI_EVT_FILE_TYPE_DOUBLE;
-    case MCA_BASE_VAR_TYPE_BOOL:
-        return OMPI_EVT_FILE_TYPE_BOOL;
-    default:
-        return 0;
-    }
-}
-
-static bool bit_test(const unsigned char *bits, int i)
-{
-    return 0 != (bits[i / 8] & (1u << (i % 8)));
-}
-
-static void bit_set(unsigned char *bits, int i)
-{
-    bits[i / 8] |= (unsigned char) (1u << (i % 8));
-}
-
-/* Room for an entry of @p size bytes at the end of the dictionary, or NULL.
- * Context: under the engine mutex (the only dictionary writer). */
-static unsigned char *dict_reserve(size_t size)
-{
-    ompi_evt_file_header_t *h = file_state.hdr;
-    /* relaxed: this thread (under the engine mutex) is the only writer */
-    uint64_t used = __atomic_load_n(&h->dict_used, __ATOMIC_RELAXED);
-
-    if (size > h->dict_size || used > h->dict_size - size) {
-        return NULL;
-    }
-    return file_state.base + h->dict_offset + used;
-}
-
-/* Seal and publish the entry written at @p e. Context: as dict_reserve().
- * Ordering: release store of dict_used: the entry's bytes are in the file
- * before a reader (after a crash) counts them. */
-static void dict_commit(ompi_evt_file_entry_t *e)
-{
-    ompi_evt_file_header_t *h = file_state.hdr;
-
-    e->sum = 0;
-    e->sum = ompi_evt_file_sum(e, e->size);
-    __atomic_store_n(&h->dict_used, __atomic_load_n(&h->dict_used, __ATOMIC_RELAXED) + e->size,
-                     __ATOMIC_RELEASE);
-}
-
-static void dict_refuse(void)
-{
-    __atomic_fetch_add(&file_state.hdr->dict_refused, 1, __ATOMIC_RELAXED);
-}
-
-/* The source's entry, once. Context: as dict_reserve(). */
-static bool dict_add_source(const mca_base_event_source_t *s)
-{
-    size_t name_len = strlen(s->name);
-    size_t size = file_round_up(sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_source_t)
-                                    + name_len,
-                                OMPI_EVT_FILE_ALIGN);
-    ompi_evt_file_entry_t *e;
-    ompi_evt_file_source_t *b;
-    int64_t before, after, best = 0;
-
-    if (0 > s->index || FILE_TRACKED_SOURCES <= s->index) {
-        return false;
-    }
-    if (bit_test(file_state.sources_done, s->index)) {
-        return true;
-    }
-    e = (ompi_evt_file_entry_t *) dict_reserve(size);
-    if (NULL == e || UINT16_MAX < name_len) {
-        return false;
-    }
-    memset(e, 0, size);
-    e->size = (uint32_t) size;
-    e->kind = OMPI_EVT_FILE_ENTRY_SOURCE;
-    b = (ompi_evt_file_source_t *) (e + 1);
-    b->index = s->index;
-    b->ordering = (uint32_t) s->ordering;
-    b->ticks_per_second = s->ticks_per_second;
-    b->max_ticks = s->max_ticks;
-    b->flags = mca_base_event_source_on_host_clock(s) ? OMPI_EVT_FILE_SOURCE_HOST_CLOCK : 0;
-    /* the clock pair: the source's clock between two CLOCK_REALTIME reads,
-     * the tightest of a few tries (a preemption between the reads would
-     * be the pair's error) */
-    for (int i = 0; i < 4; ++i) {
-        int64_t ticks;
-        before = file_realtime_ns();
-        ticks = (int64_t) s->get_timestamp(s->ctx);
-        after = file_realtime_ns();
-        if (0 == i || after - before < best) {
-            best = after - before;
-            b->sample_ticks = ticks;
-            b->sample_realtime_ns = before + (after - before) / 2;
-        }
-    }
-    b->name_len = (uint32_t) name_len;
-    memcpy(b + 1, s->name, name_len);
-    dict_commit(e);
-    bit_set(file_state.sources_done, s->index);
-    return true;
-}
-
-/* Length of element @p i's name, 0 when the producer gave none. */
-static size_t element_name_len(const mca_base_event_t *ev, int i)
-{
-    const char *n = mca_base_event_element_name(ev, i);
-    return NULL == n ? 0 : strlen(n);
-}
-
-/* The element names of an event recorded earlier without them, once.
- * Context: as dict_reserve(). */
-static void dict_add_names(const mca_base_event_t *ev)
-{
-    size_t size = sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_names_t)
-                  + (size_t) ev->num_elements * sizeof(uint32_t);
-    ompi_evt_file_entry_t *e;
-    ompi_evt_file_names_t *b;
-    uint32_t *lens;
-    unsigned char *names;
-
-    if (bit_test(file_state.names_done, ev->index) || NULL == mca_base_event_element_name(ev, 0)) {
-        return;
-    }
-    bit_set(file_state.names_done, ev->index);
-    for (int i = 0; i < ev->num_elements; ++i) {
-        size += element_name_len(ev, i);
-    }
-    size = file_round_up(size, OMPI_EVT_FILE_ALIGN);
-    e = (ompi_evt_file_entry_t *) dict_reserve(size);
-    if (NULL == e) {
-        return; /* the records stay readable, by position */
-    }
-    memset(e, 0, size);
-    e->size = (uint32_t) size;
-    e->kind = OMPI_EVT_FILE_ENTRY_NAMES;
-    b = (ompi_evt_file_names_t *) (e + 1);
-    b->index = ev->index;
-    b->num_elements = (uint32_t) ev->num_elements;
-    lens = (uint32_t *) (b + 1);
-    names = (unsigned char *) (lens + ev->num_elements);
-    for (int i = 0; i < ev->num_elements; ++i) {
-        lens[i] = (uint32_t) element_name_len(ev, i);
-        memcpy(names, mca_base_event_element_name(ev, i), lens[i]);
-        names += lens[i];
-    }
-    dict_commit(e);
-}
-
-/* The event's entry, once (its source's first), with its element names
- * when it has them already. Context: as dict_reserve(). */
-static void dict_add_event(const mca_base_event_t *ev)
-{
-    size_t size = sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_event_t);
-    size_t name_len = strlen(ev->name);
-    ompi_evt_file_entry_t *e;
-    ompi_evt_file_event_t *b;
-    ompi_evt_file_element_t *el;
-    unsigned char *names;
-
-    if (0 > ev->index || FILE_TRACKED_EVENTS <= ev->index) {
-        dict_refuse();
-        return;
-    }
-    if (bit_test(file_state.events_done, ev->index)) {
-        if (0 < ev->num_elements) {
-            dict_add_names(ev);
-        }
-        return;
-    }
-    /* once, recorded or refused: a refusal is counted once */
-    bit_set(file_state.events_done, ev->index);
-    if (NULL == ev->source || !dict_add_source(ev->source) || UINT16_MAX < name_len) {
-        bit_set(file_state.names_done, ev->index);
-        dict_refuse();
-        return;
-    }
-    for (int i = 0; i < ev->num_elements; ++i) {
-        size += element_name_len(ev, i);
-    }
-    size += (size_t) ev->num_elements * sizeof(ompi_evt_file_element_t) + name_len;
-    size = file_round_up(size, OMPI_EVT_FILE_ALIGN);
-    e = (ompi_evt_file_entry_t *) dict_reserve(size);
-    if (NULL == e) {
-        bit_set(file_state.names_done, ev->index);
-        dict_refuse();
-        return;
-    }
-    memset(e, 0, size);
-    e->size = (uint32_t) size;
-    e->kind = OMPI_EVT_FILE_ENTRY_EVENT;
-    b = (ompi_evt_file_event_t *) (e + 1);
-    b->index = ev->index;
-    b->source = ev->source->index;
-    b->extent = (uint32_t) ev->extent;
-    b->num_elements = (uint32_t) ev->num_elements;
-    b->flags = ev->flags;
-    b->bind = ev->bind;
-    b->name_len = (uint32_t) name_len;
-    el = (ompi_evt_file_element_t *) (b + 1);
-    for (int i = 0; i < ev->num_elements; ++i) {
-        el[i].type = file_type_code(ev->types[i]);
-        el[i].offset = (uint32_t) ev->offsets[i];
-        /* 0 until the producer names them (a names entry follows then) */
-        el[i].name_len = (uint32_t) element_name_len(ev, i);
-    }
-    names = (unsigned char *) (el + ev->num_elements);
-    memcpy(names, ev->name, name_len);
-    names += name_len;
-    for (int i = 0; i < ev->num_elements; ++i) {
-        if (0 < el[i].name_len) {
-            memcpy(names, mca_base_event_element_name(ev, i), el[i].name_len);
-            names += el[i].name_len;
-        }
-    }
-    if (0 == ev->num_elements || NULL != mca_base_event_element_name(ev, 0)) {
-        bit_set(file_state.names_done, ev->index);
-    }
-    dict_commit(e);
-}
-
-/* Every event is recorded; its dictionary entry is written here, before
- * any record of it can be raised (the engine asks under its mutex when the
- * module is installed and when an event is registered). Context: ANY,
- * under the engine mutex: no engine call. */
-static bool file_exports(const mca_base_event_t *event)
-{
-    if (NULL != file_state.hdr && !file_state.finalized) {
-        dict_add_event(event);
-    }
-    return true;
+    (void) munmap(copy, ompi_evt_file_state.size);
 }
 
 /* ------------------------------------------------------------------------
@@ -879,14 +612,14 @@ static bool file_exports(const mca_base_event_t *event)
 /* Move the engine's export drop counts into the file. Context: DRAIN, INIT. */
 static void file_take_drops(void)
 {
-    ompi_evt_file_header_t *h = file_state.hdr;
+    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
     uint64_t *drops;
     int n;
 
     if (NULL == h) {
         return;
     }
-    drops = (uint64_t *) (file_state.base + h->drops_offset);
+    drops = (uint64_t *) (ompi_evt_file_state.base + h->drops_offset);
     n = mca_base_event_get_count();
     for (int i = 0; i < n; ++i) {
         mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
@@ -905,7 +638,7 @@ static void file_take_drops(void)
 static int file_progress(void)
 {
     if (0
-        == atomic_fetch_add_explicit(&file_state.progress_calls, 1, memory_order_relaxed)
+        == atomic_fetch_add_explicit(&ompi_evt_file_state.progress_calls, 1, memory_order_relaxed)
                % FILE_DROPS_EVERY) {
         file_take_drops();
     }
@@ -923,25 +656,25 @@ static int file_flush(void)
  * selection, with no file). */
 static int file_module_finalize(void)
 {
-    ompi_evt_file_header_t *h = file_state.hdr;
+    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
 
-    if (NULL == h || file_state.finalized) {
+    if (NULL == h || ompi_evt_file_state.finalized) {
         return OMPI_SUCCESS;
     }
     file_take_drops();
-    h->closed_ns = file_realtime_ns();
+    h->closed_ns = ompi_evt_file_realtime_ns();
     /* release: what was recorded before is in the file when a reader sees
      * CLOSED */
     __atomic_store_n(&h->state, OMPI_EVT_FILE_STATE_CLOSED, __ATOMIC_RELEASE);
     file_signals_remove();
     if (mca_evt_file_component.sync) {
-        int rc = msync(file_state.base, file_state.size, MS_SYNC);
+        int rc = msync(ompi_evt_file_state.base, ompi_evt_file_state.size, MS_SYNC);
         opal_output_verbose(10, ompi_evt_base_framework.framework_output,
-                            "evt:file: msync of %s: %s", file_state.path,
+                            "evt:file: msync of %s: %s", ompi_evt_file_state.path,
                             0 == rc ? "done" : strerror(errno));
     }
-    file_state.finalized = true;
-    if (0 == file_state.rings_held) {
+    ompi_evt_file_state.finalized = true;
+    if (0 == ompi_evt_file_state.rings_held) {
         /* the kit never opened (or already released): nothing reads it */
         file_unmap();
     }
@@ -954,7 +687,7 @@ static int file_module_finalize(void)
 
 const char *ompi_evt_file_test_path(void)
 {
-    return '\0' == file_state.path[0] ? NULL : file_state.path;
+    return '\0' == ompi_evt_file_state.path[0] ? NULL : ompi_evt_file_state.path;
 }
 
 int ompi_evt_file_test_torn_raise(int index, const mca_base_event_t *event, const void *payload,
@@ -964,7 +697,7 @@ int ompi_evt_file_test_torn_raise(int index, const mca_base_event_t *event, cons
     ompi_evt_kit_rec_t *rec;
     size_t len;
 
-    if (NULL == file_state.hdr || NULL == event || index < 0
+    if (NULL == ompi_evt_file_state.hdr || NULL == event || index < 0
         || index >= ompi_evt_base_kit_ring_count() || bytes > event->extent) {
         return OPAL_ERR_BAD_PARAM;
     }

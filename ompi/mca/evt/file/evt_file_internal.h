@@ -1,0 +1,77 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * What the files of evt/file share and nothing outside the component
+ * sees: the state of the open recording (evt_file_module.c creates, maps
+ * and closes it; evt_file_dict.c writes its dictionary).
+ */
+
+#ifndef OMPI_EVT_FILE_INTERNAL_H
+#define OMPI_EVT_FILE_INTERNAL_H
+
+#include "ompi_config.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ompi/mca/evt/file/evt_file_format.h"
+#include "opal/mca/base/mca_base_event.h"
+
+BEGIN_C_DECLS
+
+#pragma GCC visibility push(hidden)
+
+/* Event and source indexes the dictionary tracks (beyond: dict_refused). */
+#define FILE_TRACKED_EVENTS  65536
+#define FILE_TRACKED_SOURCES 1024
+
+/* The open file. Written in INIT context, and by file_exports() under the
+ * engine mutex (the dictionary), read by drains. */
+typedef struct ompi_evt_file_state_t {
+    unsigned char *base; /* the mapping; NULL when none */
+    size_t size;         /* bytes mapped */
+    ompi_evt_file_header_t *hdr;
+    char path[PATH_MAX + NAME_MAX + 2];
+    int rings_held; /* rings the kit holds (alloc minus release) */
+    bool finalized; /* evtm_finalize ran: unmap at the last release */
+    unsigned char events_done[FILE_TRACKED_EVENTS / 8];
+    /* the event's element names are in the dictionary, or never will be */
+    unsigned char names_done[FILE_TRACKED_EVENTS / 8];
+    unsigned char sources_done[FILE_TRACKED_SOURCES / 8];
+    atomic_uint progress_calls;
+    bool signals_installed;
+    struct sigaction old_actions[NSIG];
+} ompi_evt_file_state_t;
+
+extern ompi_evt_file_state_t ompi_evt_file_state;
+
+/** @p v rounded up to a multiple of @p to. */
+static inline size_t ompi_evt_file_round_up(size_t v, size_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+/** CLOCK_REALTIME in ns (the clock pairs). Context: ANY. */
+int64_t ompi_evt_file_realtime_ns(void);
+
+/** The module's evtm_exports: every event is recorded; the first time an
+ *  event (and its source) is seen, its dictionary entry is written.
+ *  Context: under the engine mutex (the only dictionary writer). */
+bool ompi_evt_file_exports(const mca_base_event_t *event);
+
+#pragma GCC visibility pop
+
+END_C_DECLS
+
+#endif /* OMPI_EVT_FILE_INTERNAL_H */
