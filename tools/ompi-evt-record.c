@@ -357,8 +357,9 @@ static int user_preload(char **job_argv, const char **value)
 /* argv of the job: launcher, our options, then the user's arguments
  * without their LD_PRELOAD export, which is composed into ours: their
  * preloads first, then libompi_evt. PMPI tools stack in preload order (the
- * first one's MPI_Send is called, its PMPI_Send reaches the next), so the
- * user's tool sees every call and so do our producers. 'preload' is set to
+ * first one's MPI_Send is called, its PMPI_Send reaches the next:
+ * libompi_evt defines the PMPI_ names it wraps too), so the user's tool
+ * sees every call and so do our producers. 'preload' is set to
  * the string built for -x, to be freed by the caller. */
 static char **build_job_argv(const record_options_t *opt, const char *library, char **preload)
 {
@@ -382,14 +383,6 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
         rc = asprintf(preload, "LD_PRELOAD=%s", theirs); /* already in their list */
     } else {
         rc = asprintf(preload, "LD_PRELOAD=%s:%s", theirs, library);
-        if (!opt->quiet) {
-            fprintf(stderr,
-                    RECORD_NAME ": preloading %s before libompi_evt: an MPI function that a "
-                                "PMPI tool among them wraps reaches MPI through its PMPI_ "
-                                "name, which libompi_evt's producers do not see (no events "
-                                "from such calls)\n",
-                    theirs);
-        }
     }
     if (rc < 0) {
         fprintf(stderr, RECORD_NAME ": out of memory\n");

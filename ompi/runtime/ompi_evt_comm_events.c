@@ -51,6 +51,7 @@
 
 #include "mpi.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_pmpi_next.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
 static mca_base_event_t *comm_created_event = NULL;
@@ -170,127 +171,140 @@ static inline int comm_freed(int rc, uint64_t handle)
     return rc;
 }
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+static int evt_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_dup(comm, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_dup, (comm, newcomm)), newcomm);
 }
 
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+static int evt_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_dup_with_info, (comm, info, newcomm)), newcomm);
 }
 
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+static int evt_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     /* At the call: see the file comment. */
-    return comm_created(PMPI_Comm_idup(comm, newcomm, request), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_idup, (comm, newcomm, request)), newcomm);
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+static int evt_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_split, (comm, color, key, newcomm)), newcomm);
 }
 
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+static int evt_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                               MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_split_type, (comm, split_type, key, info, newcomm)),
+                        newcomm);
 }
 
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+static int evt_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_create(comm, group, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_create, (comm, group, newcomm)), newcomm);
 }
 
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+static int evt_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_create_group, (comm, group, tag, newcomm)), newcomm);
 }
 
-int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
-                    int reorder, MPI_Comm *comm_cart)
+static int evt_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
+                           int reorder, MPI_Comm *comm_cart)
 {
-    return comm_created(PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart), comm_cart);
+    return comm_created(EVT_CALL_NEXT(Cart_create,
+                                      (old_comm, ndims, dims, periods, reorder, comm_cart)),
+                        comm_cart);
 }
 
-int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
+static int evt_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 {
-    return comm_created(PMPI_Cart_sub(comm, remain_dims, new_comm), new_comm);
+    return comm_created(EVT_CALL_NEXT(Cart_sub, (comm, remain_dims, new_comm)), new_comm);
 }
 
-int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                     int reorder, MPI_Comm *comm_graph)
+static int evt_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                            int reorder, MPI_Comm *comm_graph)
 {
-    return comm_created(PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph), comm_graph);
+    return comm_created(EVT_CALL_NEXT(Graph_create,
+                                      (comm_old, nnodes, index, edges, reorder, comm_graph)),
+                        comm_graph);
 }
 
-int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
-                          const int targets[], const int weights[], MPI_Info info, int reorder,
-                          MPI_Comm *newcomm)
+static int evt_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
+                                 const int targets[], const int weights[], MPI_Info info,
+                                 int reorder, MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Dist_graph_create(comm_old, n, nodes, degrees, targets, weights,
-                                               info, reorder, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Dist_graph_create, (comm_old, n, nodes, degrees, targets,
+                                                          weights, info, reorder, newcomm)),
+                        newcomm);
 }
 
-int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                   const int sourceweights[], int outdegree,
-                                   const int destinations[], const int destweights[],
-                                   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+static int evt_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                          const int sourceweights[], int outdegree,
+                                          const int destinations[], const int destweights[],
+                                          MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    return comm_created(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources,
-                                                        sourceweights, outdegree, destinations,
-                                                        destweights, info, reorder,
-                                                        comm_dist_graph), comm_dist_graph);
+    return comm_created(EVT_CALL_NEXT(Dist_graph_create_adjacent,
+                                      (comm_old, indegree, sources, sourceweights, outdegree,
+                                       destinations, destweights, info, reorder, comm_dist_graph)),
+                        comm_dist_graph);
 }
 
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
-                         int remote_leader, int tag, MPI_Comm *newintercomm)
+static int evt_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
+                                int remote_leader, int tag, MPI_Comm *newintercomm)
 {
-    return comm_created(PMPI_Intercomm_create(local_comm, local_leader, bridge_comm,
-                                              remote_leader, tag, newintercomm), newintercomm);
+    return comm_created(EVT_CALL_NEXT(Intercomm_create, (local_comm, local_leader, bridge_comm,
+                                                         remote_leader, tag, newintercomm)),
+                        newintercomm);
 }
 
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
+static int evt_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
 {
-    return comm_created(PMPI_Intercomm_merge(intercomm, high, newintercomm), newintercomm);
+    return comm_created(EVT_CALL_NEXT(Intercomm_merge, (intercomm, high, newintercomm)),
+                        newintercomm);
 }
 
-int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
-                   MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+static int evt_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                          MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
-    return comm_created(PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm,
-                                        array_of_errcodes), intercomm);
+    return comm_created(EVT_CALL_NEXT(Comm_spawn, (command, argv, maxprocs, info, root, comm,
+                                                   intercomm, array_of_errcodes)),
+                        intercomm);
 }
 
-int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
-                            const int array_of_maxprocs[], const MPI_Info array_of_info[],
-                            int root, MPI_Comm comm, MPI_Comm *intercomm,
-                            int array_of_errcodes[])
+static int evt_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                                   const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                                   int root, MPI_Comm comm, MPI_Comm *intercomm,
+                                   int array_of_errcodes[])
 {
-    return comm_created(PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv,
-                                                 array_of_maxprocs, array_of_info, root, comm,
-                                                 intercomm, array_of_errcodes), intercomm);
+    return comm_created(EVT_CALL_NEXT(Comm_spawn_multiple,
+                                      (count, array_of_commands, array_of_argv, array_of_maxprocs,
+                                       array_of_info, root, comm, intercomm, array_of_errcodes)),
+                        intercomm);
 }
 
-int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                     MPI_Comm *newcomm)
+static int evt_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                            MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_connect(port_name, info, root, comm, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_connect, (port_name, info, root, comm, newcomm)),
+                        newcomm);
 }
 
-int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                    MPI_Comm *newcomm)
+static int evt_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                           MPI_Comm *newcomm)
 {
-    return comm_created(PMPI_Comm_accept(port_name, info, root, comm, newcomm), newcomm);
+    return comm_created(EVT_CALL_NEXT(Comm_accept, (port_name, info, root, comm, newcomm)),
+                        newcomm);
 }
 
-int MPI_Comm_join(int fd, MPI_Comm *intercomm)
+static int evt_Comm_join(int fd, MPI_Comm *intercomm)
 {
-    return comm_created(PMPI_Comm_join(fd, intercomm), intercomm);
+    return comm_created(EVT_CALL_NEXT(Comm_join, (fd, intercomm)), intercomm);
 }
 
-int MPI_Comm_get_parent(MPI_Comm *parent)
+static int evt_Comm_get_parent(MPI_Comm *parent)
 {
-    int rc = PMPI_Comm_get_parent(parent);
+    int rc = EVT_CALL_NEXT(Comm_get_parent, (parent));
     int expected = 0;
 
     /* Reported once, and only to listeners present at that moment: the
@@ -300,30 +314,29 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
     }
     if (MPI_SUCCESS == rc && MPI_COMM_NULL != *parent
         && atomic_compare_exchange_strong_explicit(&parent_reported, &expected, 1,
-                                                   memory_order_relaxed,
-                                                   memory_order_relaxed)) {
+                                                   memory_order_relaxed, memory_order_relaxed)) {
         (void) comm_created(rc, parent);
     }
     return rc;
 }
 
-int MPI_Comm_free(MPI_Comm *comm)
+static int evt_Comm_free(MPI_Comm *comm)
 {
     uint64_t handle = (uint64_t) (uintptr_t) *comm;
 
-    return comm_freed(PMPI_Comm_free(comm), handle);
+    return comm_freed(EVT_CALL_NEXT(Comm_free, (comm)), handle);
 }
 
-int MPI_Comm_disconnect(MPI_Comm *comm)
+static int evt_Comm_disconnect(MPI_Comm *comm)
 {
     uint64_t handle = (uint64_t) (uintptr_t) *comm;
 
-    return comm_freed(PMPI_Comm_disconnect(comm), handle);
+    return comm_freed(EVT_CALL_NEXT(Comm_disconnect, (comm)), handle);
 }
 
-int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+static int evt_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
-    int rc = PMPI_Comm_set_name(comm, comm_name);
+    int rc = EVT_CALL_NEXT(Comm_set_name, (comm, comm_name));
     mca_base_event_t *ev = comm_name_set_event;
     ompi_evt_comm_handle_payload_t payload;
 
@@ -336,4 +349,258 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     payload.handle = (uint64_t) (uintptr_t) comm;
     (void) mca_base_event_raise_bound(ev, NULL, comm, &payload);
     return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Entry points: MPI_X for the application, PMPI_X for a PMPI tool
+ * preloaded before libompi_evt (its MPI_X calls PMPI_X: ours). Both run
+ * the wrapper, which reaches the next PMPI_X (libmpi's); libompi_evt's own
+ * MPI calls (ompi_evt_pmpi_quiet_enter()) go straight there.
+ * ------------------------------------------------------------------------ */
+
+int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
+                    int reorder, MPI_Comm *comm_cart)
+{
+    return EVT_PMPI_ENTRY(Cart_create, (old_comm, ndims, dims, periods, reorder, comm_cart));
+}
+int PMPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
+                     int reorder, MPI_Comm *comm_cart)
+{
+    return EVT_PMPI_ENTRY(Cart_create, (old_comm, ndims, dims, periods, reorder, comm_cart));
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
+{
+    return EVT_PMPI_ENTRY(Cart_sub, (comm, remain_dims, new_comm));
+}
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
+{
+    return EVT_PMPI_ENTRY(Cart_sub, (comm, remain_dims, new_comm));
+}
+
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                    MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_accept, (port_name, info, root, comm, newcomm));
+}
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_accept, (port_name, info, root, comm, newcomm));
+}
+
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_connect, (port_name, info, root, comm, newcomm));
+}
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                      MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_connect, (port_name, info, root, comm, newcomm));
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_create, (comm, group, newcomm));
+}
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_create, (comm, group, newcomm));
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_create_group, (comm, group, tag, newcomm));
+}
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_create_group, (comm, group, tag, newcomm));
+}
+
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    return EVT_PMPI_ENTRY(Comm_disconnect, (comm));
+}
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    return EVT_PMPI_ENTRY(Comm_disconnect, (comm));
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_dup, (comm, newcomm));
+}
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_dup, (comm, newcomm));
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_dup_with_info, (comm, info, newcomm));
+}
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_dup_with_info, (comm, info, newcomm));
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    return EVT_PMPI_ENTRY(Comm_free, (comm));
+}
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    return EVT_PMPI_ENTRY(Comm_free, (comm));
+}
+
+int MPI_Comm_get_parent(MPI_Comm *parent)
+{
+    return EVT_PMPI_ENTRY(Comm_get_parent, (parent));
+}
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    return EVT_PMPI_ENTRY(Comm_get_parent, (parent));
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Comm_idup, (comm, newcomm, request));
+}
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Comm_idup, (comm, newcomm, request));
+}
+
+int MPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    return EVT_PMPI_ENTRY(Comm_join, (fd, intercomm));
+}
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    return EVT_PMPI_ENTRY(Comm_join, (fd, intercomm));
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    return EVT_PMPI_ENTRY(Comm_set_name, (comm, comm_name));
+}
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    return EVT_PMPI_ENTRY(Comm_set_name, (comm, comm_name));
+}
+
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                   MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    return EVT_PMPI_ENTRY(Comm_spawn, (command, argv, maxprocs, info, root, comm, intercomm,
+                                       array_of_errcodes));
+}
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    return EVT_PMPI_ENTRY(Comm_spawn, (command, argv, maxprocs, info, root, comm, intercomm,
+                                       array_of_errcodes));
+}
+
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                            const int array_of_maxprocs[], const MPI_Info array_of_info[], int root,
+                            MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    return EVT_PMPI_ENTRY(Comm_spawn_multiple,
+                          (count, array_of_commands, array_of_argv, array_of_maxprocs,
+                           array_of_info, root, comm, intercomm, array_of_errcodes));
+}
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    return EVT_PMPI_ENTRY(Comm_spawn_multiple,
+                          (count, array_of_commands, array_of_argv, array_of_maxprocs,
+                           array_of_info, root, comm, intercomm, array_of_errcodes));
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_split, (comm, color, key, newcomm));
+}
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_split, (comm, color, key, newcomm));
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_split_type, (comm, split_type, key, info, newcomm));
+}
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Comm_split_type, (comm, split_type, key, info, newcomm));
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
+                          const int targets[], const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Dist_graph_create,
+                          (comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm));
+}
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
+                           const int targets[], const int weights[], MPI_Info info, int reorder,
+                           MPI_Comm *newcomm)
+{
+    return EVT_PMPI_ENTRY(Dist_graph_create,
+                          (comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm));
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm *comm_dist_graph)
+{
+    return EVT_PMPI_ENTRY(Dist_graph_create_adjacent,
+                          (comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                           destweights, info, reorder, comm_dist_graph));
+}
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[],
+                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+    return EVT_PMPI_ENTRY(Dist_graph_create_adjacent,
+                          (comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                           destweights, info, reorder, comm_dist_graph));
+}
+
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                     int reorder, MPI_Comm *comm_graph)
+{
+    return EVT_PMPI_ENTRY(Graph_create, (comm_old, nnodes, index, edges, reorder, comm_graph));
+}
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                      int reorder, MPI_Comm *comm_graph)
+{
+    return EVT_PMPI_ENTRY(Graph_create, (comm_old, nnodes, index, edges, reorder, comm_graph));
+}
+
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    return EVT_PMPI_ENTRY(Intercomm_create, (local_comm, local_leader, bridge_comm, remote_leader,
+                                             tag, newintercomm));
+}
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    return EVT_PMPI_ENTRY(Intercomm_create, (local_comm, local_leader, bridge_comm, remote_leader,
+                                             tag, newintercomm));
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
+{
+    return EVT_PMPI_ENTRY(Intercomm_merge, (intercomm, high, newintercomm));
+}
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm)
+{
+    return EVT_PMPI_ENTRY(Intercomm_merge, (intercomm, high, newintercomm));
 }

@@ -62,6 +62,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/file/file.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_pmpi_next.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "ompi/win/win.h"
 
@@ -189,8 +190,7 @@ void ompi_evt_errhandler_events_install(void)
 int ompi_evt_errhandler_events_register(void)
 {
     const mca_base_var_type_t types[4] = {MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T,
-                                          MCA_BASE_VAR_TYPE_UINT64_T,
-                                          MCA_BASE_VAR_TYPE_UINT64_T};
+                                          MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T};
     const ptrdiff_t offsets[4] = {offsetof(ompi_evt_errhandler_invoked_payload_t, err_code),
                                   offsetof(ompi_evt_errhandler_invoked_payload_t, object_type),
                                   offsetof(ompi_evt_errhandler_invoked_payload_t, errhandler),
@@ -240,12 +240,12 @@ static void errh_raise(int err, int object_type, const ompi_errhandler_t *eh, co
 }
 
 /** The message ompi_errhandler_invoke() passes after the error code. */
-#define ERRH_MESSAGE(last, msg)                                                                    \
-    do {                                                                                           \
-        va_list ap_;                                                                               \
-        va_start(ap_, last);                                                                       \
-        (msg) = va_arg(ap_, const char *);                                                         \
-        va_end(ap_);                                                                               \
+#define ERRH_MESSAGE(last, msg)            \
+    do {                                   \
+        va_list ap_;                       \
+        va_start(ap_, last);               \
+        (msg) = va_arg(ap_, const char *); \
+        va_end(ap_);                       \
     } while (0)
 
 /* Context: RAISE (called by ompi_errhandler_invoke through eh_comm_fn). */
@@ -306,10 +306,10 @@ static void file_trampoline(MPI_File *file, int *err, ...)
  * predefined ones are interposed once MPI is up.
  * ------------------------------------------------------------------------ */
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
-                               MPI_Errhandler *errhandler)
+static int evt_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
+                                      MPI_Errhandler *errhandler)
 {
-    int rc = PMPI_Comm_create_errhandler(function, errhandler);
+    int rc = EVT_CALL_NEXT(Comm_create_errhandler, (function, errhandler));
 
     if (MPI_SUCCESS == rc) {
         ompi_evt_errhandler_events_install();
@@ -318,9 +318,10 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
     return rc;
 }
 
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler)
+static int evt_Win_create_errhandler(MPI_Win_errhandler_function *function,
+                                     MPI_Errhandler *errhandler)
 {
-    int rc = PMPI_Win_create_errhandler(function, errhandler);
+    int rc = EVT_CALL_NEXT(Win_create_errhandler, (function, errhandler));
 
     if (MPI_SUCCESS == rc) {
         ompi_evt_errhandler_events_install();
@@ -329,32 +330,93 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhand
     return rc;
 }
 
-int MPI_File_create_errhandler(MPI_File_errhandler_function *function,
-                               MPI_Errhandler *errhandler)
+static int evt_File_create_errhandler(MPI_File_errhandler_function *function,
+                                      MPI_Errhandler *errhandler)
 {
-    int rc = PMPI_File_create_errhandler(function, errhandler);
+    int rc = EVT_CALL_NEXT(File_create_errhandler, (function, errhandler));
 
     if (MPI_SUCCESS == rc) {
         ompi_evt_errhandler_events_install();
         (void) errh_interpose((ompi_errhandler_t *) *errhandler);
     }
     return rc;
+}
+
+static int evt_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    ompi_evt_errhandler_events_install();
+    return EVT_CALL_NEXT(Comm_set_errhandler, (comm, errhandler));
+}
+
+static int evt_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    ompi_evt_errhandler_events_install();
+    return EVT_CALL_NEXT(Win_set_errhandler, (win, errhandler));
+}
+
+static int evt_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    ompi_evt_errhandler_events_install();
+    return EVT_CALL_NEXT(File_set_errhandler, (file, errhandler));
+}
+
+/* ------------------------------------------------------------------------
+ * Entry points: MPI_X for the application, PMPI_X for a PMPI tool
+ * preloaded before libompi_evt (its MPI_X calls PMPI_X: ours). Both run
+ * the wrapper, which reaches the next PMPI_X (libmpi's); libompi_evt's own
+ * MPI calls (ompi_evt_pmpi_quiet_enter()) go straight there.
+ * ------------------------------------------------------------------------ */
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    return EVT_PMPI_ENTRY(Comm_create_errhandler, (function, errhandler));
+}
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    return EVT_PMPI_ENTRY(Comm_create_errhandler, (function, errhandler));
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    ompi_evt_errhandler_events_install();
-    return PMPI_Comm_set_errhandler(comm, errhandler);
+    return EVT_PMPI_ENTRY(Comm_set_errhandler, (comm, errhandler));
+}
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return EVT_PMPI_ENTRY(Comm_set_errhandler, (comm, errhandler));
 }
 
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler)
 {
-    ompi_evt_errhandler_events_install();
-    return PMPI_Win_set_errhandler(win, errhandler);
+    return EVT_PMPI_ENTRY(File_create_errhandler, (function, errhandler));
+}
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    return EVT_PMPI_ENTRY(File_create_errhandler, (function, errhandler));
 }
 
 int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
-    ompi_evt_errhandler_events_install();
-    return PMPI_File_set_errhandler(file, errhandler);
+    return EVT_PMPI_ENTRY(File_set_errhandler, (file, errhandler));
+}
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    return EVT_PMPI_ENTRY(File_set_errhandler, (file, errhandler));
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    return EVT_PMPI_ENTRY(Win_create_errhandler, (function, errhandler));
+}
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler)
+{
+    return EVT_PMPI_ENTRY(Win_create_errhandler, (function, errhandler));
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    return EVT_PMPI_ENTRY(Win_set_errhandler, (win, errhandler));
+}
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    return EVT_PMPI_ENTRY(Win_set_errhandler, (win, errhandler));
 }

@@ -124,6 +124,7 @@
 #include "ompi/proc/proc.h"
 #include "ompi/request/request.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_pmpi_next.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
 /** Slots in the request table (power of two). 8192 outstanding tracked
@@ -158,11 +159,11 @@ typedef struct {
     int64_t start;
     uint64_t bytes;
     MPI_Comm comm;
-    int32_t peer;      /**< send: comm rank of dest; recv: unused (status) */
+    int32_t peer; /**< send: comm rank of dest; recv: unused (status) */
     int32_t tag;
-    uint8_t kind;      /**< P2P_SEND, P2P_RECV */
-    uint8_t mode;      /**< P2P_MODE_* (P2P_MODE_PROBED: keyed by a message) */
-    uint8_t started;   /**< persistent: started with a listener, not completed */
+    uint8_t kind;    /**< P2P_SEND, P2P_RECV */
+    uint8_t mode;    /**< P2P_MODE_* (P2P_MODE_PROBED: keyed by a message) */
+    uint8_t started; /**< persistent: started with a listener, not completed */
 } p2p_slot_t;
 
 /** Keys apart from the data so a probe touches few cache lines. */
@@ -182,15 +183,15 @@ typedef ompi_evt_p2p_payload_t p2p_payload_t;
 int ompi_evt_p2p_events_register(void)
 {
     static const char *const names[2] = {"mpi.p2p_send_complete", "mpi.p2p_recv_complete"};
-    static const char *const descs[2] = {
-        "A point-to-point send completed: {comm, bytes, start_time, complete_time, peer "
-        "(world rank), tag, mode (0 blocking, 1 nonblocking, 2 persistent), comm_peer}",
-        "A point-to-point receive completed: {comm, bytes, start_time, complete_time, peer "
-        "(world rank), tag, mode (0 blocking, 1 nonblocking, 2 persistent), comm_peer}"};
-    const mca_base_var_type_t types[8] = {
-        MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_INT64_T,
-        MCA_BASE_VAR_TYPE_INT64_T,  MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T,
-        MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T};
+    static const char *const descs[2]
+        = {"A point-to-point send completed: {comm, bytes, start_time, complete_time, peer "
+           "(world rank), tag, mode (0 blocking, 1 nonblocking, 2 persistent), comm_peer}",
+           "A point-to-point receive completed: {comm, bytes, start_time, complete_time, peer "
+           "(world rank), tag, mode (0 blocking, 1 nonblocking, 2 persistent), comm_peer}"};
+    const mca_base_var_type_t types[8] = {MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T,
+                                          MCA_BASE_VAR_TYPE_INT64_T,  MCA_BASE_VAR_TYPE_INT64_T,
+                                          MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T,
+                                          MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T};
     const ptrdiff_t offsets[8] = {offsetof(p2p_payload_t, comm),
                                   offsetof(p2p_payload_t, bytes),
                                   offsetof(p2p_payload_t, start_time),
@@ -201,7 +202,7 @@ int ompi_evt_p2p_events_register(void)
                                   offsetof(p2p_payload_t, comm_peer)};
     /* the payload struct's member names (these events are this project's) */
     static const char *const elem_names[8] = {"comm", "bytes", "start_time", "complete_time",
-                                              "peer",  "tag",   "mode",       "comm_peer"};
+                                              "peer", "tag",   "mode",       "comm_peer"};
     mca_base_event_source_t *source;
     int ei;
 
@@ -210,8 +211,8 @@ int ompi_evt_p2p_events_register(void)
         return OPAL_ERR_NOT_AVAILABLE;
     }
     for (int k = 0; k < 2; ++k) {
-        ei = mca_base_event_register_ptr("ompi", NULL, NULL, names[k], descs[k], OPAL_INFO_LVL_5,
-                                         8, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0,
+        ei = mca_base_event_register_ptr("ompi", NULL, NULL, names[k], descs[k], OPAL_INFO_LVL_5, 8,
+                                         types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0,
                                          source, NULL, &p2p_events[k]);
         if (0 > ei) {
             return ei;
@@ -653,57 +654,61 @@ static void p2p_abandon(MPI_Request req)
  * ------------------------------------------------------------------------ */
 
 /** Shared body of the blocking sends. Context: RAISE. */
-#define P2P_BLOCKING_SEND(call)                                                                    \
-    do {                                                                                           \
-        int64_t t0_;                                                                               \
-        int rc_;                                                                                   \
-        if (OPAL_LIKELY(!p2p_listening(P2P_SEND))) {                                               \
-            return call;                                                                           \
-        }                                                                                          \
-        t0_ = p2p_now(P2P_SEND);                                                                   \
-        rc_ = call;                                                                                \
-        if (MPI_SUCCESS == rc_) {                                                                  \
-            p2p_raise(P2P_SEND, comm, p2p_bytes(count, datatype), t0_, p2p_now(P2P_SEND), dest,    \
-                      tag, P2P_MODE_BLOCKING);                                                     \
-        }                                                                                          \
-        return rc_;                                                                                \
+#define P2P_BLOCKING_SEND(call)                                                                 \
+    do {                                                                                        \
+        int64_t t0_;                                                                            \
+        int rc_;                                                                                \
+        if (OPAL_LIKELY(!p2p_listening(P2P_SEND))) {                                            \
+            return call;                                                                        \
+        }                                                                                       \
+        t0_ = p2p_now(P2P_SEND);                                                                \
+        rc_ = call;                                                                             \
+        if (MPI_SUCCESS == rc_) {                                                               \
+            p2p_raise(P2P_SEND, comm, p2p_bytes(count, datatype), t0_, p2p_now(P2P_SEND), dest, \
+                      tag, P2P_MODE_BLOCKING);                                                  \
+        }                                                                                       \
+        return rc_;                                                                             \
     } while (0)
 
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+static int evt_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm)
 {
-    P2P_BLOCKING_SEND(PMPI_Send(buf, count, datatype, dest, tag, comm));
+    P2P_BLOCKING_SEND(EVT_CALL_NEXT(Send, (buf, count, datatype, dest, tag, comm)));
 }
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+static int evt_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm)
 {
-    P2P_BLOCKING_SEND(PMPI_Ssend(buf, count, datatype, dest, tag, comm));
+    P2P_BLOCKING_SEND(EVT_CALL_NEXT(Ssend, (buf, count, datatype, dest, tag, comm)));
 }
 
-int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+static int evt_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm)
 {
-    P2P_BLOCKING_SEND(PMPI_Bsend(buf, count, datatype, dest, tag, comm));
+    P2P_BLOCKING_SEND(EVT_CALL_NEXT(Bsend, (buf, count, datatype, dest, tag, comm)));
 }
 
-int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+static int evt_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm)
 {
-    P2P_BLOCKING_SEND(PMPI_Rsend(buf, count, datatype, dest, tag, comm));
+    P2P_BLOCKING_SEND(EVT_CALL_NEXT(Rsend, (buf, count, datatype, dest, tag, comm)));
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status *status)
+static int evt_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Status *status)
 {
     MPI_Status local;
     int64_t t0;
     int rc;
 
     if (OPAL_LIKELY(!p2p_listening(P2P_RECV))) {
-        return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+        return EVT_CALL_NEXT(Recv, (buf, count, datatype, source, tag, comm, status));
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
     t0 = p2p_now(P2P_RECV);
-    rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    rc = EVT_CALL_NEXT(Recv, (buf, count, datatype, source, tag, comm, status));
     if (MPI_SUCCESS == rc) {
         p2p_raise(P2P_RECV, comm, (uint64_t) status->_ucount, t0, p2p_now(P2P_RECV),
                   status->MPI_SOURCE, status->MPI_TAG, P2P_MODE_BLOCKING);
@@ -711,9 +716,9 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     return rc;
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status)
+static int evt_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                        int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                        int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     bool send_on = p2p_listening(P2P_SEND), recv_on = p2p_listening(P2P_RECV);
     MPI_Status local;
@@ -721,15 +726,15 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     int rc;
 
     if (OPAL_LIKELY(!send_on && !recv_on)) {
-        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                             recvtype, source, recvtag, comm, status);
+        return EVT_CALL_NEXT(Sendrecv, (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                                        recvcount, recvtype, source, recvtag, comm, status));
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
     t0 = p2p_now(send_on ? P2P_SEND : P2P_RECV);
-    rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                       source, recvtag, comm, status);
+    rc = EVT_CALL_NEXT(Sendrecv, (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                                  recvtype, source, recvtag, comm, status));
     if (MPI_SUCCESS != rc) {
         return rc;
     }
@@ -745,8 +750,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return rc;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+static int evt_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                                int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     bool send_on = p2p_listening(P2P_SEND), recv_on = p2p_listening(P2P_RECV);
     MPI_Status local;
@@ -754,14 +759,15 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
     int rc;
 
     if (OPAL_LIKELY(!send_on && !recv_on)) {
-        return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
-                                     status);
+        return EVT_CALL_NEXT(Sendrecv_replace,
+                             (buf, count, datatype, dest, sendtag, source, recvtag, comm, status));
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
     t0 = p2p_now(send_on ? P2P_SEND : P2P_RECV);
-    rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    rc = EVT_CALL_NEXT(Sendrecv_replace,
+                       (buf, count, datatype, dest, sendtag, source, recvtag, comm, status));
     if (MPI_SUCCESS != rc) {
         return rc;
     }
@@ -784,94 +790,94 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
 /** Shared body of the nonblocking and persistent send/recv inits: a
  *  nonblocking request already complete is raised at once, any other is
  *  tracked. Context: RAISE. */
-#define P2P_START(call, kind, mode, started, bytes, peer)                                          \
-    do {                                                                                           \
-        int64_t t0_;                                                                               \
-        int rc_;                                                                                   \
-        if (OPAL_LIKELY(!p2p_listening(kind))) {                                                   \
-            return call;                                                                           \
-        }                                                                                          \
-        t0_ = p2p_now(kind);                                                                       \
-        rc_ = call;                                                                                \
-        if (MPI_SUCCESS != rc_ || MPI_REQUEST_NULL == *request) {                                  \
-            return rc_;                                                                            \
-        }                                                                                          \
-        if (P2P_MODE_NONBLOCKING == (mode) && REQUEST_COMPLETE(*request)) {                        \
-            p2p_done_at_start(*request, kind, t0_, t0_, bytes, comm, peer, tag);                   \
-        } else if (!p2p_track(*request, kind, mode, started, t0_, bytes, comm, peer, tag)) {       \
-            p2p_count_drop(kind, t0_);                                                             \
-        }                                                                                          \
-        return rc_;                                                                                \
+#define P2P_START(call, kind, mode, started, bytes, peer)                                    \
+    do {                                                                                     \
+        int64_t t0_;                                                                         \
+        int rc_;                                                                             \
+        if (OPAL_LIKELY(!p2p_listening(kind))) {                                             \
+            return call;                                                                     \
+        }                                                                                    \
+        t0_ = p2p_now(kind);                                                                 \
+        rc_ = call;                                                                          \
+        if (MPI_SUCCESS != rc_ || MPI_REQUEST_NULL == *request) {                            \
+            return rc_;                                                                      \
+        }                                                                                    \
+        if (P2P_MODE_NONBLOCKING == (mode) && REQUEST_COMPLETE(*request)) {                  \
+            p2p_done_at_start(*request, kind, t0_, t0_, bytes, comm, peer, tag);             \
+        } else if (!p2p_track(*request, kind, mode, started, t0_, bytes, comm, peer, tag)) { \
+            p2p_count_drop(kind, t0_);                                                       \
+        }                                                                                    \
+        return rc_;                                                                          \
     } while (0)
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-              MPI_Request *request)
+static int evt_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Isend(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Isend, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_NONBLOCKING, 1, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+static int evt_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Issend(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Issend, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_NONBLOCKING, 1, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+static int evt_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Ibsend, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_NONBLOCKING, 1, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+static int evt_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Irsend(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Irsend, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_NONBLOCKING, 1, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Request *request)
+static int evt_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Irecv(buf, count, datatype, source, tag, comm, request), P2P_RECV,
+    P2P_START(EVT_CALL_NEXT(Irecv, (buf, count, datatype, source, tag, comm, request)), P2P_RECV,
               P2P_MODE_NONBLOCKING, 1, 0, source);
 }
 
-int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request)
+static int evt_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Send_init(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Send_init, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_PERSISTENT, 0, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+static int evt_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Ssend_init, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_PERSISTENT, 0, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+static int evt_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Bsend_init, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_PERSISTENT, 0, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+static int evt_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request), P2P_SEND,
+    P2P_START(EVT_CALL_NEXT(Rsend_init, (buf, count, datatype, dest, tag, comm, request)), P2P_SEND,
               P2P_MODE_PERSISTENT, 0, p2p_bytes(count, datatype), dest);
 }
 
-int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                  MPI_Request *request)
+static int evt_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Request *request)
 {
-    P2P_START(PMPI_Recv_init(buf, count, datatype, source, tag, comm, request), P2P_RECV,
-              P2P_MODE_PERSISTENT, 0, 0, source);
+    P2P_START(EVT_CALL_NEXT(Recv_init, (buf, count, datatype, source, tag, comm, request)),
+              P2P_RECV, P2P_MODE_PERSISTENT, 0, 0, source);
 }
 
 /* ------------------------------------------------------------------------
@@ -939,31 +945,31 @@ static inline void p2p_unprobed_start(MPI_Message msg, int64_t *start, MPI_Comm 
     *start = p2p_now(P2P_RECV);
 }
 
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+static int evt_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     int64_t t0;
     int rc;
 
     if (OPAL_LIKELY(!p2p_listening(P2P_RECV))) {
-        return PMPI_Mprobe(source, tag, comm, message, status);
+        return EVT_CALL_NEXT(Mprobe, (source, tag, comm, message, status));
     }
     t0 = p2p_now(P2P_RECV);
-    rc = PMPI_Mprobe(source, tag, comm, message, status);
+    rc = EVT_CALL_NEXT(Mprobe, (source, tag, comm, message, status));
     if (MPI_SUCCESS == rc) {
         p2p_probed(*message, comm, t0);
     }
     return rc;
 }
 
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                MPI_Status *status)
+static int evt_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                       MPI_Status *status)
 {
     int rc;
 
     if (OPAL_LIKELY(!p2p_listening(P2P_RECV))) {
-        return PMPI_Improbe(source, tag, comm, flag, message, status);
+        return EVT_CALL_NEXT(Improbe, (source, tag, comm, flag, message, status));
     }
-    rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+    rc = EVT_CALL_NEXT(Improbe, (source, tag, comm, flag, message, status));
     /* the clock only on a match: a polling loop reads it once */
     if (MPI_SUCCESS == rc && *flag) {
         p2p_probed(*message, comm, p2p_now(P2P_RECV));
@@ -971,7 +977,8 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     return rc;
 }
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+static int evt_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                     MPI_Status *status)
 {
     bool listening = p2p_listening(P2P_RECV);
     MPI_Comm comm = MPI_COMM_NULL;
@@ -980,18 +987,18 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
     int rc;
 
     if (OPAL_LIKELY(!listening && !p2p_table_used()) || NULL == message) {
-        return PMPI_Mrecv(buf, count, datatype, message, status);
+        return EVT_CALL_NEXT(Mrecv, (buf, count, datatype, message, status));
     }
     if (!p2p_take_probe(*message, &start, &comm)) {
         if (!listening) {
-            return PMPI_Mrecv(buf, count, datatype, message, status);
+            return EVT_CALL_NEXT(Mrecv, (buf, count, datatype, message, status));
         }
         p2p_unprobed_start(*message, &start, &comm);
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
-    rc = PMPI_Mrecv(buf, count, datatype, message, status);
+    rc = EVT_CALL_NEXT(Mrecv, (buf, count, datatype, message, status));
     if (MPI_SUCCESS == rc && listening) {
         p2p_raise(P2P_RECV, comm, (uint64_t) status->_ucount, start, p2p_now(P2P_RECV),
                   status->MPI_SOURCE, status->MPI_TAG, P2P_MODE_BLOCKING);
@@ -999,8 +1006,8 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
     return rc;
 }
 
-int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Request *request)
+static int evt_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                      MPI_Request *request)
 {
     bool listening = p2p_listening(P2P_RECV);
     MPI_Comm comm = MPI_COMM_NULL;
@@ -1008,16 +1015,16 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     int rc;
 
     if (OPAL_LIKELY(!listening && !p2p_table_used()) || NULL == message) {
-        return PMPI_Imrecv(buf, count, datatype, message, request);
+        return EVT_CALL_NEXT(Imrecv, (buf, count, datatype, message, request));
     }
     if (!p2p_take_probe(*message, &start, &comm)) {
         if (!listening) {
-            return PMPI_Imrecv(buf, count, datatype, message, request);
+            return EVT_CALL_NEXT(Imrecv, (buf, count, datatype, message, request));
         }
         p2p_unprobed_start(*message, &start, &comm);
         done = start; /* if complete on return: no second clock read */
     }
-    rc = PMPI_Imrecv(buf, count, datatype, message, request);
+    rc = EVT_CALL_NEXT(Imrecv, (buf, count, datatype, message, request));
     if (!listening || MPI_SUCCESS != rc || MPI_REQUEST_NULL == *request) {
         return rc;
     }
@@ -1053,38 +1060,38 @@ static inline void p2p_started(MPI_Request req, int64_t *t)
     }
 }
 
-int MPI_Start(MPI_Request *request)
+static int evt_Start(MPI_Request *request)
 {
     int64_t t = 0;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Start(request);
+        return EVT_CALL_NEXT(Start, (request));
     }
     /* Stamp before the start: the operation may progress inside it. */
     p2p_started(*request, &t);
-    return PMPI_Start(request);
+    return EVT_CALL_NEXT(Start, (request));
 }
 
-int MPI_Startall(int count, MPI_Request array_of_requests[])
+static int evt_Startall(int count, MPI_Request array_of_requests[])
 {
     int64_t t = 0;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Startall(count, array_of_requests);
+        return EVT_CALL_NEXT(Startall, (count, array_of_requests));
     }
     for (int i = 0; i < count; ++i) {
         p2p_started(array_of_requests[i], &t);
     }
-    return PMPI_Startall(count, array_of_requests);
+    return EVT_CALL_NEXT(Startall, (count, array_of_requests));
 }
 
-int MPI_Request_free(MPI_Request *request)
+static int evt_Request_free(MPI_Request *request)
 {
     MPI_Request req;
     int s;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Request_free(request);
+        return EVT_CALL_NEXT(Request_free, (request));
     }
     req = *request;
     s = p2p_claim(req);
@@ -1092,14 +1099,14 @@ int MPI_Request_free(MPI_Request *request)
         /* before the call: afterwards req may already be another request */
         p2p_freed(s, req);
     }
-    return PMPI_Request_free(request);
+    return EVT_CALL_NEXT(Request_free, (request));
 }
 
 /* ------------------------------------------------------------------------
  * Completion: the Wait/Test family
  * ------------------------------------------------------------------------ */
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status)
+static int evt_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPI_Status local;
     MPI_Request req;
@@ -1107,25 +1114,25 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     int s, rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Wait(request, status);
+        return EVT_CALL_NEXT(Wait, (request, status));
     }
     req = *request;
     s = p2p_claim(req);
     if (0 > s) {
-        return PMPI_Wait(request, status);
+        return EVT_CALL_NEXT(Wait, (request, status));
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
     p2p_claims_done();
-    rc = PMPI_Wait(request, status);
+    rc = EVT_CALL_NEXT(Wait, (request, status));
     /* A tracked request is valid and active or persistent: PMPI_Wait
      * returns once it completed, with its error if it failed. */
     p2p_settle(s, *request, status, MPI_SUCCESS == rc, &done);
     return rc;
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+static int evt_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPI_Status local;
     MPI_Request req;
@@ -1133,19 +1140,19 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     int s, rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Test(request, flag, status);
+        return EVT_CALL_NEXT(Test, (request, flag, status));
     }
     req = *request;
     s = p2p_claim(req);
     if (0 > s) {
-        return PMPI_Test(request, flag, status);
+        return EVT_CALL_NEXT(Test, (request, flag, status));
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
     *flag = 0;
     p2p_claims_done();
-    rc = PMPI_Test(request, flag, status);
+    rc = EVT_CALL_NEXT(Test, (request, flag, status));
     p2p_settle(s, *request, *flag ? status : NULL, MPI_SUCCESS == rc, &done);
     return rc;
 }
@@ -1239,37 +1246,37 @@ static void p2p_all_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int r
     p2p_unoccupy(freed);
 }
 
-int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
+static int evt_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
 {
     p2p_scratch_t sc;
     int rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Waitall(count, array_of_requests, array_of_statuses);
+        return EVT_CALL_NEXT(Waitall, (count, array_of_requests, array_of_statuses));
     }
     if (0 == p2p_scratch_init(&sc, count, array_of_requests, array_of_statuses)) {
-        return PMPI_Waitall(count, array_of_requests, array_of_statuses);
+        return EVT_CALL_NEXT(Waitall, (count, array_of_requests, array_of_statuses));
     }
-    rc = PMPI_Waitall(count, array_of_requests, sc.statuses);
+    rc = EVT_CALL_NEXT(Waitall, (count, array_of_requests, sc.statuses));
     p2p_all_done(&sc, count, array_of_requests, rc, true);
     free(sc.heap);
     return rc;
 }
 
-int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                MPI_Status array_of_statuses[])
+static int evt_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                       MPI_Status array_of_statuses[])
 {
     p2p_scratch_t sc;
     int rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
+        return EVT_CALL_NEXT(Testall, (count, array_of_requests, flag, array_of_statuses));
     }
     if (0 == p2p_scratch_init(&sc, count, array_of_requests, array_of_statuses)) {
-        return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
+        return EVT_CALL_NEXT(Testall, (count, array_of_requests, flag, array_of_statuses));
     }
     *flag = 0;
-    rc = PMPI_Testall(count, array_of_requests, flag, sc.statuses);
+    rc = EVT_CALL_NEXT(Testall, (count, array_of_requests, flag, sc.statuses));
     p2p_all_done(&sc, count, array_of_requests, rc, 0 != *flag);
     free(sc.heap);
     return rc;
@@ -1299,48 +1306,48 @@ static void p2p_any_done(p2p_scratch_t *sc, int count, MPI_Request reqs[], int i
     p2p_unoccupy(freed);
 }
 
-int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+static int evt_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     p2p_scratch_t sc;
     MPI_Status local;
     int rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Waitany(count, array_of_requests, index, status);
+        return EVT_CALL_NEXT(Waitany, (count, array_of_requests, index, status));
     }
     if (0 == p2p_scratch_init(&sc, count, array_of_requests, MPI_STATUSES_IGNORE)) {
-        return PMPI_Waitany(count, array_of_requests, index, status);
+        return EVT_CALL_NEXT(Waitany, (count, array_of_requests, index, status));
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
     *index = MPI_UNDEFINED;
-    rc = PMPI_Waitany(count, array_of_requests, index, status);
+    rc = EVT_CALL_NEXT(Waitany, (count, array_of_requests, index, status));
     p2p_any_done(&sc, count, array_of_requests, 0 <= *index && *index < count ? *index : -1, status,
                  MPI_SUCCESS == rc);
     free(sc.heap);
     return rc;
 }
 
-int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
-                MPI_Status *status)
+static int evt_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                       MPI_Status *status)
 {
     p2p_scratch_t sc;
     MPI_Status local;
     int rc;
 
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Testany(count, array_of_requests, index, flag, status);
+        return EVT_CALL_NEXT(Testany, (count, array_of_requests, index, flag, status));
     }
     if (0 == p2p_scratch_init(&sc, count, array_of_requests, MPI_STATUSES_IGNORE)) {
-        return PMPI_Testany(count, array_of_requests, index, flag, status);
+        return EVT_CALL_NEXT(Testany, (count, array_of_requests, index, flag, status));
     }
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
     *index = MPI_UNDEFINED;
     *flag = 0;
-    rc = PMPI_Testany(count, array_of_requests, index, flag, status);
+    rc = EVT_CALL_NEXT(Testany, (count, array_of_requests, index, flag, status));
     p2p_any_done(&sc, count, array_of_requests,
                  *flag && 0 <= *index && *index < count ? *index : -1, status, MPI_SUCCESS == rc);
     free(sc.heap);
@@ -1357,13 +1364,13 @@ static int p2p_some(bool wait, int incount, MPI_Request reqs[], int *outcount, i
     int rc, n;
 
     if (0 == p2p_scratch_init(&sc, incount, reqs, statuses)) {
-        return wait ? PMPI_Waitsome(incount, reqs, outcount, indices, statuses)
-                    : PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+        return wait ? EVT_CALL_NEXT(Waitsome, (incount, reqs, outcount, indices, statuses))
+                    : EVT_CALL_NEXT(Testsome, (incount, reqs, outcount, indices, statuses));
     }
     *outcount = MPI_UNDEFINED;
     /* The statuses are indexed by completion order, not by request. */
-    rc = wait ? PMPI_Waitsome(incount, reqs, outcount, indices, sc.statuses)
-              : PMPI_Testsome(incount, reqs, outcount, indices, sc.statuses);
+    rc = wait ? EVT_CALL_NEXT(Waitsome, (incount, reqs, outcount, indices, sc.statuses))
+              : EVT_CALL_NEXT(Testsome, (incount, reqs, outcount, indices, sc.statuses));
     n = (MPI_SUCCESS == rc || MPI_ERR_IN_STATUS == rc) && MPI_UNDEFINED != *outcount ? *outcount
                                                                                      : 0;
     for (int k = 0; k < n; ++k) {
@@ -1398,24 +1405,368 @@ static int p2p_some(bool wait, int incount, MPI_Request reqs[], int *outcount, i
     return rc;
 }
 
-int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                 int array_of_indices[], MPI_Status array_of_statuses[])
+static int evt_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                        int array_of_indices[], MPI_Status array_of_statuses[])
 {
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices,
-                             array_of_statuses);
+        return EVT_CALL_NEXT(Waitsome, (incount, array_of_requests, outcount, array_of_indices,
+                                        array_of_statuses));
     }
     return p2p_some(true, incount, array_of_requests, outcount, array_of_indices,
                     array_of_statuses);
 }
 
-int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                 int array_of_indices[], MPI_Status array_of_statuses[])
+static int evt_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                        int array_of_indices[], MPI_Status array_of_statuses[])
 {
     if (OPAL_LIKELY(!p2p_table_used())) {
-        return PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices,
-                             array_of_statuses);
+        return EVT_CALL_NEXT(Testsome, (incount, array_of_requests, outcount, array_of_indices,
+                                        array_of_statuses));
     }
     return p2p_some(false, incount, array_of_requests, outcount, array_of_indices,
                     array_of_statuses);
+}
+
+/* ------------------------------------------------------------------------
+ * Entry points: MPI_X for the application, PMPI_X for a PMPI tool
+ * preloaded before libompi_evt (its MPI_X calls PMPI_X: ours). Both run
+ * the wrapper, which reaches the next PMPI_X (libmpi's); libompi_evt's own
+ * MPI calls (ompi_evt_pmpi_quiet_enter()) go straight there.
+ * ------------------------------------------------------------------------ */
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Bsend, (buf, count, datatype, dest, tag, comm));
+}
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Bsend, (buf, count, datatype, dest, tag, comm));
+}
+
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Bsend_init, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Bsend_init, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Ibsend, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Ibsend, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Improbe, (source, tag, comm, flag, message, status));
+}
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Improbe, (source, tag, comm, flag, message, status));
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Imrecv, (buf, count, datatype, message, request));
+}
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Imrecv, (buf, count, datatype, message, request));
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Irecv, (buf, count, datatype, source, tag, comm, request));
+}
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Irecv, (buf, count, datatype, source, tag, comm, request));
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Irsend, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Irsend, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Isend, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Isend, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Issend, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Issend, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Mprobe, (source, tag, comm, message, status));
+}
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Mprobe, (source, tag, comm, message, status));
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Mrecv, (buf, count, datatype, message, status));
+}
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+               MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Mrecv, (buf, count, datatype, message, status));
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Recv, (buf, count, datatype, source, tag, comm, status));
+}
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Recv, (buf, count, datatype, source, tag, comm, status));
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Recv_init, (buf, count, datatype, source, tag, comm, request));
+}
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Recv_init, (buf, count, datatype, source, tag, comm, request));
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Request_free, (request));
+}
+int PMPI_Request_free(MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Request_free, (request));
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Rsend, (buf, count, datatype, dest, tag, comm));
+}
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Rsend, (buf, count, datatype, dest, tag, comm));
+}
+
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Rsend_init, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Rsend_init, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Send, (buf, count, datatype, dest, tag, comm));
+}
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Send, (buf, count, datatype, dest, tag, comm));
+}
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Send_init, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Send_init, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Sendrecv, (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                                     recvcount, recvtype, source, recvtag, comm, status));
+}
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Sendrecv, (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                                     recvcount, recvtype, source, recvtag, comm, status));
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Sendrecv_replace,
+                          (buf, count, datatype, dest, sendtag, source, recvtag, comm, status));
+}
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Sendrecv_replace,
+                          (buf, count, datatype, dest, sendtag, source, recvtag, comm, status));
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Ssend, (buf, count, datatype, dest, tag, comm));
+}
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return EVT_PMPI_ENTRY(Ssend, (buf, count, datatype, dest, tag, comm));
+}
+
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Ssend_init, (buf, count, datatype, dest, tag, comm, request));
+}
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Ssend_init, (buf, count, datatype, dest, tag, comm, request));
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Start, (request));
+}
+int PMPI_Start(MPI_Request *request)
+{
+    return EVT_PMPI_ENTRY(Start, (request));
+}
+
+int MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    return EVT_PMPI_ENTRY(Startall, (count, array_of_requests));
+}
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    return EVT_PMPI_ENTRY(Startall, (count, array_of_requests));
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Test, (request, flag, status));
+}
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Test, (request, flag, status));
+}
+
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                MPI_Status array_of_statuses[])
+{
+    return EVT_PMPI_ENTRY(Testall, (count, array_of_requests, flag, array_of_statuses));
+}
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    return EVT_PMPI_ENTRY(Testall, (count, array_of_requests, flag, array_of_statuses));
+}
+
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Testany, (count, array_of_requests, index, flag, status));
+}
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Testany, (count, array_of_requests, index, flag, status));
+}
+
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return EVT_PMPI_ENTRY(Testsome, (incount, array_of_requests, outcount, array_of_indices,
+                                     array_of_statuses));
+}
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return EVT_PMPI_ENTRY(Testsome, (incount, array_of_requests, outcount, array_of_indices,
+                                     array_of_statuses));
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Wait, (request, status));
+}
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Wait, (request, status));
+}
+
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
+{
+    return EVT_PMPI_ENTRY(Waitall, (count, array_of_requests, array_of_statuses));
+}
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
+{
+    return EVT_PMPI_ENTRY(Waitall, (count, array_of_requests, array_of_statuses));
+}
+
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Waitany, (count, array_of_requests, index, status));
+}
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    return EVT_PMPI_ENTRY(Waitany, (count, array_of_requests, index, status));
+}
+
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return EVT_PMPI_ENTRY(Waitsome, (incount, array_of_requests, outcount, array_of_indices,
+                                     array_of_statuses));
+}
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return EVT_PMPI_ENTRY(Waitsome, (incount, array_of_requests, outcount, array_of_indices,
+                                     array_of_statuses));
 }

@@ -28,6 +28,7 @@
 
 #include "mpi.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
+#include "ompi/runtime/ompi_evt_pmpi_next.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 
 static mca_base_event_t *win_created_event = NULL;
@@ -36,9 +37,10 @@ static mca_base_event_t *win_freed_event = NULL;
 /* Context: INIT, ANY. */
 int ompi_evt_win_events_register(void)
 {
-    const mca_base_var_type_t created_types[4] = {
-        MCA_BASE_VAR_TYPE_INT64_T, MCA_BASE_VAR_TYPE_INT32_T, MCA_BASE_VAR_TYPE_INT32_T,
-        MCA_BASE_VAR_TYPE_UINT64_T};
+    const mca_base_var_type_t created_types[4] = {MCA_BASE_VAR_TYPE_INT64_T,
+                                                  MCA_BASE_VAR_TYPE_INT32_T,
+                                                  MCA_BASE_VAR_TYPE_INT32_T,
+                                                  MCA_BASE_VAR_TYPE_UINT64_T};
     const ptrdiff_t created_offsets[4] = {offsetof(ompi_evt_win_created_payload_t, size),
                                           offsetof(ompi_evt_win_created_payload_t, disp_unit),
                                           offsetof(ompi_evt_win_created_payload_t, flavor),
@@ -108,33 +110,35 @@ static inline int win_created(int rc, MPI_Aint size, int disp_unit, int flavor,
     return rc;
 }
 
-int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                   MPI_Win *win)
+static int evt_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                          MPI_Win *win)
 {
-    return win_created(PMPI_Win_create(base, size, disp_unit, info, comm, win), size, disp_unit,
-                       MPI_WIN_FLAVOR_CREATE, win);
+    return win_created(EVT_CALL_NEXT(Win_create, (base, size, disp_unit, info, comm, win)), size,
+                       disp_unit, MPI_WIN_FLAVOR_CREATE, win);
 }
 
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                     MPI_Win *win)
-{
-    return win_created(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), size,
-                       disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win);
-}
-
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+static int evt_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
-    return win_created(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), size,
-                       disp_unit, MPI_WIN_FLAVOR_SHARED, win);
+    return win_created(EVT_CALL_NEXT(Win_allocate, (size, disp_unit, info, comm, baseptr, win)),
+                       size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win);
 }
 
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+static int evt_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                   void *baseptr, MPI_Win *win)
 {
-    return win_created(PMPI_Win_create_dynamic(info, comm, win), 0, 1, MPI_WIN_FLAVOR_DYNAMIC, win);
+    return win_created(EVT_CALL_NEXT(Win_allocate_shared,
+                                     (size, disp_unit, info, comm, baseptr, win)),
+                       size, disp_unit, MPI_WIN_FLAVOR_SHARED, win);
 }
 
-int MPI_Win_free(MPI_Win *win)
+static int evt_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return win_created(EVT_CALL_NEXT(Win_create_dynamic, (info, comm, win)), 0, 1,
+                       MPI_WIN_FLAVOR_DYNAMIC, win);
+}
+
+static int evt_Win_free(MPI_Win *win)
 {
     mca_base_event_t *ev = win_freed_event;
     ompi_evt_win_freed_payload_t payload;
@@ -142,7 +146,7 @@ int MPI_Win_free(MPI_Win *win)
     int flag = 0, rc;
 
     if (OPAL_LIKELY(NULL == ev || !mca_base_event_active(ev))) {
-        return PMPI_Win_free(win);
+        return EVT_CALL_NEXT(Win_free, (win));
     }
     payload.flavor = 0;
     payload.pad = 0;
@@ -151,11 +155,69 @@ int MPI_Win_free(MPI_Win *win)
         && NULL != flavor) {
         payload.flavor = *flavor;
     }
-    rc = PMPI_Win_free(win);
+    rc = EVT_CALL_NEXT(Win_free, (win));
     if (MPI_SUCCESS == rc) {
         (void) mca_base_event_raise(ev, NULL, &payload);
         /* the return of an MPI call: the tool may call MPI here */
         mca_base_event_call_return(true, 0);
     }
     return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Entry points: MPI_X for the application, PMPI_X for a PMPI tool
+ * preloaded before libompi_evt (its MPI_X calls PMPI_X: ours). Both run
+ * the wrapper, which reaches the next PMPI_X (libmpi's); libompi_evt's own
+ * MPI calls (ompi_evt_pmpi_quiet_enter()) go straight there.
+ * ------------------------------------------------------------------------ */
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_allocate, (size, disp_unit, info, comm, baseptr, win));
+}
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_allocate, (size, disp_unit, info, comm, baseptr, win));
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_allocate_shared, (size, disp_unit, info, comm, baseptr, win));
+}
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_allocate_shared, (size, disp_unit, info, comm, baseptr, win));
+}
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_create, (base, size, disp_unit, info, comm, win));
+}
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_create, (base, size, disp_unit, info, comm, win));
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_create_dynamic, (info, comm, win));
+}
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_create_dynamic, (info, comm, win));
+}
+
+int MPI_Win_free(MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_free, (win));
+}
+int PMPI_Win_free(MPI_Win *win)
+{
+    return EVT_PMPI_ENTRY(Win_free, (win));
 }

@@ -22,8 +22,9 @@
  *   join      MPI_Comm_join over a loopback TCP connection between ranks 0
  *             and 1, free.
  *
- * argv[1] picks the mode (run with -np 2; spawn also with -np 1). A child
- * prints its own "test_comm_dynamic child: N passed, M failed" line.
+ * argv[1] picks the mode (run with -np 2; spawn also with -np 1); the
+ * spawned children get "child" as argv[2]. A child prints its own "test_comm_dynamic child: N
+ * passed, M failed" line.
  */
 
 #include "evt_mpi_test.h"
@@ -59,8 +60,8 @@ static void on_created(MPI_T_event_instance ev, MPI_T_event_registration reg,
     ++created.n;
 }
 
-static void on_freed(MPI_T_event_instance ev, MPI_T_event_registration reg,
-                     MPI_T_cb_safety safety, void *user)
+static void on_freed(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_T_cb_safety safety,
+                     void *user)
 {
     uint64_t handle = 0;
 
@@ -86,8 +87,8 @@ static void expect_created(const char *what, int before, MPI_Comm comm)
     if (created.n == before + 1) {
         EVT_CHECK(created.handle[before] == (uint64_t) (uintptr_t) comm, "%s: created handle",
                   what);
-        EVT_CHECK(created.size[before] == size, "%s: size %d, want %d", what,
-                  created.size[before], size);
+        EVT_CHECK(created.size[before] == size, "%s: size %d, want %d", what, created.size[before],
+                  size);
     }
 }
 
@@ -182,31 +183,35 @@ int main(int argc, char **argv)
     rc_reg = evt_test_subscribe("ompi.mpi.communicator_created", NULL, on_created, NULL);
     rf_reg = evt_test_subscribe("ompi.mpi.communicator_freed", NULL, on_freed, NULL);
 
-    /* PMPI: not reported, so that child() sees the first wrapped call. */
-    PMPI_Comm_get_parent(&parent);
+    /* A child is told so by its arguments (argv[2] "child"), not by a
+     * call of MPI_Comm_get_parent: child() must make the first one, MPI_
+     * and PMPI_ calls alike reaching libompi_evt. */
+    parent = argc > 2 && 0 == strcmp(argv[2], "child") ? MPI_COMM_WORLD : MPI_COMM_NULL;
     if (MPI_COMM_NULL != parent) {
         return child(parent, 0 == strcmp(mode, "spawn"));
     }
 
     before = created.n;
     if (0 == strcmp(mode, "spawn")) {
-        char *args[] = {"spawn", NULL};
+        char *args[] = {"spawn", "child", NULL};
         int err = -1;
-        EVT_CHECK(MPI_SUCCESS == MPI_Comm_spawn(argv[0], args, 1, MPI_INFO_NULL, 0,
-                                                MPI_COMM_WORLD, &inter, &err),
+        EVT_CHECK(MPI_SUCCESS
+                      == MPI_Comm_spawn(argv[0], args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                                        &err),
                   "spawn");
         expect_created("parent: spawn", before, inter);
         MPI_Barrier(inter);
         end_and_expect("parent: spawn", &inter, 1);
     } else if (0 == strcmp(mode, "multiple")) {
         char *cmds[2] = {argv[0], argv[0]};
-        char *args0[] = {"multiple", NULL};
+        char *args0[] = {"multiple", "child", NULL};
         char **args[2] = {args0, args0};
         int np[2] = {1, 1}, errs[2];
         MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
         int remote = 0;
-        EVT_CHECK(MPI_SUCCESS == MPI_Comm_spawn_multiple(2, cmds, args, np, infos, 0,
-                                                         MPI_COMM_WORLD, &inter, errs),
+        EVT_CHECK(MPI_SUCCESS
+                      == MPI_Comm_spawn_multiple(2, cmds, args, np, infos, 0, MPI_COMM_WORLD,
+                                                 &inter, errs),
                   "spawn_multiple");
         expect_created("parent: spawn_multiple", before, inter);
         MPI_Comm_remote_size(inter, &remote);
@@ -220,13 +225,12 @@ int main(int argc, char **argv)
         }
         MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
         if (0 == rank) {
-            EVT_CHECK(MPI_SUCCESS == MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF,
-                                                     &inter),
+            EVT_CHECK(MPI_SUCCESS == MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter),
                       "accept");
             expect_created("accept", before, inter);
         } else if (1 == rank) {
-            EVT_CHECK(MPI_SUCCESS == MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF,
-                                                      &inter),
+            EVT_CHECK(MPI_SUCCESS
+                          == MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter),
                       "connect");
             expect_created("connect", before, inter);
         }

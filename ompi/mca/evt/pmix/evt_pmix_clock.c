@@ -20,6 +20,7 @@
 #include "opal/constants.h"
 
 #include "ompi/mca/evt/pmix/evt_pmix_clock.h"
+#include "ompi/runtime/ompi_evt_pmpi_next.h"
 
 /* Tags on the private communicator. */
 enum {
@@ -292,8 +293,7 @@ int ompi_evt_pmix_clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align,
-                             int timeout_ms)
+static int clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align, int timeout_ms)
 {
     int64_t deadline = mono_ns() + (int64_t) timeout_ms * 1000000;
     ompi_evt_pmix_clock_key_t mine, *keys = NULL;
@@ -376,8 +376,8 @@ static int lead(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
     return rc;
 }
 
-int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
-                              ompi_evt_wire_offset_t *sample)
+static int clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
+                       ompi_evt_wire_offset_t *sample)
 {
     int64_t deadline = mono_ns() + (int64_t) timeout_ms * 1000000;
     ompi_evt_wire_offset_t measured = {0};
@@ -419,7 +419,7 @@ int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeo
     return rc;
 }
 
-void ompi_evt_pmix_clock_release(ompi_evt_pmix_clock_t *clock)
+static void clock_release(ompi_evt_pmix_clock_t *clock)
 {
     int initialized = 0, finalized = 0;
 
@@ -433,4 +433,36 @@ void ompi_evt_pmix_clock_release(ompi_evt_pmix_clock_t *clock)
     free(clock->leaders);
     clock->followers = clock->leaders = NULL;
     clock->nfollowers = clock->nleaders = 0;
+}
+
+/* The clock's MPI traffic is our own: no event, nothing tracked
+ * (ompi_evt_pmpi_quiet_enter()). */
+
+int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align,
+                             int timeout_ms)
+{
+    int rc;
+
+    ompi_evt_pmpi_quiet_enter();
+    rc = clock_join(clock, host, align, timeout_ms);
+    ompi_evt_pmpi_quiet_exit();
+    return rc;
+}
+
+int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
+                              ompi_evt_wire_offset_t *sample)
+{
+    int rc;
+
+    ompi_evt_pmpi_quiet_enter();
+    rc = clock_align(clock, last, timeout_ms, sample);
+    ompi_evt_pmpi_quiet_exit();
+    return rc;
+}
+
+void ompi_evt_pmix_clock_release(ompi_evt_pmix_clock_t *clock)
+{
+    ompi_evt_pmpi_quiet_enter();
+    clock_release(clock);
+    ompi_evt_pmpi_quiet_exit();
 }

@@ -1,0 +1,82 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The next definitions of the PMPI functions libompi_evt wraps, resolved
+ * when the library is loaded (see ompi_evt_pmpi_next.h).
+ */
+
+#include "ompi_config.h"
+
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ompi/runtime/ompi_evt_pmpi_next.h"
+
+#define EVT_PMPI_DEFINE_NEXT(name) __typeof__(PMPI_##name) *ompi_evt_next_##name;
+EVT_PMPI_FUNCTIONS(EVT_PMPI_DEFINE_NEXT)
+
+__thread int ompi_evt_pmpi_quiet_depth __attribute__((tls_model("initial-exec")));
+
+/* The definition of @p symbol after ours (@p ours: our own address). A
+ * library loaded after libmpi by dlopen (the hook's) has no "next" one:
+ * the first definition in the global scope then, libmpi's, unless it is
+ * ours. Without one, nothing can work: say so and stop, rather than call
+ * ourselves forever. Context: INIT (library constructor). */
+static bool evt_pmpi_is_ours(void *fn)
+{
+    Dl_info mine, theirs;
+
+    /* by the object that defines it: the address of PMPI_X taken here may
+     * already be another library's (a library loaded after libmpi does not
+     * interpose: its own name resolves to libmpi's) */
+    return 0 != dladdr((void *) evt_pmpi_is_ours, &mine) && 0 != dladdr(fn, &theirs)
+           && mine.dli_fbase == theirs.dli_fbase;
+}
+
+static void *evt_pmpi_resolve(const char *symbol, void *ours)
+{
+    void *next = dlsym(RTLD_NEXT, symbol);
+
+    (void) ours;
+    if (NULL == next || evt_pmpi_is_ours(next)) {
+        next = dlsym(RTLD_DEFAULT, symbol);
+    }
+    if (NULL == next || evt_pmpi_is_ours(next)) {
+        fprintf(stderr,
+                "ompi-evt: libompi_evt wraps %s but finds no other definition of it (is "
+                "libmpi loaded?): %s\n",
+                symbol, dlerror() ? "not found" : "only its own");
+        abort();
+    }
+    return next;
+}
+
+__attribute__((constructor)) static void evt_pmpi_next_resolve(void)
+{
+#define EVT_PMPI_RESOLVE(name)                                                         \
+    ompi_evt_next_##name = (__typeof__(PMPI_##name) *) evt_pmpi_resolve("PMPI_" #name, \
+                                                                        (void *) PMPI_##name);
+    EVT_PMPI_FUNCTIONS(EVT_PMPI_RESOLVE)
+#undef EVT_PMPI_RESOLVE
+}
+
+/* Context: ANY. */
+void ompi_evt_pmpi_quiet_enter(void)
+{
+    ++ompi_evt_pmpi_quiet_depth;
+}
+
+/* Context: ANY. */
+void ompi_evt_pmpi_quiet_exit(void)
+{
+    --ompi_evt_pmpi_quiet_depth;
+}

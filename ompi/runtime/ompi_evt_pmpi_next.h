@@ -1,0 +1,142 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * How libompi_evt's PMPI wrappers stack with other PMPI tools. libompi_evt
+ * defines both MPI_X and PMPI_X for every function it wraps: the
+ * application's MPI_X reaches it directly, and a PMPI tool preloaded before
+ * it (LD_PRELOAD=tool.so:libompi_evt.so, as ompi-evt-record composes them)
+ * reaches it through its own PMPI_X call. Either way the wrapper runs once
+ * and calls the NEXT definition of PMPI_X (libmpi's, or another tool's
+ * after us), resolved once when the library is loaded, never the name
+ * PMPI_X, which would now be our own.
+ *
+ * libompi_evt's own MPI calls (evt/pmix's clock alignment) must raise
+ * nothing: they run between ompi_evt_pmpi_quiet_enter() and _exit(), and
+ * the entry points then go straight to the next PMPI_X. So do the PMPI
+ * calls libmpi makes itself while a wrapper's call into it runs.
+ */
+
+#ifndef OMPI_EVT_PMPI_NEXT_H
+#define OMPI_EVT_PMPI_NEXT_H
+
+#include "ompi_config.h"
+
+#include <mpi.h>
+
+BEGIN_C_DECLS
+
+/* The functions libompi_evt wraps (the X of MPI_X and PMPI_X). */
+#define EVT_PMPI_FUNCTIONS(EVT_PMPI_FN)     \
+    EVT_PMPI_FN(Bsend)                      \
+    EVT_PMPI_FN(Bsend_init)                 \
+    EVT_PMPI_FN(Cart_create)                \
+    EVT_PMPI_FN(Cart_sub)                   \
+    EVT_PMPI_FN(Comm_accept)                \
+    EVT_PMPI_FN(Comm_connect)               \
+    EVT_PMPI_FN(Comm_create)                \
+    EVT_PMPI_FN(Comm_create_errhandler)     \
+    EVT_PMPI_FN(Comm_create_group)          \
+    EVT_PMPI_FN(Comm_disconnect)            \
+    EVT_PMPI_FN(Comm_dup)                   \
+    EVT_PMPI_FN(Comm_dup_with_info)         \
+    EVT_PMPI_FN(Comm_free)                  \
+    EVT_PMPI_FN(Comm_get_parent)            \
+    EVT_PMPI_FN(Comm_idup)                  \
+    EVT_PMPI_FN(Comm_join)                  \
+    EVT_PMPI_FN(Comm_set_errhandler)        \
+    EVT_PMPI_FN(Comm_set_name)              \
+    EVT_PMPI_FN(Comm_spawn)                 \
+    EVT_PMPI_FN(Comm_spawn_multiple)        \
+    EVT_PMPI_FN(Comm_split)                 \
+    EVT_PMPI_FN(Comm_split_type)            \
+    EVT_PMPI_FN(Dist_graph_create)          \
+    EVT_PMPI_FN(Dist_graph_create_adjacent) \
+    EVT_PMPI_FN(File_create_errhandler)     \
+    EVT_PMPI_FN(File_set_errhandler)        \
+    EVT_PMPI_FN(Graph_create)               \
+    EVT_PMPI_FN(Ibsend)                     \
+    EVT_PMPI_FN(Improbe)                    \
+    EVT_PMPI_FN(Imrecv)                     \
+    EVT_PMPI_FN(Intercomm_create)           \
+    EVT_PMPI_FN(Intercomm_merge)            \
+    EVT_PMPI_FN(Irecv)                      \
+    EVT_PMPI_FN(Irsend)                     \
+    EVT_PMPI_FN(Isend)                      \
+    EVT_PMPI_FN(Issend)                     \
+    EVT_PMPI_FN(Mprobe)                     \
+    EVT_PMPI_FN(Mrecv)                      \
+    EVT_PMPI_FN(Recv)                       \
+    EVT_PMPI_FN(Recv_init)                  \
+    EVT_PMPI_FN(Request_free)               \
+    EVT_PMPI_FN(Rsend)                      \
+    EVT_PMPI_FN(Rsend_init)                 \
+    EVT_PMPI_FN(Send)                       \
+    EVT_PMPI_FN(Send_init)                  \
+    EVT_PMPI_FN(Sendrecv)                   \
+    EVT_PMPI_FN(Sendrecv_replace)           \
+    EVT_PMPI_FN(Ssend)                      \
+    EVT_PMPI_FN(Ssend_init)                 \
+    EVT_PMPI_FN(Start)                      \
+    EVT_PMPI_FN(Startall)                   \
+    EVT_PMPI_FN(Test)                       \
+    EVT_PMPI_FN(Testall)                    \
+    EVT_PMPI_FN(Testany)                    \
+    EVT_PMPI_FN(Testsome)                   \
+    EVT_PMPI_FN(Wait)                       \
+    EVT_PMPI_FN(Waitall)                    \
+    EVT_PMPI_FN(Waitany)                    \
+    EVT_PMPI_FN(Waitsome)                   \
+    EVT_PMPI_FN(Win_allocate)               \
+    EVT_PMPI_FN(Win_allocate_shared)        \
+    EVT_PMPI_FN(Win_create)                 \
+    EVT_PMPI_FN(Win_create_dynamic)         \
+    EVT_PMPI_FN(Win_create_errhandler)      \
+    EVT_PMPI_FN(Win_free)                   \
+    EVT_PMPI_FN(Win_set_errhandler)
+
+/** The next definition of PMPI_X (never ours). */
+#define EVT_PMPI_DECLARE_NEXT(name) extern __typeof__(PMPI_##name) *ompi_evt_next_##name;
+#pragma GCC visibility push(hidden)
+EVT_PMPI_FUNCTIONS(EVT_PMPI_DECLARE_NEXT)
+/** Calls of this thread made by libompi_evt itself (nesting count). */
+extern __thread int ompi_evt_pmpi_quiet_depth __attribute__((tls_model("initial-exec")));
+#pragma GCC visibility pop
+#undef EVT_PMPI_DECLARE_NEXT
+
+/** The next definition of PMPI_@p name. */
+#define EVT_NEXT(name) (ompi_evt_next_##name)
+
+/** Call the next PMPI_@p name with @p args, quiet: libmpi calls some PMPI
+ *  functions itself (MPI_Sendrecv_replace with MPI_PROC_NULL calls
+ *  PMPI_Sendrecv), and those calls must not be taken for the
+ *  application's. */
+#define EVT_CALL_NEXT(name, args)      \
+    __extension__({                    \
+        int evt_rc_;                   \
+        ++ompi_evt_pmpi_quiet_depth;   \
+        evt_rc_ = EVT_NEXT(name) args; \
+        --ompi_evt_pmpi_quiet_depth;   \
+        evt_rc_;                       \
+    })
+
+/** Body of the MPI_X and PMPI_X entry points: the wrapper evt_X, or, for
+ *  libompi_evt's own calls, the next PMPI_X. */
+#define EVT_PMPI_ENTRY(name, args) \
+    (OPAL_UNLIKELY(0 != ompi_evt_pmpi_quiet_depth) ? EVT_NEXT(name) args : evt_##name args)
+
+/** Bracket MPI calls libompi_evt (or a component loaded with it) makes for
+ *  itself: they raise no event and are not tracked. Nestable, per thread.
+ *  Context: ANY. */
+OMPI_DECLSPEC void ompi_evt_pmpi_quiet_enter(void);
+OMPI_DECLSPEC void ompi_evt_pmpi_quiet_exit(void);
+
+END_C_DECLS
+
+#endif /* OMPI_EVT_PMPI_NEXT_H */
