@@ -33,14 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ompi/mca/evt/base/base.h"
+#include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/mca/base/mca_base_framework.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/runtime/opal.h"
 #include "opal/util/argv.h"
-#include "ompi/mca/evt/base/base.h"
-#include "ompi/runtime/ompi_evt_producers.h"
 
 static bool parsable = false;
 
@@ -99,11 +99,12 @@ static int is_evt_var(const mca_base_var_t *var)
 {
     const char *n = var->mbv_full_name;
 
-    /* the framework's and components' variables, and the engine's
-     * (mca_base_event_max_registrations, mca_base_event_clock) */
+    /* the framework's and components' variables, the engine's
+     * (mca_base_event_max_registrations, mca_base_event_clock) and the
+     * runtime producers' (mpi_events_*) */
     return NULL != n
            && (0 == strcmp(n, "evt") || 0 == strncmp(n, "evt_", 4)
-               || 0 == strncmp(n, "mca_base_event_", 15));
+               || 0 == strncmp(n, "mca_base_event_", 15) || 0 == strncmp(n, "mpi_events_", 11));
 }
 
 /* Collect the evt_* variables now: selection closes (and deregisters) the
@@ -121,8 +122,9 @@ static char **dump_vars(void)
             continue;
         }
         if (OPAL_SUCCESS
-            != mca_base_var_dump(i, &out, parsable ? MCA_BASE_VAR_DUMP_PARSABLE
-                                                   : MCA_BASE_VAR_DUMP_READABLE)) {
+            != mca_base_var_dump(i, &out,
+                                 parsable ? MCA_BASE_VAR_DUMP_PARSABLE
+                                          : MCA_BASE_VAR_DUMP_READABLE)) {
             continue;
         }
         for (int j = 0; NULL != out && NULL != out[j]; ++j) {
@@ -194,8 +196,7 @@ static void print_sources(void)
                    NULL == s->description ? "" : s->description);
         } else {
             printf("  [%d] %s: %s, %lld ticks/s, ad-hoc timestamps %s\n      %s\n", s->index,
-                   s->name,
-                   MCA_BASE_EVENT_SOURCE_ORDERED == s->ordering ? "ordered" : "unordered",
+                   s->name, MCA_BASE_EVENT_SOURCE_ORDERED == s->ordering ? "ordered" : "unordered",
                    (long long) s->ticks_per_second, s->supports_adhoc ? "allowed" : "not allowed",
                    NULL == s->description ? "" : s->description);
         }
@@ -236,8 +237,8 @@ static void print_events(void)
                    NULL == ev->description ? "" : ev->description);
         } else {
             printf("  [%d] %s (source %s, level %d, bind %s, flags %s, %zu bytes)\n", ev->index,
-                   ev->name, NULL == ev->source ? "?" : ev->source->name,
-                   (int) ev->verbosity + 1, bind_name(ev->bind), flags, ev->extent);
+                   ev->name, NULL == ev->source ? "?" : ev->source->name, (int) ev->verbosity + 1,
+                   bind_name(ev->bind), flags, ev->extent);
             printf("      layout:");
             for (int e = 0; e < ev->num_elements; ++e) {
                 element_name(ev, e, ename, sizeof(ename));

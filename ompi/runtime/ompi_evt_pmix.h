@@ -11,7 +11,7 @@
  * The PMIx producer: events from PMIx itself, on source "ompi.pmix",
  * whatever the delivery component (README "Events from PMIx"):
  *   ompi.pmix.proc_resource_usage  this process's resource usage every
- *                                  evt_pmix_resource_rate seconds
+ *                                  mpi_events_pmix_resource_rate seconds
  *   ompi.pmix.monitor_alert        PMIx_Process_monitor alarms (heartbeat,
  *                                  file) about the job's processes
  *   ompi.pmix.job_event            job events the host reports (a process
@@ -59,14 +59,14 @@
 
 BEGIN_C_DECLS
 
-/** Values of evt_pmix_resource_source. */
+/** Values of mpi_events_pmix_resource_source. */
 enum {
     OMPI_EVT_PMIX_RES_AUTO = 0, /**< ask PMIx; sample /proc until (unless) PMIx reports */
     OMPI_EVT_PMIX_RES_PMIX = 1, /**< PMIx only (nothing where it does not report) */
     OMPI_EVT_PMIX_RES_PROC = 2, /**< /proc only */
 };
 
-/** Values of evt_pmix_monitor_file_test. */
+/** Values of mpi_events_pmix_monitor_file_test. */
 enum {
     OMPI_EVT_PMIX_FILE_SIZE = 0,   /**< the file must grow */
     OMPI_EVT_PMIX_FILE_ACCESS = 1, /**< the file must be read */
@@ -76,14 +76,14 @@ enum {
 /** The producer's MCA parameters (registered by
  *  ompi_evt_pmix_events_register(); read at MPI_Init's end). */
 typedef struct ompi_evt_pmix_params_t {
-    unsigned int resource_rate; /**< evt_pmix_resource_rate: s, 0 off */
-    int resource_source;        /**< evt_pmix_resource_source: OMPI_EVT_PMIX_RES_* */
-    unsigned int heartbeat;     /**< evt_pmix_monitor_heartbeat: s, 0 off */
-    char *file;                 /**< evt_pmix_monitor_file: path ("%r": the rank), NULL off */
-    unsigned int file_check;    /**< evt_pmix_monitor_file_check: s between checks */
-    int file_test;              /**< evt_pmix_monitor_file_test: OMPI_EVT_PMIX_FILE_* */
-    unsigned int drops;         /**< evt_pmix_monitor_drops: misses before an alert */
-    bool job_events;            /**< evt_pmix_job_events */
+    unsigned int resource_rate; /**< mpi_events_pmix_resource_rate: s, 0 off */
+    int resource_source;        /**< mpi_events_pmix_resource_source: OMPI_EVT_PMIX_RES_* */
+    unsigned int heartbeat;     /**< mpi_events_pmix_monitor_heartbeat: s, 0 off */
+    char *file;                 /**< mpi_events_pmix_monitor_file: path ("%r": the rank), NULL off */
+    unsigned int file_check;    /**< mpi_events_pmix_monitor_file_check: s between checks */
+    int file_test;              /**< mpi_events_pmix_monitor_file_test: OMPI_EVT_PMIX_FILE_* */
+    unsigned int drops;         /**< mpi_events_pmix_monitor_drops: misses before an alert */
+    bool job_events;            /**< mpi_events_pmix_job_events */
 } ompi_evt_pmix_params_t;
 
 /** Current values (storage of the MCA variables). Context: INIT writes. */

@@ -22,11 +22,11 @@
  * the job on them). It reads only what ompi_evt_pmix_client_start() wrote
  * before registering it, and atomics.
  *
- * Heartbeats (evt_pmix_monitor_heartbeat=S): PMIx_Heartbeat() from a
+ * Heartbeats (mpi_events_pmix_monitor_heartbeat=S): PMIx_Heartbeat() from a
  * low-priority opal_progress callback, at most every S/2 seconds. So the
  * PMIx server hears from a process as long as it enters Open MPI's progress
  * engine (any blocking or testing MPI call); one that computes, sleeps or
- * hangs outside MPI for S x evt_pmix_monitor_drops seconds is reported. The
+ * hangs outside MPI for S x mpi_events_pmix_monitor_drops seconds is reported. The
  * monitors are cancelled at the start of MPI_Finalize (PMIX_MONITOR_CANCEL).
  */
 
@@ -446,7 +446,7 @@ static pmix_status_t request(pmix_info_t *monitor, pmix_status_t code, pmix_info
     return rc;
 }
 
-/* evt_pmix_monitor_heartbeat. Context: INIT. */
+/* mpi_events_pmix_monitor_heartbeat. Context: INIT. */
 static void start_heartbeat(unsigned int seconds, unsigned int drops)
 {
     pmix_info_t mon, dirs[3];
@@ -478,7 +478,7 @@ static void start_heartbeat(unsigned int seconds, unsigned int drops)
     }
 }
 
-/* evt_pmix_monitor_file: the path with "%r" replaced by the rank.
+/* mpi_events_pmix_monitor_file: the path with "%r" replaced by the rank.
  * Context: INIT. */
 static void start_file(const ompi_evt_pmix_params_t *prm)
 {

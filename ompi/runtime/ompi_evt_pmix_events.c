@@ -76,14 +76,23 @@ static const mca_base_var_enum_value_t file_test_values[] = {
     {0, NULL},
 };
 
-/* One evt_pmix_<name> variable (see the file comment for the group).
- * Context: INIT. */
+/* One mpi_events_<name> variable (see the file comment for the group):
+ * the runtime's own namespace (Open MPI's runtime parameters are mpi_*),
+ * not the evt/pmix component's. Its first name, evt_<name>, stays a
+ * synonym. Context: INIT. */
 static int reg_var(const char *name, const char *desc, mca_base_var_type_t type,
                    mca_base_var_enum_t *enumerator, mca_base_var_info_lvl_t level, void *storage)
 {
-    int rc = mca_base_var_register("ompi", "evt", NULL, name, desc, type, enumerator, 0, 0, level,
-                                   MCA_BASE_VAR_SCOPE_READONLY, storage);
+    char full[64];
+    int rc;
 
+    (void) snprintf(full, sizeof(full), "events_%s", name);
+    rc = mca_base_var_register("ompi", "mpi", NULL, full, desc, type, enumerator, 0, 0, level,
+                               MCA_BASE_VAR_SCOPE_READONLY, storage);
+    if (0 > rc) {
+        return rc;
+    }
+    rc = mca_base_var_register_synonym(rc, "ompi", "evt", NULL, name, 0);
     return 0 > rc ? rc : OPAL_SUCCESS;
 }
 
@@ -96,14 +105,15 @@ static int register_params(void)
     mca_base_var_enum_t *source_enum = NULL, *file_enum = NULL;
     int rc;
 
-    if (0 <= mca_base_var_find("ompi", "evt", NULL, "pmix_resource_rate")) {
+    if (0 <= mca_base_var_find("ompi", "mpi", NULL, "events_pmix_resource_rate")) {
         return OPAL_SUCCESS;
     }
-    rc = mca_base_var_enum_create("evt_pmix_resource_source", source_values, &source_enum);
+    rc = mca_base_var_enum_create("mpi_events_pmix_resource_source", source_values, &source_enum);
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    rc = mca_base_var_enum_create("evt_pmix_monitor_file_test", file_test_values, &file_enum);
+    rc = mca_base_var_enum_create("mpi_events_pmix_monitor_file_test", file_test_values,
+                                  &file_enum);
     if (OPAL_SUCCESS != rc) {
         OBJ_RELEASE(source_enum);
         return rc;
@@ -142,20 +152,21 @@ static int register_params(void)
                  "Ask the PMIx server to watch this file of each MPI process for signs of life "
                  "(PMIX_MONITOR_FILE; %r in the path is replaced by the process's rank; empty: "
                  "no). An alert (ompi.pmix.monitor_alert) when it shows none for "
-                 "evt_pmix_monitor_file_check x evt_pmix_monitor_drops seconds",
+                 "mpi_events_pmix_monitor_file_check x mpi_events_pmix_monitor_drops seconds",
                  MCA_BASE_VAR_TYPE_STRING, NULL, OPAL_INFO_LVL_3, &p->file);
     if (OPAL_SUCCESS != rc) {
         goto cleanup;
     }
     p->file_check = 10;
-    rc = reg_var("pmix_monitor_file_check", "Seconds between two checks of evt_pmix_monitor_file",
+    rc = reg_var("pmix_monitor_file_check",
+                 "Seconds between two checks of mpi_events_pmix_monitor_file",
                  MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, OPAL_INFO_LVL_4, &p->file_check);
     if (OPAL_SUCCESS != rc) {
         goto cleanup;
     }
     p->file_test = OMPI_EVT_PMIX_FILE_SIZE;
     rc = reg_var("pmix_monitor_file_test",
-                 "What counts as a sign of life of evt_pmix_monitor_file: size (it grew), "
+                 "What counts as a sign of life of mpi_events_pmix_monitor_file: size (it grew), "
                  "access (it was read), modify (it was modified)",
                  MCA_BASE_VAR_TYPE_INT, file_enum, OPAL_INFO_LVL_4, &p->file_test);
     if (OPAL_SUCCESS != rc) {
@@ -248,7 +259,7 @@ static int register_events(mca_base_event_source_t *source)
 
     ei = mca_base_event_register_ptr(
         "ompi", NULL, NULL, "pmix.proc_resource_usage",
-        "Resource usage of this MPI process every evt_pmix_resource_rate seconds (PMIx's "
+        "Resource usage of this MPI process every mpi_events_pmix_resource_rate seconds (PMIx's "
         "process fields): {rank, pid, state, priority, num_threads, cpu, origin (0 /proc, "
         "1 PMIx), seq, cpu_time_usec, percent_cpu, pss_mb, vsize_mb, rss_mb, peak_vsize_mb, "
         "sample_time}",
@@ -259,7 +270,8 @@ static int register_events(mca_base_event_source_t *source)
     }
     ei = mca_base_event_register_ptr(
         "ompi", NULL, NULL, "pmix.monitor_alert",
-        "A PMIx_Process_monitor alert (evt_pmix_monitor_heartbeat, evt_pmix_monitor_file): "
+        "A PMIx_Process_monitor alert (mpi_events_pmix_monitor_heartbeat, "
+        "mpi_events_pmix_monitor_file): "
         "{status, kind (1 heartbeat, 2 file), rank of the silent process, flags}",
         OPAL_INFO_LVL_4, 4, alert_types, alert_offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0,
         source, NULL, &ompi_evt_pmix_alert_event);
@@ -369,16 +381,17 @@ void ompi_evt_pmix_mpi_init_complete(void)
     case OMPI_EVT_PMIX_RES_PMIX:
         want_proc = false;
         opal_output_verbose(10, out, "evt:pmix: resource usage every %u s: %s", p->resource_rate,
-                            state.resource_pmix ? "requested from the PMIx server "
-                                                  "(evt_pmix_resource_source=pmix)"
-                                                : "none (evt_pmix_resource_source=pmix and the "
-                                                  "PMIx request failed)");
+                            state.resource_pmix
+                                ? "requested from the PMIx server "
+                                  "(mpi_events_pmix_resource_source=pmix)"
+                                : "none (mpi_events_pmix_resource_source=pmix and the "
+                                  "PMIx request failed)");
         break;
     case OMPI_EVT_PMIX_RES_PROC:
         want_proc = true;
         opal_output_verbose(10, out,
                             "evt:pmix: resource usage every %u s: sampled from /proc "
-                            "(evt_pmix_resource_source=proc)",
+                            "(mpi_events_pmix_resource_source=proc)",
                             p->resource_rate);
         break;
     default:

@@ -9,7 +9,7 @@
  * @file
  *
  * The /proc sampler of ompi.pmix.proc_resource_usage: a detached thread
- * that samples /proc/self every evt_pmix_resource_rate seconds and raises
+ * that samples /proc/self every mpi_events_pmix_resource_rate seconds and raises
  * the event (context THREAD_SAFE, see ompi_evt_pmix.h), so the sampling
  * never runs on the application's thread and never waits for it.
  *

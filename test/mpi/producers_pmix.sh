@@ -7,13 +7,19 @@
 #     verbose output must say which path was used);
 #   - heartbeat monitor (3 s): rank 1 of 3 silent for 8 s;
 #   - file monitor (checked every 1 s): rank 1 of 3 does not write for 5 s.
+# Under ring the parameters are given by their names (mpi_events_pmix_*),
+# under sync by their first names (evt_pmix_*, now synonyms).
 . "$(dirname "$0")/evt_mpi_run.sh"
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 for evt in sync ring; do
-    run_np 2 test_pmix_events --mca evt $evt --mca evt_pmix_resource_rate 1 \
+    # the parameters' names (mpi_events_pmix_*) under ring, their first
+    # names (evt_pmix_*, synonyms) under sync: both must work
+    p=mpi_events_pmix
+    [ $evt = sync ] && p=evt_pmix
+    run_np 2 test_pmix_events --mca evt $evt --mca ${p}_resource_rate 1 \
         --mca evt_base_verbose 10 -- resource 1 5 proc
     if ! echo "$out" | grep -q "evt:pmix: resource usage every 1 s: sampled from /proc until the PMIx server's first update"; then
         echo "FAIL: the verbose output does not say the resource usage comes from /proc"
@@ -24,7 +30,7 @@ for evt in sync ring; do
             --mca evt_pmix_resource_source proc -- resource 1 4 proc
     fi
 
-    run_np 3 test_pmix_events --mca evt $evt --mca evt_pmix_monitor_heartbeat 3 \
+    run_np 3 test_pmix_events --mca evt $evt --mca ${p}_monitor_heartbeat 3 \
         --mca evt_base_verbose 10 -- heartbeat 8
     if ! echo "$out" | grep -q "evt:pmix: heartbeat monitor (3 s, 1 drops): PMIx_Process_monitor returned 0"; then
         echo "FAIL: the heartbeat monitor was not accepted"
