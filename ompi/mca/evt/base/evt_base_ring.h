@@ -13,6 +13,16 @@
  * opal/mca/threads does for its mutexes and wait_sync, so the raise path
  * costs no call).
  *
+ * Installed, and what of it is an interface: the layout of the control
+ * block (ompi_evt_ring_ctl_t) and of the record header (ompi_evt_ring_hdr_t)
+ * is ABI, shared with the flight-recorder file format (evt_file_format.h
+ * restates it, and evt/file's static assertions keep the two in step: a
+ * change is a new file format version) and with a component's ring
+ * storage (ompi_evt_base_storage_t). The inline functions are the kit's
+ * own: an installed kit's raise path is compiled into libompi_evt, and a
+ * component reaches records through ompi_evt_base_kit_decode(), never by
+ * calling these; they may change with any release.
+ *
  * Correctness contract of the ompi_evt_ring_spsc_* family:
  *   - ONE producer: the thread that owns the ring, plus signal handlers that
  *     interrupt that same thread. Handing a ring to another producer thread
