@@ -19,6 +19,7 @@
 
 #include "ompi_config.h"
 
+#include <assert.h>
 #include <sched.h>
 
 #include "ompi/constants.h"
@@ -71,6 +72,9 @@ void ompi_evt_kit_token_release(void)
 {
     evt_kit_t *k = &ompi_evt_kit;
 
+    /* only the drainer lets the token go */
+    assert(ompi_evt_kit_draining_tls);
+    assert(0 != atomic_load_explicit(&k->token, memory_order_relaxed));
     release_orphan();
     ompi_evt_kit_draining_tls = false;
     /* seq_cst: pairs with the exchange in ompi_evt_kit_token_try() (release of the
@@ -115,6 +119,7 @@ const ompi_evt_base_module_t *ompi_evt_kit_module_enter(void)
 
 void ompi_evt_kit_module_exit(void)
 {
+    assert(0 != atomic_load_explicit(&ompi_evt_kit.module_busy, memory_order_relaxed));
     /* release: the module call is done before detach sees us out */
     atomic_store_explicit(&ompi_evt_kit.module_busy, 0, memory_order_release);
 }
