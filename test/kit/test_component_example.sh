@@ -6,7 +6,7 @@
 #     counts the events of examples/evt_demo_app and prints them at
 #     finalize (each rank: one ompi.mpi.initialization, the app's own
 #     events, nothing dropped);
-#   - run through the test kit (evt_kit_check count --path DIR).
+#   - run through the test kit (ompi-evt-check-component count --path DIR).
 # Prints "N passed, M failed".
 evt_scratch=evt-comp
 . "${EVT_TOP_SRCDIR:?run from make check}/test/evt_test_install.sh"
@@ -57,7 +57,7 @@ n=$(grep -E '^evt/count \[[0-9]+\]: ' "$tmp/run.log" | grep -vc '(dropped 0)$')
 if [ "$n" -eq 0 ]; then ok; else ko "$n counts with drops"; fi
 
 # The test kit against the out-of-tree component
-if timeout 300 "$top/test/kit/evt_kit_check" count --expect deferred,exports,async-signal \
+if timeout 300 "$EVT_KIT_CHECK" count --expect deferred,exports,async-signal \
         --path "$tmp/ex/.libs" >"$tmp/kit.log" 2>&1; then ok; else ko "test kit"; fi
 tail -3 "$tmp/kit.log"
 finish

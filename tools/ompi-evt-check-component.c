@@ -12,7 +12,7 @@
  * path and selected by name, as --mca evt NAME does), from the tool's side
  * (MPI_T_*) and the producer's (mca_base_event_*).
  *
- *   evt_kit_check NAME [--expect PROPS] [--path DIR]
+ *   ompi-evt-check-component NAME [--expect PROPS] [--path DIR] [--mca K V]...
  *     NAME     the component (OMPI_MCA_evt=NAME)
  *     PROPS    the optional properties it declares, comma-separated, from
  *              deferred, exports, async-signal ("none" for none): checked
@@ -20,6 +20,11 @@
  *              component cannot lose one silently
  *     DIR      put DIR first in the component path (an out-of-tree
  *              component)
+ *     K V      an MCA parameter the component needs to be selected or to
+ *              run (OMPI_MCA_K=V), e.g. --mca evt_mine_port 5000
+ * Installed (bin), so that an author tests a component against an
+ * installed ompi-evt without its source tree; make check-component and the
+ * test kit's tests run it from the build tree.
  *
  * What is generic runs for every component; a property adds its tests:
  *   deferred      a raise does not call back; a drain point does
@@ -352,6 +357,27 @@ int main(int argc, char **argv)
             expect = argv[++i];
         } else if (0 == strcmp(argv[i], "--path") && i + 1 < argc) {
             path = argv[++i];
+        } else if (0 == strcmp(argv[i], "--mca") && i + 2 < argc) {
+            char var[512];
+            if (sizeof(var) <= (size_t) snprintf(var, sizeof(var), "OMPI_MCA_%s", argv[i + 1])
+                || '\0' == argv[i + 1][0] || NULL != strchr(argv[i + 1], '=')) {
+                fprintf(stderr, "ompi-evt-check-component: --mca %s: not a parameter name\n",
+                        argv[i + 1]);
+                return 2;
+            }
+            setenv(var, argv[i + 2], 1);
+            i += 2;
+        } else if (0 == strcmp(argv[i], "--help") || 0 == strcmp(argv[i], "-h")) {
+            printf("usage: ompi-evt-check-component NAME [--expect PROPS] [--path DIR] "
+                   "[--mca K V]...\n"
+                   "  Runs the generic tests every evt component must pass against the\n"
+                   "  component NAME, loaded and selected by the real framework.\n"
+                   "  --expect PROPS  the properties it declares: deferred, exports,\n"
+                   "                  async-signal, comma-separated, or none\n"
+                   "  --path DIR      put DIR first in the component path\n"
+                   "  --mca K V       set the MCA parameter K (as --mca K V of mpirun)\n"
+                   "  Exit 0: every test passed; 1: a test failed; 2: usage.\n");
+            return 0;
         } else if (NULL == name && '-' != argv[i][0]) {
             name = argv[i];
         } else {
@@ -360,7 +386,8 @@ int main(int argc, char **argv)
         }
     }
     if (NULL == name) {
-        fprintf(stderr, "usage: evt_kit_check NAME [--expect PROPS] [--path DIR]\n");
+        fprintf(stderr, "usage: ompi-evt-check-component NAME [--expect PROPS] [--path DIR] "
+                        "[--mca K V]... (--help)\n");
         return 2;
     }
     setenv("OMPI_MCA_evt", name, 1);
