@@ -114,11 +114,17 @@ else
     # and root's skipped
     mkdir -m 700 "$W/s3" && chown nobody "$W/s3" && chmod 000 "$S/theirs.evt" &&
         cp "$W/theirs/nodeA.evt" "$S/zz.evt" && chown nobody "$S/zz.evt" || bad "setup as nobody"
-    run 60 1 setpriv --reuid=nobody --regid=nogroup --clear-groups "$L" --read "$S" -o "$W/s3" --quiet &&
-        test "$(grep -c '"time_ns"' "$W/s3/events.jsonl")" = "$theirs" &&
-        grep -q "SKIPPED .*theirs.evt: Permission denied" "$W/s3/summary.txt" &&
-        grep -q "SKIPPED .*mine.evt: owned by uid 0" "$W/s3/summary.txt" &&
-        ok "as nobody: an unreadable file skipped, the rest read, exit 1" || bad "as nobody: unreadable"
+    if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$L"; then
+        # a build tree in a folder only root may enter (mktemp -d): nobody
+        # cannot run the tool at all
+        echo "SKIP: as nobody: $L cannot be run by user nobody (a parent folder is closed)"
+    else
+        run 60 1 setpriv --reuid=nobody --regid=nogroup --clear-groups "$L" --read "$S" -o "$W/s3" --quiet &&
+            test "$(grep -c '"time_ns"' "$W/s3/events.jsonl")" = "$theirs" &&
+            grep -q "SKIPPED .*theirs.evt: Permission denied" "$W/s3/summary.txt" &&
+            grep -q "SKIPPED .*mine.evt: owned by uid 0" "$W/s3/summary.txt" &&
+            ok "as nobody: an unreadable file skipped, the rest read, exit 1" || bad "as nobody: unreadable"
+    fi
     chmod 700 "$W"
 fi
 
