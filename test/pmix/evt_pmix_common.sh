@@ -29,11 +29,21 @@ fail() {
     failures=$((failures + 1))
 }
 
+# run LABEL CMD...: CMD's output in $scratch/LABEL.out, its status in rc.
+# When mpirun could not start its daemons (the two "nodes" of this machine
+# under heavy load: ORTE says so, then may crash), no process of the job
+# ran and nothing of ours was tested: the launch is tried again, at most
+# twice, and said.
 run() {
     _rl=$1; shift
     echo "=== $_rl: $*"
-    "$@" >"$scratch/$_rl.out" 2>&1
-    rc=$?
+    for _try in 1 2 3; do
+        "$@" >"$scratch/$_rl.out" 2>&1
+        rc=$?
+        grep -q "ORTE was unable to reliably start one or more daemons" "$scratch/$_rl.out" ||
+            break
+        echo "=== $_rl: mpirun could not start its daemons (try $_try of 3): launching again"
+    done
     cat "$scratch/$_rl.out"
     echo "=== $_rl: exit $rc"
 }
