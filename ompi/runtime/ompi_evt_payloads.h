@@ -18,7 +18,7 @@
  *     ompi_evt_win_created_payload_t p;
  *     MPI_T_event_copy(instance, &p);
  *
- * Layouts (`type@offset`; README "Built-in events"); names and payloads
+ * Layouts (`type@offset`; docs/events.md); names and payloads
  * of the lifecycle, communicator, window, error handler and memory events
  * are Open MPI main's, the point-to-point ones this project's. Handles are
  * the C handle values (MPI_Comm, MPI_Win and MPI_Errhandler are pointers in
@@ -187,8 +187,8 @@ EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_p2p_payload_t, comm)
                           "ompi.mpi.p2p_*_complete: the registered layout");
 
 /* ------------------------------------------------------------------------
- * Events from PMIx, on source "ompi.pmix" (ompi_evt_pmix_*.c; README
- * "Events from PMIx"). This project's own names and layouts.
+ * Events from PMIx, on source "ompi.pmix" (ompi_evt_pmix_*.c;
+ * docs/events.md, "Events from PMIx"). This project's own names and layouts.
  * ------------------------------------------------------------------------ */
 
 /** Rank values of the PMIx events' rank elements that name no single rank. */

@@ -9,7 +9,7 @@
  * @file
  *
  * The PMIx producer: events from PMIx itself, on source "ompi.pmix",
- * whatever the delivery component (README "Events from PMIx"):
+ * whatever the delivery component (docs/events.md, "Events from PMIx"):
  *   ompi.pmix.proc_resource_usage  this process's resource usage every
  *                                  mpi_events_pmix_resource_rate seconds
  *   ompi.pmix.monitor_alert        PMIx_Process_monitor alarms (heartbeat,

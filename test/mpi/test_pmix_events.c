@@ -39,7 +39,7 @@
  *       the dead rank).
  *   nojobevent VICTIM S    (mpirun --enable-recovery) rank VICTIM kills
  *       itself; the survivors get no job event in S s: Open MPI 4.1.4's
- *       mpirun does not deliver one (README).
+ *       mpirun does not deliver one (docs/events.md).
  *   lost                   the server dies; every rank gets
  *       ompi.pmix.job_event {PMIX_ERR_LOST_CONNECTION}, printed by the
  *       callback itself (Open MPI's default handler runs next and aborts
@@ -460,7 +460,7 @@ static void test_jobevent(int victim)
 /* Open MPI 4.1.4's mpirun --enable-recovery: what is true there is that no
  * job event reaches the survivors (ORTE's notification is refused by
  * PMIx 4.2.2: "PMIX ERROR: BAD-PARAM in pmix_event_notification.c"). If
- * this starts failing, the host delivers: update the README. */
+ * this starts failing, the host delivers: update docs/events.md. */
 static void test_nojobevent(int victim, int wait_s)
 {
     double end;

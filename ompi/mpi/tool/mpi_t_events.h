@@ -21,7 +21,7 @@
  * handle types point at the engine's structures (opal/mca/base/mca_base_event.h)
  * by tag only, the way Open MPI's own MPI_T_enum does.
  *
- * Choices the standard leaves to the implementation (see also the README):
+ * Choices the standard leaves to the implementation (see also docs/user-guide.md):
  *  - No MPI_T_EVENT_REGISTRATION_NULL: MPI-4.1 defines none (handle_free takes
  *    the handle by value).
  *  - Info objects: Open MPI 4.1 can create MPI_Info objects only between
