@@ -50,6 +50,11 @@
 static bool parsable = false;
 static bool markdown = false;
 
+static const char *ordering_name(const mca_base_event_source_t *s)
+{
+    return MCA_BASE_EVENT_SOURCE_ORDERED == s->ordering ? "ordered" : "unordered";
+}
+
 static const char *type_name(mca_base_var_type_t type)
 {
     switch (type) {
@@ -192,7 +197,7 @@ static void print_sources(void)
         }
         if (parsable) {
             printf("source:%d:%s:ordering:%s\n", s->index, s->name,
-                   MCA_BASE_EVENT_SOURCE_ORDERED == s->ordering ? "ordered" : "unordered");
+                   ordering_name(s));
             printf("source:%d:%s:ticks_per_second:%lld\n", s->index, s->name,
                    (long long) s->ticks_per_second);
             printf("source:%d:%s:max_ticks:%lld\n", s->index, s->name, (long long) s->max_ticks);
@@ -202,7 +207,7 @@ static void print_sources(void)
                    NULL == s->description ? "" : s->description);
         } else {
             printf("  [%d] %s: %s, %lld ticks/s, ad-hoc timestamps %s\n      %s\n", s->index,
-                   s->name, MCA_BASE_EVENT_SOURCE_ORDERED == s->ordering ? "ordered" : "unordered",
+                   s->name, ordering_name(s),
                    (long long) s->ticks_per_second, s->supports_adhoc ? "allowed" : "not allowed",
                    NULL == s->description ? "" : s->description);
         }
@@ -277,7 +282,7 @@ static void print_markdown(void)
             continue;
         }
         printf("| `%s` | %s | %lld | %s | %s |\n", s->name,
-               MCA_BASE_EVENT_SOURCE_ORDERED == s->ordering ? "ordered" : "unordered",
+               ordering_name(s),
                (long long) s->ticks_per_second, s->supports_adhoc ? "yes" : "no",
                NULL == s->description ? "" : s->description);
     }

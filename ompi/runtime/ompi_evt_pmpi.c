@@ -18,7 +18,7 @@
  * component path. The MPI_Init path is shared with the hook
  * (ompi_evt_mpi_init_bottom/_finalize_top act once per MPI_Init).
  *
- * The host bug (HOST-NOTES.md): Open MPI 4.1.4 segfaults in
+ * The host bug (reproduced with Debian 12's build): Open MPI 4.1.4 segfaults in
  * mca_base_components_close when the last MPI_T_finalize comes after
  * MPI_Finalize (its MPI_T teardown closes frameworks MPI_Finalize already
  * tore down). Our MPI_T_finalize therefore ends MPI_T there itself: it

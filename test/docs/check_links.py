@@ -4,8 +4,10 @@ and a #fragment names a heading of that file (GitHub's anchors)."""
 import os
 import re
 import sys
+from functools import lru_cache
 
 
+@lru_cache(maxsize=None)
 def anchors(path):
     out = set()
     fence = False

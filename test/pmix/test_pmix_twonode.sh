@@ -1,5 +1,5 @@
 #!/bin/sh
-# Two "nodes" on this machine under the stock mpirun (HOST-NOTES): a
+# Two "nodes" on this machine under the stock mpirun: a
 # hostfile of two names and an rsh agent that runs the command locally, so
 # mpirun starts a daemon (and a PMIx server) per node. Each node's sink
 # writes its own file, which holds exactly its own ranks' events (ranks 0-1

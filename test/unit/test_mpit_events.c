@@ -884,7 +884,7 @@ Test(mpit_info, round_trips_through_mpi_info)
     cr_expect_eq(MPI_T_event_handle_free(reg, NULL, NULL), MPI_SUCCESS);
     cr_expect_eq(mca_base_event_finalize(), OPAL_SUCCESS);
     /* MPI_T stays initialised: MPI_T_finalize after MPI_Finalize crashes
-     * Open MPI 4.1.4 (HOST-NOTES.md) and is not this suite's subject. */
+     * Open MPI 4.1.4 and is not this suite's subject. */
     cr_expect_eq(MPI_Finalize(), MPI_SUCCESS);
 }
 

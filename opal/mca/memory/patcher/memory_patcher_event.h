@@ -14,7 +14,7 @@
  * brk/sbrk, mremap and shmdt, including the ones glibc's free() and
  * malloc_trim() make, and calls every registered release hook in the thread
  * that releases, *before* the memory goes away, possibly inside libc's
- * allocator (HOST-NOTES "Memory hooks"). Raw syscall(SYS_munmap) is not seen.
+ * allocator (measured with Open MPI 4.1.4's memory/patcher). Raw syscall(SYS_munmap) is not seen.
  *
  * Events (all on source "ompi.unordered": UNORDERED, 1e9 ticks/s,
  * CLOCK_MONOTONIC, ad-hoc readable):

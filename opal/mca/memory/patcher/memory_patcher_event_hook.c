@@ -13,7 +13,7 @@
  *
  * The hook runs inside free()/munmap()/madvise()/brk(), in the releasing
  * thread, before the memory goes away, possibly inside libc's allocator
- * (HOST-NOTES "Memory hooks"). So it may not: lock, allocate, print, walk a
+ * (measured with Open MPI 4.1.4's memory/patcher). So it may not: lock, allocate, print, walk a
  * list, use TLS. It does: one acquire load of the armed flag, one relaxed
  * load of the sink switch, two atomic adds into the static sink, one acquire
  * load of the per-release callback and, if set, that call.
