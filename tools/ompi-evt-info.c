@@ -196,8 +196,7 @@ static void print_sources(void)
             continue;
         }
         if (parsable) {
-            printf("source:%d:%s:ordering:%s\n", s->index, s->name,
-                   ordering_name(s));
+            printf("source:%d:%s:ordering:%s\n", s->index, s->name, ordering_name(s));
             printf("source:%d:%s:ticks_per_second:%lld\n", s->index, s->name,
                    (long long) s->ticks_per_second);
             printf("source:%d:%s:max_ticks:%lld\n", s->index, s->name, (long long) s->max_ticks);
@@ -207,8 +206,8 @@ static void print_sources(void)
                    NULL == s->description ? "" : s->description);
         } else {
             printf("  [%d] %s: %s, %lld ticks/s, ad-hoc timestamps %s\n      %s\n", s->index,
-                   s->name, ordering_name(s),
-                   (long long) s->ticks_per_second, s->supports_adhoc ? "allowed" : "not allowed",
+                   s->name, ordering_name(s), (long long) s->ticks_per_second,
+                   s->supports_adhoc ? "allowed" : "not allowed",
                    NULL == s->description ? "" : s->description);
         }
     }
@@ -281,8 +280,7 @@ static void print_markdown(void)
         if (OPAL_SUCCESS != mca_base_event_source_get_by_index(i, &s)) {
             continue;
         }
-        printf("| `%s` | %s | %lld | %s | %s |\n", s->name,
-               ordering_name(s),
+        printf("| `%s` | %s | %lld | %s | %s |\n", s->name, ordering_name(s),
                (long long) s->ticks_per_second, s->supports_adhoc ? "yes" : "no",
                NULL == s->description ? "" : s->description);
     }
@@ -350,8 +348,8 @@ int main(int argc, char **argv)
      * not bring up. */
     rc = markdown ? opal_init(&argc, &argv) : opal_init_util(&argc, &argv);
     if (OPAL_SUCCESS != rc) {
-        fprintf(stderr, "ompi-evt-info: %s failed (%d)\n", markdown ? "opal_init" : "opal_init_util",
-                rc);
+        fprintf(stderr, "ompi-evt-info: %s failed (%d)\n",
+                markdown ? "opal_init" : "opal_init_util", rc);
         return 1;
     }
     rc = mca_base_event_init();
@@ -366,8 +364,10 @@ int main(int argc, char **argv)
          * raises (evt/ring) has them. */
         rc = opal_memory_patcher_event_register(MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE);
         if (OPAL_SUCCESS != rc) {
-            fprintf(stderr, "ompi-evt-info: the memory-release events could not be registered "
-                            "(%d); is Open MPI's memory/patcher component usable here?\n", rc);
+            fprintf(stderr,
+                    "ompi-evt-info: the memory-release events could not be registered "
+                    "(%d); is Open MPI's memory/patcher component usable here?\n",
+                    rc);
         } else {
             print_markdown();
             opal_memory_patcher_event_finalize();
