@@ -18,7 +18,7 @@
  *          a flight recorder)
  *   file  (full, every raise evicts: the steady state)
  * Both rings are 4 MiB. Goal: file within 10% of ring.
- * Read-back: ompi_evt_fr_open() of the file left by the file phase (a full
+ * Read-back: mca_common_evt_flight_open() of the file left by the file phase (a full
  * 4 MiB ring), records per second and MB/s, median of 9.
  */
 #include "ompi_config.h"
@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 #include "bench_common.h"
-#include "evt_file_read.h"
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/file/evt_file.h"
@@ -136,7 +136,7 @@ int main(void)
     double v[BATCHES], med[NKINDS], rd[9];
     mca_base_event_registration_t *h = NULL;
     char path[4096] = "", host[256] = "";
-    ompi_evt_fr_file_t *f = NULL;
+    mca_common_evt_flight_file_t *f = NULL;
     size_t nrec = 0;
 
     (void) snprintf(dir, sizeof(dir), "/tmp/evt_bench_file.XXXXXX");
@@ -184,7 +184,7 @@ int main(void)
     }
     for (int i = 0; i < 9; ++i) {
         double t0 = bench_now_ns();
-        if (0 != ompi_evt_fr_open(path, &f)) {
+        if (0 != mca_common_evt_flight_open(path, &f)) {
             fprintf(stderr, "bench_file: cannot read %s\n", path);
             return 1;
         }
@@ -195,7 +195,7 @@ int main(void)
             return 1;
         }
         if (i < 8) {
-            ompi_evt_fr_free(f);
+            mca_common_evt_flight_free(f);
         }
     }
     (void) gethostname(host, sizeof(host) - 1);
@@ -210,11 +210,12 @@ int main(void)
            100.0 * med[FILE_REC] / med[RING_DROP]);
     printf("  file / ring (overwrite)      %7.1f %%\n",
            100.0 * med[FILE_REC] / med[RING_OVERWRITE]);
-    printf("read-back (ompi_evt_fr_open of %zu records, %zu bytes): %.1f ms = %.2f million "
-           "records/s, %.0f MB/s\n",
-           nrec, f->len, bench_median(rd, 9) / 1e6, nrec / (bench_median(rd, 9) / 1e9) / 1e6,
-           f->len / (bench_median(rd, 9) / 1e9) / 1e6);
-    ompi_evt_fr_free(f);
+    printf(
+        "read-back (mca_common_evt_flight_open of %zu records, %zu bytes): %.1f ms = %.2f million "
+        "records/s, %.0f MB/s\n",
+        nrec, f->len, bench_median(rd, 9) / 1e6, nrec / (bench_median(rd, 9) / 1e9) / 1e6,
+        f->len / (bench_median(rd, 9) / 1e9) / 1e6);
+    mca_common_evt_flight_free(f);
     (void) unlink(path);
     (void) rmdir(dir);
     (void) mca_base_event_handle_free(h, NULL, NULL);

@@ -38,8 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
@@ -96,8 +96,8 @@ static int sh(const char *cmd)
 static int generate(const char *dir, long events, int ranks, int nodes, size_t batch)
 {
     mca_base_event_t *send_ev, *recv_ev;
-    ompi_evt_nodefile_t files[26];
-    ompi_evt_wire_encoder_t *enc = calloc((size_t) ranks, sizeof(*enc));
+    mca_common_evt_nodefile_t files[26];
+    mca_common_evt_wire_encoder_t *enc = calloc((size_t) ranks, sizeof(*enc));
     uint64_t *seq = calloc((size_t) ranks, sizeof(*seq));
     const int64_t t0 = 1700000000000000000LL;
     long per_rank = events / ranks, written = 0;
@@ -112,20 +112,21 @@ static int generate(const char *dir, long events, int ranks, int nodes, size_t b
     for (int n = 0; n < nodes; ++n) {
         char host[16];
         snprintf(host, sizeof(host), "node%c", 'A' + n);
-        if (OPAL_SUCCESS != ompi_evt_nodefile_open(&files[n], dir, host)) {
+        if (OPAL_SUCCESS != mca_common_evt_nodefile_open(&files[n], dir, host)) {
             fprintf(stderr, "bench_listen: %s\n", files[n].error);
             return -1;
         }
     }
     for (int r = 0; r < ranks; ++r) {
-        ompi_evt_wire_sender_t s;
+        mca_common_evt_wire_sender_t s;
         memset(&s, 0, sizeof(s));
         strcpy(s.nspace, "prterun-bench-1@1");
         snprintf(s.host, sizeof(s.host), "node%c", 'A' + r * nodes / ranks);
         s.rank = (uint32_t) r;
-        if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&enc[r], &s, batch)
-            || OPAL_SUCCESS != ompi_evt_wire_encoder_begin(&enc[r], 0, 0)
-            || OPAL_SUCCESS != ompi_evt_wire_encoder_add_clock(&enc[r], send_ev->source, 0, t0)) {
+        if (OPAL_SUCCESS != mca_common_evt_wire_encoder_construct(&enc[r], &s, batch)
+            || OPAL_SUCCESS != mca_common_evt_wire_encoder_begin(&enc[r], 0, 0)
+            || OPAL_SUCCESS
+                   != mca_common_evt_wire_encoder_add_clock(&enc[r], send_ev->source, 0, t0)) {
             return -1;
         }
     }
@@ -153,27 +154,29 @@ static int generate(const char *dir, long events, int ranks, int nodes, size_t b
                 rec.source = send_ev->source;
                 rec.timestamp = p.complete_time;
                 rec.data = &p;
-                rc = ompi_evt_wire_encoder_add_record(&enc[r], &rec);
+                rc = mca_common_evt_wire_encoder_add_record(&enc[r], &rec);
             } else {
                 rc = OPAL_ERR_TEMP_OUT_OF_RESOURCE;
-                (void) ompi_evt_wire_encoder_set_flags(&enc[r], OMPI_EVT_WIRE_FLAG_FINAL);
+                (void) mca_common_evt_wire_encoder_set_flags(&enc[r],
+                                                             MCA_COMMON_EVT_WIRE_FLAG_FINAL);
             }
             if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
                 const void *buf;
                 size_t len;
-                if (OPAL_SUCCESS != ompi_evt_wire_encoder_finish(&enc[r], &buf, &len)
-                    || OPAL_SUCCESS != ompi_evt_nodefile_append(&files[node], buf, len)) {
+                if (OPAL_SUCCESS != mca_common_evt_wire_encoder_finish(&enc[r], &buf, &len)
+                    || OPAL_SUCCESS != mca_common_evt_nodefile_append(&files[node], buf, len)) {
                     return -1;
                 }
                 bytes += len;
                 if (last) {
                     continue;
                 }
-                if (OPAL_SUCCESS != ompi_evt_wire_encoder_begin(&enc[r], ++seq[r], 0)
-                    || OPAL_SUCCESS != ompi_evt_wire_encoder_add_clock(&enc[r], send_ev->source,
-                                                                       p.complete_time,
-                                                                       t0 + p.complete_time)
-                    || OPAL_SUCCESS != ompi_evt_wire_encoder_add_record(&enc[r], &rec)) {
+                if (OPAL_SUCCESS != mca_common_evt_wire_encoder_begin(&enc[r], ++seq[r], 0)
+                    || OPAL_SUCCESS
+                           != mca_common_evt_wire_encoder_add_clock(&enc[r], send_ev->source,
+                                                                    p.complete_time,
+                                                                    t0 + p.complete_time)
+                    || OPAL_SUCCESS != mca_common_evt_wire_encoder_add_record(&enc[r], &rec)) {
                     return -1;
                 }
             } else if (OPAL_SUCCESS != rc) {
@@ -184,23 +187,22 @@ static int generate(const char *dir, long events, int ranks, int nodes, size_t b
     }
     t_end = now();
     for (int n = 0; n < nodes; ++n) {
-        ompi_evt_nodefile_close(&files[n]);
+        mca_common_evt_nodefile_close(&files[n]);
     }
     for (int r = 0; r < ranks; ++r) {
-        ompi_evt_wire_encoder_destruct(&enc[r]);
+        mca_common_evt_wire_encoder_destruct(&enc[r]);
     }
     printf("generated %ld events of %d ranks on %d nodes: %.1f MB of batches (%.1f bytes/event), "
            "encode + validate + append %.2f s = %.2f M events/s\n",
-           written, ranks, nodes, bytes / 1e6, (double) bytes / (double) written,
-           t_end - t_start, written / (t_end - t_start) / 1e6);
+           written, ranks, nodes, bytes / 1e6, (double) bytes / (double) written, t_end - t_start,
+           written / (t_end - t_start) / 1e6);
     free(enc);
     free(seq);
     return (int) (written == per_rank * ranks ? 0 : -1);
 }
 
 /* Run the listener; report. */
-static int run(const char *listen, const char *dir, const char *fmt, const char *extra,
-               long events)
+static int run(const char *listen, const char *dir, const char *fmt, const char *extra, long events)
 {
     char out[4096], cmd[16384], sum[4200], line[512];
     struct rusage ru;
@@ -249,8 +251,7 @@ static int run(const char *listen, const char *dir, const char *fmt, const char 
            "%6.1f MB  %s\n",
            fmt, NULL == extra ? "" : extra, t1 - t0, events / (t1 - t0) / 1e6, cpu, user,
            events / cpu / 1e6, (double) (du(out)) / 1e6, (double) ru.ru_maxrss / 1024.0,
-           WIFEXITED(status) && 0 == WEXITSTATUS(status) && counted == events ? "ok"
-                                                                                : "FAILED");
+           WIFEXITED(status) && 0 == WEXITSTATUS(status) && counted == events ? "ok" : "FAILED");
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
     (void) sh(cmd);
     return WIFEXITED(status) && 0 == WEXITSTATUS(status) && counted == events ? 0 : -1;
@@ -291,8 +292,9 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("node files: %.1f MB in %s\n", du(dir) / 1e6, dir);
-    printf("format    options                   wall    rate      cpu = user + sys           rate   "
-           "  output     peak memory\n");
+    printf(
+        "format    options                   wall    rate      cpu = user + sys           rate   "
+        "  output     peak memory\n");
     fails += 0 != run(argv[1], dir, "none", NULL, events);
     fails += 0 != run(argv[1], dir, "jsonl", NULL, events);
     fails += 0 != run(argv[1], dir, "perfetto", NULL, events);

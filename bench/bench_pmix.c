@@ -55,10 +55,10 @@
 
 #include "bench_common.h"
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
@@ -176,10 +176,10 @@ static double clock_cost(void)
 /* ---- what one record costs in each stage, without PMIx ---- */
 static void mode_stages(void)
 {
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_sender_t who;
-    ompi_evt_wire_batch_t b;
-    ompi_evt_nodefile_t f;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t who;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_nodefile_t f;
     mca_base_event_record_t r;
     payload_t p = {0, 0};
     static unsigned char copy[OMPI_EVT_PMIX_DEFAULT_BATCH_BYTES];
@@ -198,46 +198,46 @@ static void mode_stages(void)
     r.source = ev->source;
     r.data = &p;
     if (OPAL_SUCCESS
-        != ompi_evt_wire_encoder_construct(&enc, &who, OMPI_EVT_PMIX_DEFAULT_BATCH_BYTES)) {
+        != mca_common_evt_wire_encoder_construct(&enc, &who, OMPI_EVT_PMIX_DEFAULT_BATCH_BYTES)) {
         exit(1);
     }
-    (void) ompi_evt_wire_encoder_begin(&enc, 0, 0);
+    (void) mca_common_evt_wire_encoder_begin(&enc, 0, 0);
     t0 = bench_now_ns();
     while (n < 4000000) {
         p.seq = (uint64_t) n;
         r.timestamp = n;
-        if (OPAL_SUCCESS != ompi_evt_wire_encoder_add_record(&enc, &r)) {
-            (void) ompi_evt_wire_encoder_finish(&enc, &buf, &len);
+        if (OPAL_SUCCESS != mca_common_evt_wire_encoder_add_record(&enc, &r)) {
+            (void) mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
             memcpy(copy, buf, len);
-            (void) ompi_evt_wire_encoder_begin(&enc, (uint64_t) ++batches, 0);
+            (void) mca_common_evt_wire_encoder_begin(&enc, (uint64_t) ++batches, 0);
             continue;
         }
         ++n;
     }
     enc_ns = (bench_now_ns() - t0) / (double) n;
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
     memset(&b, 0, sizeof(b));
-    if (OPAL_SUCCESS != ompi_evt_wire_decode(copy, len, &b)) {
+    if (OPAL_SUCCESS != mca_common_evt_wire_decode(copy, len, &b)) {
         exit(1);
     }
     per_batch = b.num_records;
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     t0 = bench_now_ns();
     for (int i = 0; i < reps; ++i) {
         memset(&b, 0, sizeof(b));
-        (void) ompi_evt_wire_decode(copy, len, &b);
-        ompi_evt_wire_batch_destruct(&b);
+        (void) mca_common_evt_wire_decode(copy, len, &b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
     dec_ns = (bench_now_ns() - t0) / (double) (reps * per_batch);
-    if (NULL == mkdtemp(dir) || OPAL_SUCCESS != ompi_evt_nodefile_open(&f, dir, "bench")) {
+    if (NULL == mkdtemp(dir) || OPAL_SUCCESS != mca_common_evt_nodefile_open(&f, dir, "bench")) {
         exit(1);
     }
     t0 = bench_now_ns();
     for (int i = 0; i < reps; ++i) {
-        (void) ompi_evt_nodefile_append(&f, copy, len);
+        (void) mca_common_evt_nodefile_append(&f, copy, len);
     }
     app_ns = (bench_now_ns() - t0) / (double) (reps * per_batch);
-    ompi_evt_nodefile_close(&f);
+    mca_common_evt_nodefile_close(&f);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     (void) system(cmd);
     printf("bench_pmix stages (16-byte payload, %zu records in a %zu-byte batch):\n", per_batch,
@@ -415,16 +415,17 @@ static void bench_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
     double arrival = bench_now_ns();
 
     for (size_t i = 0; i < ninfo; ++i) {
-        ompi_evt_wire_batch_t b;
-        ompi_evt_wire_record_t rec;
+        mca_common_evt_wire_batch_t b;
+        mca_common_evt_wire_record_t rec;
         size_t cursor = 0;
 
-        if (!PMIX_CHECK_KEY(&info[i], OMPI_EVT_WIRE_PMIX_KEY)) {
+        if (!PMIX_CHECK_KEY(&info[i], MCA_COMMON_EVT_WIRE_PMIX_KEY)) {
             continue;
         }
         memset(&b, 0, sizeof(b));
         if (OPAL_SUCCESS
-            != ompi_evt_wire_decode(info[i].value.data.bo.bytes, info[i].value.data.bo.size, &b)) {
+            != mca_common_evt_wire_decode(info[i].value.data.bo.bytes, info[i].value.data.bo.size,
+                                          &b)) {
             break;
         }
         atomic_fetch_add(&records_in, b.num_records);
@@ -434,17 +435,17 @@ static void bench_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
         }
         if (NULL != lat) {
             pthread_mutex_lock(&lat_lock);
-            while (ompi_evt_wire_batch_next_record(&b, &cursor, &rec)) {
+            while (mca_common_evt_wire_batch_next_record(&b, &cursor, &rec)) {
                 if (0 == strcmp(b.types[rec.type].name, "ompi.bench_pmix") && nlat < max_lat) {
                     lat[atomic_fetch_add(&nlat, 1)] = arrival - (double) rec.timestamp;
                 }
             }
             pthread_mutex_unlock(&lat_lock);
         }
-        if (b.flags & OMPI_EVT_WIRE_FLAG_FINAL) {
+        if (b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) {
             atomic_fetch_add(&finals, 1);
         }
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
         break;
     }
     if (NULL != cbfunc) {
@@ -454,7 +455,7 @@ static void bench_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
 
 static void register_bench_handler(void)
 {
-    pmix_status_t code = OMPI_EVT_WIRE_PMIX_STATUS;
+    pmix_status_t code = MCA_COMMON_EVT_WIRE_PMIX_STATUS;
     size_t id = PMIx_Register_event_handler(&code, 1, NULL, 0, bench_handler, NULL, NULL);
     (void) id;
     usleep(100000); /* registration completes on PMIx's thread */

@@ -7,7 +7,11 @@
 #   ok, ko WHAT    count a check that passed / failed ("FAILED: WHAT" on stderr)
 #   finish         print "N passed, M failed" and exit: 0 when nothing failed
 #   stage_install  `make install DESTDIR=$tmp/root` of $top (counted; the
-#                  log's tail on failure); its status
+#                  log's tail on failure); its status. The staged libtool
+#                  archives (*.la) are removed, as distributions do: one
+#                  names another by its final path (libmca_common_evt.la
+#                  names /usr/local/lib/libompi_evt.la), which a staged
+#                  tree does not have, and libtool would follow it.
 set -u
 top="${EVT_TOP_BUILDDIR:?run from make check}"
 src="${EVT_TOP_SRCDIR:?run from make check}"
@@ -23,6 +27,7 @@ finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; 
 stage_install() {
     if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" install DESTDIR="$tmp/root" \
             >"$tmp/install.log" 2>&1; then
+        find "$tmp/root" -name '*.la' -type f -delete
         ok
     else
         ko "make install"

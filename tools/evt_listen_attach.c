@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mca/evt/pmix/evt_pmix_latch.h"
+#include "ompi/mca/common/evt/common_evt_latch.h"
 #include "opal/constants.h"
 #include "tools/evt_listen_attach.h"
 
@@ -52,7 +52,7 @@ static _Atomic(ompi_evt_listen_attach_t *) the_attach;
 /* Did the process that sent the notification (PMIx says who) write the
  * batch? Its sender field is only what the sender claims: any process
  * that can notify could write in another's name. */
-static bool sent_by_its_sender(const ompi_evt_wire_batch_t *batch, const pmix_proc_t *source)
+static bool sent_by_its_sender(const mca_common_evt_wire_batch_t *batch, const pmix_proc_t *source)
 {
     return NULL != source && batch->sender.rank == source->rank
            && 0 == strncmp(batch->sender.nspace, source->nspace, PMIX_MAX_NSLEN);
@@ -65,19 +65,19 @@ static void batch_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
     ompi_evt_listen_attach_t *a = atomic_load_explicit(&the_attach, memory_order_acquire);
 
     for (size_t i = 0; NULL != a && i < ninfo; ++i) {
-        ompi_evt_wire_batch_t batch;
+        mca_common_evt_wire_batch_t batch;
 
-        if (!PMIX_CHECK_KEY(&info[i], OMPI_EVT_WIRE_PMIX_KEY)) {
+        if (!PMIX_CHECK_KEY(&info[i], MCA_COMMON_EVT_WIRE_PMIX_KEY)) {
             continue;
         }
         memset(&batch, 0, sizeof(batch));
         if (PMIX_BYTE_OBJECT == info[i].value.type
             && OPAL_SUCCESS
-                   == ompi_evt_wire_decode(info[i].value.data.bo.bytes, info[i].value.data.bo.size,
-                                           &batch)) {
+                   == mca_common_evt_wire_decode(info[i].value.data.bo.bytes,
+                                                 info[i].value.data.bo.size, &batch)) {
             if (!sent_by_its_sender(&batch, source)) {
                 atomic_fetch_add_explicit(&a->forged, 1, memory_order_relaxed);
-                ompi_evt_wire_batch_destruct(&batch);
+                mca_common_evt_wire_batch_destruct(&batch);
                 break;
             }
             atomic_fetch_add_explicit(&a->batches, 1, memory_order_relaxed);
@@ -88,7 +88,7 @@ static void batch_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
         } else {
             atomic_fetch_add_explicit(&a->invalid, 1, memory_order_relaxed);
         }
-        ompi_evt_wire_batch_destruct(&batch);
+        mca_common_evt_wire_batch_destruct(&batch);
         break;
     }
     if (NULL != cbfunc) {
@@ -173,7 +173,7 @@ static int register_handler(pmix_status_t *codes, size_t ncodes, const char *nam
     int rc;
 
     PMIX_INFO_LOAD(&info, PMIX_EVENT_HDLR_NAME, name, PMIX_STRING);
-    rc = ompi_evt_pmix_latch_register(codes, ncodes, &info, 1, fn, timeout_ms, &status, id);
+    rc = mca_common_evt_latch_register(codes, ncodes, &info, 1, fn, timeout_ms, &status, id);
     PMIX_INFO_DESTRUCT(&info);
     return rc;
 }
@@ -183,7 +183,7 @@ int ompi_evt_listen_attach_open(const ompi_evt_listen_attach_target_t *target, c
                                 ompi_evt_listen_attach_lost_fn_t on_lost, void *ctx,
                                 ompi_evt_listen_attach_t **attach, char *error, size_t error_len)
 {
-    pmix_status_t codes[1] = {OMPI_EVT_WIRE_PMIX_STATUS};
+    pmix_status_t codes[1] = {MCA_COMMON_EVT_WIRE_PMIX_STATUS};
     pmix_status_t lost_codes[2] = {PMIX_ERR_LOST_CONNECTION, PMIX_ERR_UNREACH};
     ompi_evt_listen_attach_t *a;
     ompi_evt_listen_attach_t *expected = NULL;
@@ -261,7 +261,7 @@ int ompi_evt_listen_attach_open(const ompi_evt_listen_attach_target_t *target, c
         (void) snprintf(error, error_len, "the PMIx event handler could not be registered (%s)",
                         OPAL_ERR_TIMEOUT == rc ? "no answer in time" : "refused");
         if (a->lost_registered) {
-            (void) ompi_evt_pmix_latch_deregister(a->lost_handler, timeout_ms);
+            (void) mca_common_evt_latch_deregister(a->lost_handler, timeout_ms);
         }
         (void) PMIx_tool_finalize();
         goto fail;
@@ -302,10 +302,10 @@ void ompi_evt_listen_attach_close(ompi_evt_listen_attach_t *attach)
         return;
     }
     if (attach->batch_registered) {
-        (void) ompi_evt_pmix_latch_deregister(attach->batch_handler, timeout_ms);
+        (void) mca_common_evt_latch_deregister(attach->batch_handler, timeout_ms);
     }
     if (attach->lost_registered) {
-        (void) ompi_evt_pmix_latch_deregister(attach->lost_handler, timeout_ms);
+        (void) mca_common_evt_latch_deregister(attach->lost_handler, timeout_ms);
     }
     /* a handler that was already running finishes with the attachment
      * still valid: PMIx_tool_finalize stops PMIx's progress thread */

@@ -10,7 +10,7 @@
  *
  * Receiving a job's exported events outside the job: this process attaches
  * as a PMIx tool to a PMIx server and receives the batches evt/pmix sends
- * (status OMPI_EVT_WIRE_PMIX_STATUS, evt_base_wire.h). It is the library
+ * (status MCA_COMMON_EVT_WIRE_PMIX_STATUS, common_evt_wire.h). It is the library
  * behind `ompi-evt-listen --attach`.
  *
  * Which servers: any that accepts tools (Open MPI 5's PRRTE; the tests'
@@ -49,7 +49,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 BEGIN_C_DECLS
 
@@ -80,7 +80,8 @@ int ompi_evt_listen_attach_parse(const char *spec, ompi_evt_listen_attach_target
  *  written to a file). Valid only during the call. Context: a PMIx
  *  thread, one call at a time. */
 typedef void (*ompi_evt_listen_attach_batch_fn_t)(const void *buf, size_t len,
-                                                  const ompi_evt_wire_batch_t *batch, void *ctx);
+                                                  const mca_common_evt_wire_batch_t *batch,
+                                                  void *ctx);
 /** The connection to the server is gone (its PMIx status: lost
  *  connection, unreachable). No batch comes after it. Context: PMIx's
  *  progress thread. */

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
 #include "opal/constants.h"
 #include "tools/evt_listen_attach.h"
 #include "tools/evt_listen_live.h"
@@ -38,20 +38,21 @@
 #define LISTEN_LIVE_RESERVE (128 * 1024)
 
 typedef struct listen_live_t {
-    ompi_evt_nodefile_t out;
+    mca_common_evt_nodefile_t out;
     atomic_uint_fast64_t batches, bytes, records, finals, write_errors, not_stored;
     atomic_bool lost, full_said;
 } listen_live_t;
 
 /* Context: a PMIx thread, one call at a time. */
-static void on_batch(const void *buf, size_t len, const ompi_evt_wire_batch_t *batch, void *ctx)
+static void on_batch(const void *buf, size_t len, const mca_common_evt_wire_batch_t *batch,
+                     void *ctx)
 {
     listen_live_t *live = ctx;
 
-    if (OPAL_SUCCESS != ompi_evt_nodefile_append_decoded(&live->out, buf, len, batch)) {
+    if (OPAL_SUCCESS != mca_common_evt_nodefile_append_decoded(&live->out, buf, len, batch)) {
         /* no room: keep the batch as counts of drops (its number, FINAL and
          * per-type counts), in the reserve if need be */
-        ompi_evt_wire_batch_t restated = *batch;
+        mca_common_evt_wire_batch_t restated = *batch;
         void *drops = NULL;
         size_t dlen = 0;
         int rc;
@@ -62,13 +63,13 @@ static void on_batch(const void *buf, size_t len, const ompi_evt_wire_batch_t *b
                     "kept only as counts of dropped events; the recording is incomplete\n",
                     live->out.error);
         }
-        rc = ompi_evt_wire_batch_as_drops(buf, len, batch, OMPI_EVT_WIRE_FLAG_NOT_STORED, &drops,
-                                          &dlen);
+        rc = mca_common_evt_wire_batch_as_drops(buf, len, batch,
+                                                MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED, &drops, &dlen);
         if (OPAL_SUCCESS == rc) {
-            restated.flags |= OMPI_EVT_WIRE_FLAG_NOT_STORED;
-            rc = ompi_evt_nodefile_append_decoded(&live->out, drops, dlen, &restated);
+            restated.flags |= MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED;
+            rc = mca_common_evt_nodefile_append_decoded(&live->out, drops, dlen, &restated);
             if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
-                rc = ompi_evt_nodefile_append_reserved(&live->out, drops, dlen, &restated);
+                rc = mca_common_evt_nodefile_append_reserved(&live->out, drops, dlen, &restated);
             }
             free(drops);
         }
@@ -81,7 +82,7 @@ static void on_batch(const void *buf, size_t len, const ompi_evt_wire_batch_t *b
     atomic_fetch_add(&live->batches, 1);
     atomic_fetch_add(&live->bytes, len);
     atomic_fetch_add(&live->records, batch->num_records);
-    if (batch->flags & OMPI_EVT_WIRE_FLAG_FINAL) {
+    if (batch->flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) {
         atomic_fetch_add(&live->finals, 1);
     }
 }
@@ -162,16 +163,16 @@ int listen_live_receive(const listen_live_opts_t *opts, const char *outdir,
         return -1;
     }
     memset(&live, 0, sizeof(live));
-    rc = ompi_evt_nodefile_open(&live.out, outdir, LISTEN_LIVE_NAME);
+    rc = mca_common_evt_nodefile_open(&live.out, outdir, LISTEN_LIVE_NAME);
     if (OPAL_SUCCESS != rc) {
         snprintf(err, errlen, "cannot create %s/%s%s: %s", outdir, LISTEN_LIVE_NAME,
-                 OMPI_EVT_NODEFILE_SUFFIX,
+                 MCA_COMMON_EVT_NODEFILE_SUFFIX,
                  OPAL_EXISTS == rc ? "it exists already (choose another -o folder)"
                                    : live.out.error);
         return -1;
     }
     snprintf(res->path, sizeof(res->path), "%s", live.out.path);
-    if (OPAL_SUCCESS != ompi_evt_nodefile_set_reserve(&live.out, LISTEN_LIVE_RESERVE)) {
+    if (OPAL_SUCCESS != mca_common_evt_nodefile_set_reserve(&live.out, LISTEN_LIVE_RESERVE)) {
         fprintf(stderr,
                 "ompi-evt-listen: less than %d KiB of room for %s (%s): batches that do not fit "
                 "may be lost without being counted\n",
@@ -187,7 +188,7 @@ int listen_live_receive(const listen_live_opts_t *opts, const char *outdir,
         != ompi_evt_listen_attach_open(&target, opts->tmpdir, 10000, on_batch, on_lost, &live,
                                        &attach, err, errlen)) {
         pthread_sigmask(SIG_SETMASK, &old, NULL);
-        ompi_evt_nodefile_close(&live.out);
+        mca_common_evt_nodefile_close(&live.out);
         /* nothing was received: leave no empty reception behind */
         (void) unlink(res->path);
         (void) snprintf(idx, sizeof(idx), "%s.idx", res->path);
@@ -225,6 +226,6 @@ int listen_live_receive(const listen_live_opts_t *opts, const char *outdir,
     res->not_stored = atomic_load(&live.not_stored);
     res->invalid = st.invalid;
     res->forged = st.forged;
-    ompi_evt_nodefile_close(&live.out);
+    mca_common_evt_nodefile_close(&live.out);
     return 0;
 }

@@ -31,9 +31,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "evt_file_read.h"
-#include "evt_input_open.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
+#include "ompi/mca/common/evt/common_evt_input_open.h"
 
 static void emit(json_object *o)
 {
@@ -42,18 +42,18 @@ static void emit(json_object *o)
     json_object_put(o);
 }
 
-static json_object *value_json(const ompi_evt_fr_value_t *v)
+static json_object *value_json(const mca_common_evt_flight_value_t *v)
 {
     switch (v->type) {
-    case OMPI_EVT_FILE_TYPE_INT32:
-    case OMPI_EVT_FILE_TYPE_INT64:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_INT32:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_INT64:
         return json_object_new_int64(v->v.i);
-    case OMPI_EVT_FILE_TYPE_UINT32:
-    case OMPI_EVT_FILE_TYPE_UINT64:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_UINT32:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_UINT64:
         return json_object_new_uint64(v->v.u);
-    case OMPI_EVT_FILE_TYPE_DOUBLE:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE:
         return json_object_new_double(v->v.d);
-    case OMPI_EVT_FILE_TYPE_BOOL:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_BOOL:
         return json_object_new_boolean(v->v.b);
     default:
         return NULL;
@@ -70,13 +70,13 @@ static json_object *path_json(const char *path)
     if (NULL == p) {
         return NULL;
     }
-    ompi_evt_fr_printable(p);
+    mca_common_evt_flight_printable(p);
     o = json_object_new_string(p);
     free(p);
     return o;
 }
 
-static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
+static json_object *file_json(const char *path, const mca_common_evt_flight_file_t *f)
 {
     json_object *o = json_object_new_object(), *srcs, *evs;
 
@@ -101,7 +101,7 @@ static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
     json_object_object_add(o, "ring_capacity", json_object_new_int64(f->ring_capacity));
     srcs = json_object_new_array();
     for (size_t i = 0; i < f->nsources; ++i) {
-        const ompi_evt_fr_source_t *s = &f->sources[i];
+        const mca_common_evt_flight_source_t *s = &f->sources[i];
         json_object *so = json_object_new_object(), *pair = json_object_new_object();
 
         json_object_object_add(so, "index", json_object_new_int(s->index));
@@ -118,7 +118,7 @@ static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
     json_object_object_add(o, "sources", srcs);
     evs = json_object_new_array();
     for (size_t i = 0; i < f->nevents; ++i) {
-        const ompi_evt_fr_event_t *e = &f->events[i];
+        const mca_common_evt_flight_event_t *e = &f->events[i];
         json_object *eo = json_object_new_object(), *els = json_object_new_array();
 
         json_object_object_add(eo, "index", json_object_new_int(e->index));
@@ -129,7 +129,7 @@ static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
             json_object *el = json_object_new_object();
             json_object_object_add(el, "type",
                                    json_object_new_string(
-                                       ompi_evt_fr_type_name(e->elements[j].type)));
+                                       mca_common_evt_flight_type_name(e->elements[j].type)));
             json_object_object_add(el, "offset", json_object_new_int((int) e->elements[j].offset));
             if ('\0' != e->elements[j].name[0]) {
                 json_object_object_add(el, "name", json_object_new_string(e->elements[j].name));
@@ -143,7 +143,8 @@ static json_object *file_json(const char *path, const ompi_evt_fr_file_t *f)
     return o;
 }
 
-static json_object *record_json(const ompi_evt_fr_file_t *f, const ompi_evt_fr_record_t *r)
+static json_object *record_json(const mca_common_evt_flight_file_t *f,
+                                const mca_common_evt_flight_record_t *r)
 {
     json_object *o = json_object_new_object();
 
@@ -168,8 +169,8 @@ static json_object *record_json(const ompi_evt_fr_file_t *f, const ompi_evt_fr_r
     if (NULL != r->event) {
         json_object *data = json_object_new_array();
         for (uint32_t i = 0; i < r->event->num_elements; ++i) {
-            ompi_evt_fr_value_t v;
-            if (ompi_evt_fr_element(r, i, &v)) {
+            mca_common_evt_flight_value_t v;
+            if (mca_common_evt_flight_element(r, i, &v)) {
                 json_object_array_add(data, value_json(&v));
             }
         }
@@ -188,7 +189,7 @@ static json_object *record_json(const ompi_evt_fr_file_t *f, const ompi_evt_fr_r
     return o;
 }
 
-static json_object *summary_json(const char *path, const ompi_evt_fr_file_t *f)
+static json_object *summary_json(const char *path, const mca_common_evt_flight_file_t *f)
 {
     json_object *o = json_object_new_object(), *drops = json_object_new_object(),
                 *probs = json_object_new_array();
@@ -199,7 +200,8 @@ static json_object *summary_json(const char *path, const ompi_evt_fr_file_t *f)
     json_object_object_add(o, "records", json_object_new_int64((int64_t) f->nrecords));
     json_object_object_add(o, "overwritten", json_object_new_uint64(f->overwritten));
     for (size_t i = 0; i < f->ndrops; ++i) {
-        const ompi_evt_fr_event_t *e = ompi_evt_fr_event(f, f->drops[i].event_index);
+        const mca_common_evt_flight_event_t *e = mca_common_evt_flight_event(f, f->drops[i]
+                                                                                    .event_index);
         char name[32];
 
         if (NULL == e) {
@@ -226,19 +228,20 @@ static bool all_owners;
  * @p path. @return 0 valid, 2 damaged, 1 unreadable or skipped */
 static int read_one(int dirfd, const char *name, const char *path, bool in_folder)
 {
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
     char why[256];
     int fd, rc;
 
-    rc = evt_input_open(dirfd, name, in_folder && !all_owners, &fd, NULL, why, sizeof(why));
-    if (EVT_INPUT_OK != rc) {
+    rc = mca_common_evt_input_open(dirfd, name, in_folder && !all_owners, &fd, NULL, why,
+                                   sizeof(why));
+    if (MCA_COMMON_EVT_INPUT_OK != rc) {
         fprintf(stderr, "ompi-evt-file-read: %s: %s%s\n", path, in_folder ? "skipped: " : "", why);
-        if (EVT_INPUT_OTHER_OWNER == rc) {
+        if (MCA_COMMON_EVT_INPUT_OTHER_OWNER == rc) {
             fprintf(stderr, "ompi-evt-file-read: (--all-owners reads other users' files)\n");
         }
         return 1;
     }
-    rc = ompi_evt_fr_open_fd(fd, &f);
+    rc = mca_common_evt_flight_open_fd(fd, &f);
     if (0 != rc) {
         fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, strerror(errno));
         (void) close(fd);
@@ -254,7 +257,7 @@ static int read_one(int dirfd, const char *name, const char *path, bool in_folde
         fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, f->problems[i]);
     }
     rc = 0 == f->nproblems ? 0 : 2;
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
     return rc;
 }
 
@@ -265,7 +268,7 @@ static int by_name(const void *a, const void *b)
 
 static int read_dir(const char *dir)
 {
-    size_t n = 0, cap = 0, sl = strlen(OMPI_EVT_FILE_SUFFIX);
+    size_t n = 0, cap = 0, sl = strlen(MCA_COMMON_EVT_FLIGHT_SUFFIX);
     char **names = NULL;
     struct dirent *de;
     int worst = 0, dfd;
@@ -278,7 +281,7 @@ static int read_dir(const char *dir)
     dfd = dirfd(d);
     while (NULL != (de = readdir(d))) {
         size_t l = strlen(de->d_name);
-        if (l <= sl || 0 != strcmp(de->d_name + l - sl, OMPI_EVT_FILE_SUFFIX)) {
+        if (l <= sl || 0 != strcmp(de->d_name + l - sl, MCA_COMMON_EVT_FLIGHT_SUFFIX)) {
             continue;
         }
         if (n == cap) {
@@ -301,7 +304,8 @@ static int read_dir(const char *dir)
         qsort(names, n, sizeof(*names), by_name);
     }
     if (0 == n && 0 == worst) {
-        fprintf(stderr, "ompi-evt-file-read: %s: no *%s files\n", dir, OMPI_EVT_FILE_SUFFIX);
+        fprintf(stderr, "ompi-evt-file-read: %s: no *%s files\n", dir,
+                MCA_COMMON_EVT_FLIGHT_SUFFIX);
         worst = 1;
     }
     for (size_t i = 0; i < n; ++i) {
@@ -339,7 +343,7 @@ int main(int argc, char **argv)
                 "  never read. Exit 0: all valid; 2: damage found (what is valid is\n"
                 "  printed); 1: usage, or a file unreadable or skipped (the others are\n"
                 "  printed).\n",
-                OMPI_EVT_FILE_SUFFIX);
+                MCA_COMMON_EVT_FLIGHT_SUFFIX);
         return 1;
     }
     for (int i = first; i < argc; ++i) {

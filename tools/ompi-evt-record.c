@@ -47,8 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 #define RECORD_NAME "ompi-evt-record"
 
@@ -81,12 +81,13 @@ static void usage(FILE *out)
 /* Where our pieces are: the library this program runs with, and the
  * listener beside this program. */
 
-/* The libompi_evt.so this process uses: the one to preload into the job,
- * so the job's producers and our decoder are the same build. */
+/* The libompi_evt.so this process uses (the engine's event registration
+ * is defined there): the one to preload into the job, so the job's producers are the
+ * build of this recorder and its listener. */
 static int own_library_path(char *path, size_t size)
 {
     Dl_info info;
-    if (0 == dladdr((void *) ompi_evt_wire_decode, &info) || NULL == info.dli_fname) {
+    if (0 == dladdr((void *) mca_base_event_register_ptr, &info) || NULL == info.dli_fname) {
         return -1;
     }
     char *real = realpath(info.dli_fname, NULL);
@@ -136,7 +137,7 @@ static int listener_path(char *path, size_t size)
  * indexes, flight-recorder files, and the outputs of the listener. */
 static bool is_recording_name(const char *name)
 {
-    static const char *const suffixes[] = {OMPI_EVT_NODEFILE_SUFFIX, ".idx", ".oevt"};
+    static const char *const suffixes[] = {MCA_COMMON_EVT_NODEFILE_SUFFIX, ".idx", ".oevt"};
     static const char *const outputs[] = {"events.jsonl", "trace.json", "trace.otf2",
                                           "summary.txt"};
     size_t n = strlen(name);
@@ -269,10 +270,10 @@ static bool has_node_file(const char *dir)
     }
     struct dirent *de;
     bool found = false;
-    size_t s = strlen(OMPI_EVT_NODEFILE_SUFFIX);
+    size_t s = strlen(MCA_COMMON_EVT_NODEFILE_SUFFIX);
     while (!found && NULL != (de = readdir(d))) {
         size_t n = strlen(de->d_name);
-        found = n > s && 0 == strcmp(de->d_name + n - s, OMPI_EVT_NODEFILE_SUFFIX);
+        found = n > s && 0 == strcmp(de->d_name + n - s, MCA_COMMON_EVT_NODEFILE_SUFFIX);
     }
     closedir(d);
     return found;
@@ -463,20 +464,20 @@ static void progress_node(record_progress_t *pr, const char *dir, record_node_t 
     if (fd < 0) {
         return;
     }
-    unsigned char head[OMPI_EVT_NODEFILE_FRAME_BYTES];
+    unsigned char head[MCA_COMMON_EVT_NODEFILE_FRAME_BYTES];
     if (0 == node->offset) {
         /* file header: u8[4] magic, u16 version, u16 header length */
-        if (8 == pread(fd, head, 8, 0) && 0 == memcmp(head, OMPI_EVT_NODEFILE_MAGIC, 4)) {
+        if (8 == pread(fd, head, 8, 0) && 0 == memcmp(head, MCA_COMMON_EVT_NODEFILE_MAGIC, 4)) {
             node->offset = (uint64_t) head[6] | (uint64_t) head[7] << 8;
         }
     }
     while (0 != node->offset) {
         if (sizeof(head) != pread(fd, head, sizeof(head), (off_t) node->offset)
-            || 0 != memcmp(head, OMPI_EVT_NODEFILE_FRAME, 4)) {
+            || 0 != memcmp(head, MCA_COMMON_EVT_NODEFILE_FRAME, 4)) {
             break;
         }
         uint32_t len = le32(head + 4);
-        if (len > OMPI_EVT_WIRE_MAX_BATCH) {
+        if (len > MCA_COMMON_EVT_WIRE_MAX_BATCH) {
             break;
         }
         if (len > pr->bufsize) {
@@ -490,11 +491,11 @@ static void progress_node(record_progress_t *pr, const char *dir, record_node_t 
         if ((ssize_t) len != pread(fd, pr->buf, len, (off_t) (node->offset + sizeof(head)))) {
             break; /* still being written */
         }
-        ompi_evt_wire_batch_t batch;
-        if (OPAL_SUCCESS == ompi_evt_wire_decode(pr->buf, len, &batch)) {
+        mca_common_evt_wire_batch_t batch;
+        if (OPAL_SUCCESS == mca_common_evt_wire_decode(pr->buf, len, &batch)) {
             pr->events += batch.num_records;
             pr->batches += 1;
-            ompi_evt_wire_batch_destruct(&batch);
+            mca_common_evt_wire_batch_destruct(&batch);
         }
         node->offset += sizeof(head) + (((uint64_t) len + 7) & ~(uint64_t) 7);
     }
@@ -508,10 +509,10 @@ static void progress_tick(record_progress_t *pr, const char *dir)
         return;
     }
     struct dirent *de;
-    size_t s = strlen(OMPI_EVT_NODEFILE_SUFFIX);
+    size_t s = strlen(MCA_COMMON_EVT_NODEFILE_SUFFIX);
     while (NULL != (de = readdir(d))) {
         size_t n = strlen(de->d_name);
-        if (n <= s || 0 != strcmp(de->d_name + n - s, OMPI_EVT_NODEFILE_SUFFIX)) {
+        if (n <= s || 0 != strcmp(de->d_name + n - s, MCA_COMMON_EVT_NODEFILE_SUFFIX)) {
             continue;
         }
         int i;

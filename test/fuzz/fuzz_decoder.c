@@ -6,7 +6,7 @@
  */
 
 /* libFuzzer target of the wire decoder (ompi/mca/evt/base/
- * evt_base_wire_decode.c), built with clang -fsanitize=fuzzer,address,undefined.
+ * common_evt_wire_decode.c), built with clang -fsanitize=fuzzer,address,undefined.
  * Every input is decoded; an accepted batch is read completely the way
  * ompi-evt-listen reads it (every record, every element value, names and
  * lookups), and checked against the decoder's promises: every record's type
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "tools/listen/evt_listen.h"
 
 static void check(int cond)
@@ -40,7 +40,7 @@ static void check(int cond)
 
 /* The listener's pass 1 on the batch: new process, sources and types,
  * then the same ones known (a later batch of that process). */
-static void scan(ompi_evt_wire_batch_t *b)
+static void scan(mca_common_evt_wire_batch_t *b)
 {
     listen_registry_t reg;
     uint64_t seq = b->seq;
@@ -59,24 +59,24 @@ static void scan(ompi_evt_wire_batch_t *b)
 static void check_name(const char *s)
 {
     size_t n = strlen(s);
-    check(0 < n && n <= OMPI_EVT_WIRE_NAME_MAX);
+    check(0 < n && n <= MCA_COMMON_EVT_WIRE_NAME_MAX);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ompi_evt_wire_batch_t b;
-    ompi_evt_wire_record_t r;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t r;
     size_t cur = 0;
     uint32_t n = 0;
     uint64_t seq;
     uint32_t flags;
     int rc, prc;
 
-    prc = ompi_evt_wire_peek(data, size, &seq, &flags);
-    rc = ompi_evt_wire_decode(data, size, &b);
+    prc = mca_common_evt_wire_peek(data, size, &seq, &flags);
+    rc = mca_common_evt_wire_decode(data, size, &b);
     if (OPAL_SUCCESS != rc) {
         check(NULL != b.error && NULL == b.storage && 0 == b.num_records);
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
         return 0;
     }
     check(OPAL_SUCCESS == prc && seq == b.seq && flags == b.flags);
@@ -86,37 +86,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(0 < b.clocks[i].ticks_per_second && b.clocks[i].ordering <= 1);
     }
     for (uint32_t i = 0; i < b.num_types; ++i) {
-        const ompi_evt_wire_type_t *t = &b.types[i];
+        const mca_common_evt_wire_type_t *t = &b.types[i];
         unsigned end = 0;
         check_name(t->name);
         check(t->source < b.num_clocks);
-        check(t->num_elements <= OMPI_EVT_WIRE_MAX_ELEMENTS);
+        check(t->num_elements <= MCA_COMMON_EVT_WIRE_MAX_ELEMENTS);
         for (unsigned k = 0; k < t->num_elements; ++k) {
             check(t->elements[k].offset == end);
-            end += (unsigned) ompi_evt_wire_elem_size(t->elements[k].type);
+            end += (unsigned) mca_common_evt_wire_elem_size(t->elements[k].type);
             if ('\0' != t->elements[k].name[0]) {
-                check(ompi_evt_wire_element_find(t, t->elements[k].name) == (int) k);
+                check(mca_common_evt_wire_element_find(t, t->elements[k].name) == (int) k);
             }
         }
-        check(end == t->payload_size && end <= OMPI_EVT_WIRE_MAX_PAYLOAD);
+        check(end == t->payload_size && end <= MCA_COMMON_EVT_WIRE_MAX_PAYLOAD);
     }
     for (uint32_t i = 0; i < b.num_drops; ++i) {
         check(b.drops[i].type < b.num_types);
     }
-    while (ompi_evt_wire_batch_next_record(&b, &cur, &r)) {
-        const ompi_evt_wire_type_t *t;
+    while (mca_common_evt_wire_batch_next_record(&b, &cur, &r)) {
+        const mca_common_evt_wire_type_t *t;
         check(r.type < b.num_types);
         t = &b.types[r.type];
         check(r.payload >= data && r.payload + t->payload_size <= data + size);
         for (unsigned k = 0; k < t->num_elements; ++k) {
-            ompi_evt_wire_value_t v;
-            check(OPAL_SUCCESS == ompi_evt_wire_element_value(t, r.payload, k, &v));
+            mca_common_evt_wire_value_t v;
+            check(OPAL_SUCCESS == mca_common_evt_wire_element_value(t, r.payload, k, &v));
             check(v.type == t->elements[k].type);
         }
         ++n;
     }
     check(n == b.num_records && cur == b.records_len);
     scan(&b);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     return 0;
 }

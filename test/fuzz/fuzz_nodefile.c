@@ -6,7 +6,7 @@
  */
 
 /* libFuzzer target of the node file reader (ompi/mca/evt/base/
- * evt_base_nodefile.c): the input is split at its first "OEVI" into a node
+ * common_evt_nodefile.c): the input is split at its first "OEVI" into a node
  * file and its index (no split: no index), both written to memory files
  * in a private folder and read back like ompi-evt-listen does: every frame returned
  * must lie inside the file, carry a length within the format's bounds and
@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
-#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire_internal.h"
 
 static void check(int cond)
 {
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *split = memmem(data, size, "OEVI", 4);
     size_t flen = NULL == split ? size : (size_t) (split - data);
-    ompi_evt_nodefile_reader_t r;
+    mca_common_evt_nodefile_reader_t r;
     char path[128], ipath[160];
     const void *b;
     size_t len;
@@ -83,25 +83,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         unlink(ipath);
     }
-    if (OPAL_SUCCESS != ompi_evt_nodefile_reader_open(&r, path)) {
+    if (OPAL_SUCCESS != mca_common_evt_nodefile_reader_open(&r, path)) {
         check('\0' != r.error[0] && NULL == r.state);
         return 0;
     }
-    while (OPAL_SUCCESS == (rc = ompi_evt_nodefile_reader_next(&r, &b, &len, &off))) {
-        ompi_evt_wire_batch_t wb;
+    while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, &off))) {
+        mca_common_evt_wire_batch_t wb;
         check(off >= prev_end && off + 16 + len <= flen);
-        check(len >= OMPI_EVT_WIRE_HEADER_BYTES && len <= OMPI_EVT_WIRE_MAX_BATCH);
+        check(len >= MCA_COMMON_EVT_WIRE_HEADER_BYTES && len <= MCA_COMMON_EVT_WIRE_MAX_BATCH);
         check(0 == memcmp(data + off, "OEVF", 4));
         check(0 == memcmp(data + off + 16, b, len));
-        check(wire_get32(data + off + 8) == ompi_evt_wire_crc32c(0, b, len));
+        check(wire_get32(data + off + 8) == mca_common_evt_wire_crc32c(0, b, len));
         prev_end = off + 16 + len;
-        if (OPAL_SUCCESS == ompi_evt_wire_decode(b, len, &wb)) {
-            ompi_evt_wire_batch_destruct(&wb);
+        if (OPAL_SUCCESS == mca_common_evt_wire_decode(b, len, &wb)) {
+            mca_common_evt_wire_batch_destruct(&wb);
         }
     }
     check(OPAL_ERR_NOT_FOUND == rc);
     check(r.stats.skipped_bytes <= flen);
     check(0 == r.stats.damaged || '\0' != r.error[0]);
-    ompi_evt_nodefile_reader_close(&r);
+    mca_common_evt_nodefile_reader_close(&r);
     return 0;
 }

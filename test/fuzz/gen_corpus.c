@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
 #include "test/unit/test_wire_all_types.h"
@@ -59,21 +59,22 @@ int main(int argc, char **argv)
                                       "peer", "tag",   "mode",       "comm_peer"};
     mca_base_event_source_t *s1, *s2;
     mca_base_event_t *all, *p2p, *unnamed;
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_offset_t off = {1700000000000000000LL, -1234, 50};
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_offset_t off = {1700000000000000000LL, -1234, 50};
     const void *buf;
     size_t len;
     int si, rc = 0;
 
-    ompi_evt_nodefile_t nf;
+    mca_common_evt_nodefile_t nf;
     char tmpdir[] = "/tmp/gen_corpus_XXXXXX";
 
     if (3 != argc) {
         fprintf(stderr, "usage: %s DIR NODEFILE_DIR\n", argv[0]);
         return 2;
     }
-    if (NULL == mkdtemp(tmpdir) || OPAL_SUCCESS != ompi_evt_nodefile_open(&nf, tmpdir, "nodeA")) {
+    if (NULL == mkdtemp(tmpdir)
+        || OPAL_SUCCESS != mca_common_evt_nodefile_open(&nf, tmpdir, "nodeA")) {
         return 1;
     }
     if (OPAL_SUCCESS != opal_init_util(&argc, &argv) || OPAL_SUCCESS != mca_base_event_init()) {
@@ -101,47 +102,47 @@ int main(int argc, char **argv)
     strcpy(snd.host, "nodeA");
     snd.rank = 3;
     snd.pid = 999;
-    if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&enc, &snd, 4096)) {
+    if (OPAL_SUCCESS != mca_common_evt_wire_encoder_construct(&enc, &snd, 4096)) {
         return 1;
     }
 
     /* 1: every element type, several records, given clock */
-    ompi_evt_wire_encoder_begin(&enc, 0, 0);
-    ompi_evt_wire_encoder_add_clock(&enc, s1, 1000, 1700000000000000000LL);
+    mca_common_evt_wire_encoder_begin(&enc, 0, 0);
+    mca_common_evt_wire_encoder_add_clock(&enc, s1, 1000, 1700000000000000000LL);
     for (int i = 0; i < 4; ++i) {
         all_payload_t p = {-i, (uint32_t) i, -1000LL * i, 1000ULL * i, 0.5 * i, i & 1};
         mca_base_event_record_t r = {.event = all, .timestamp = 1000 + i, .data = &p, .depth = i};
-        ompi_evt_wire_encoder_add_record(&enc, &r);
+        mca_common_evt_wire_encoder_add_record(&enc, &r);
     }
-    ompi_evt_wire_encoder_finish(&enc, &buf, &len);
+    mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
     rc |= write_file(argv[1], "all_types.bin", buf, len);
-    rc |= OPAL_SUCCESS != ompi_evt_nodefile_append(&nf, buf, len);
+    rc |= OPAL_SUCCESS != mca_common_evt_nodefile_append(&nf, buf, len);
 
     /* 2: p2p records and an unnamed type on a second source, drops */
-    ompi_evt_wire_encoder_begin(&enc, 1, 0);
+    mca_common_evt_wire_encoder_begin(&enc, 1, 0);
     for (int i = 0; i < 3; ++i) {
         uint64_t p[6] = {0x7f00aa, 64, 100 + i, 200 + i, 0};
         mca_base_event_record_t r = {.event = p2p, .timestamp = 300 + i, .data = p};
         mca_base_event_record_t u = {.event = unnamed, .timestamp = 7, .data = p};
-        ompi_evt_wire_encoder_add_record(&enc, &r);
-        ompi_evt_wire_encoder_add_record(&enc, &u);
+        mca_common_evt_wire_encoder_add_record(&enc, &r);
+        mca_common_evt_wire_encoder_add_record(&enc, &u);
     }
-    ompi_evt_wire_encoder_add_drops(&enc, p2p, 17);
-    ompi_evt_wire_encoder_finish(&enc, &buf, &len);
+    mca_common_evt_wire_encoder_add_drops(&enc, p2p, 17);
+    mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
     rc |= write_file(argv[1], "p2p_drops.bin", buf, len);
-    rc |= OPAL_SUCCESS != ompi_evt_nodefile_append(&nf, buf, len);
+    rc |= OPAL_SUCCESS != mca_common_evt_nodefile_append(&nf, buf, len);
 
     /* 3: offsets, FINAL, drops only */
-    ompi_evt_wire_encoder_add_offset(&enc, &off);
+    mca_common_evt_wire_encoder_add_offset(&enc, &off);
     off.local_realtime_ns += 1000000000;
     off.offset_ns = -1300;
-    ompi_evt_wire_encoder_add_offset(&enc, &off);
-    ompi_evt_wire_encoder_begin(&enc, 2, OMPI_EVT_WIRE_FLAG_FINAL);
-    ompi_evt_wire_encoder_add_drops(&enc, all, 3);
-    ompi_evt_wire_encoder_finish(&enc, &buf, &len);
+    mca_common_evt_wire_encoder_add_offset(&enc, &off);
+    mca_common_evt_wire_encoder_begin(&enc, 2, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
+    mca_common_evt_wire_encoder_add_drops(&enc, all, 3);
+    mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
     rc |= write_file(argv[1], "final_offsets.bin", buf, len);
-    rc |= OPAL_SUCCESS != ompi_evt_nodefile_append(&nf, buf, len);
-    ompi_evt_nodefile_close(&nf);
+    rc |= OPAL_SUCCESS != mca_common_evt_nodefile_append(&nf, buf, len);
+    mca_common_evt_nodefile_close(&nf);
     {
         /* the node file, then its index: one seed */
         char cmd[8400];
@@ -152,23 +153,23 @@ int main(int argc, char **argv)
     }
 
     /* 4: an empty batch */
-    ompi_evt_wire_encoder_begin(&enc, 3, 0);
-    ompi_evt_wire_encoder_finish(&enc, &buf, &len);
+    mca_common_evt_wire_encoder_begin(&enc, 3, 0);
+    mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
     rc |= write_file(argv[1], "empty.bin", buf, len);
 
     /* 5: a full batch */
-    ompi_evt_wire_encoder_begin(&enc, 4, 0);
+    mca_common_evt_wire_encoder_begin(&enc, 4, 0);
     for (int i = 0;; ++i) {
         all_payload_t p = {i, 0, 0, 0, 0.0, 0};
         mca_base_event_record_t r = {.event = all, .timestamp = i, .data = &p};
-        if (OPAL_SUCCESS != ompi_evt_wire_encoder_add_record(&enc, &r)) {
+        if (OPAL_SUCCESS != mca_common_evt_wire_encoder_add_record(&enc, &r)) {
             break;
         }
     }
-    ompi_evt_wire_encoder_finish(&enc, &buf, &len);
+    mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
     rc |= write_file(argv[1], "full.bin", buf, len);
 
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
     (void) mca_base_event_finalize();
     return rc;
 }

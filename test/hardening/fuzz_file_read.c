@@ -5,7 +5,7 @@
  * $HEADER$
  */
 
-/* libFuzzer target for the flight-recorder decoder (tools/evt_file_read.c):
+/* libFuzzer target for the flight-recorder decoder (ompi/mca/common/evt/common_evt_flight_read.c):
  * any bytes in, never a crash, a leak or undefined behaviour, and every
  * record returned lies inside the input. Built with -DEVT_FUZZING, which
  * makes the decoder accept wrong checksums (else nearly every mutation
@@ -22,15 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evt_file_read.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
 
 #define SEED_CAP 4096u
 
 static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const void *body,
                         size_t body_len, const char *names)
 {
-    ompi_evt_file_entry_t e;
+    mca_common_evt_flight_dict_entry_t e;
     size_t nl = strlen(names), size = (sizeof(e) + body_len + nl + 7) & ~(size_t) 7;
 
     memset(dict + used, 0, size);
@@ -40,7 +40,7 @@ static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const v
     memcpy(dict + used, &e, sizeof(e));
     memcpy(dict + used + sizeof(e), body, body_len);
     memcpy(dict + used + sizeof(e) + body_len, names, nl);
-    e.sum = ompi_evt_file_sum(dict + used, size);
+    e.sum = mca_common_evt_flight_sum(dict + used, size);
     memcpy(dict + used, &e, sizeof(e));
     return used + size;
 }
@@ -48,18 +48,18 @@ static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const v
 static void put_record(unsigned char *data, uint32_t *tail, uint32_t ev, uint32_t extent,
                        uint64_t seq)
 {
-    uint32_t size = ompi_evt_file_record_size(extent), off = *tail % SEED_CAP, kind;
+    uint32_t size = mca_common_evt_flight_record_size(extent), off = *tail % SEED_CAP, kind;
     int64_t ts = (int64_t) (1000 + seq);
 
     if (SEED_CAP - off < size) { /* skip record to the end */
         uint32_t skip = SEED_CAP - off;
-        kind = OMPI_EVT_FILE_KIND_SKIP;
+        kind = MCA_COMMON_EVT_FLIGHT_KIND_SKIP;
         memcpy(data + off, &skip, 4);
         memcpy(data + off + 4, &kind, 4);
         *tail += skip;
         off = 0;
     }
-    kind = OMPI_EVT_FILE_KIND_RECORD;
+    kind = MCA_COMMON_EVT_FLIGHT_KIND_RECORD;
     memset(data + off, 0, size);
     memcpy(data + off, &size, 4);
     memcpy(data + off + 4, &kind, 4);
@@ -72,13 +72,13 @@ static void put_record(unsigned char *data, uint32_t *tail, uint32_t ev, uint32_
 static unsigned char *make_seed(size_t *len)
 {
     const size_t rings = 2, dict_size = 4096, drops = 4096;
-    size_t file_size = OMPI_EVT_FILE_HEADER_SIZE + dict_size + drops
-                       + rings * (OMPI_EVT_FILE_RING_CTL_SPACE + SEED_CAP);
+    size_t file_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE + dict_size + drops
+                       + rings * (MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + SEED_CAP);
     unsigned char *b = calloc(1, file_size);
-    ompi_evt_file_header_t h;
-    ompi_evt_file_source_t s;
-    ompi_evt_file_event_t e;
-    ompi_evt_file_element_t el[2];
+    mca_common_evt_flight_header_t h;
+    mca_common_evt_flight_dict_source_t s;
+    mca_common_evt_flight_dict_event_t e;
+    mca_common_evt_flight_dict_element_t el[2];
     size_t used = 0;
     unsigned char body[256];
 
@@ -86,10 +86,10 @@ static unsigned char *make_seed(size_t *len)
         return NULL;
     }
     memset(&h, 0, sizeof(h));
-    memcpy(h.magic, OMPI_EVT_FILE_MAGIC, 8);
-    h.version = OMPI_EVT_FILE_VERSION;
-    h.endian = OMPI_EVT_FILE_ENDIAN;
-    h.header_size = OMPI_EVT_FILE_HEADER_SIZE;
+    memcpy(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, 8);
+    h.version = MCA_COMMON_EVT_FLIGHT_VERSION;
+    h.endian = MCA_COMMON_EVT_FLIGHT_ENDIAN;
+    h.header_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
     h.file_size = file_size;
     h.rank = 3;
     h.world_size = 4;
@@ -98,15 +98,15 @@ static unsigned char *make_seed(size_t *len)
     strcpy(h.job, "fuzzjob");
     h.ring_count = (uint32_t) rings;
     h.ring_capacity = SEED_CAP;
-    h.dict_offset = OMPI_EVT_FILE_HEADER_SIZE;
+    h.dict_offset = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
     h.dict_size = dict_size;
     h.drops_offset = h.dict_offset + dict_size;
     h.drops_count = (uint32_t) (drops / 8);
     h.rings_offset = h.drops_offset + drops;
-    h.ring_stride = OMPI_EVT_FILE_RING_CTL_SPACE + SEED_CAP;
-    h.ctl_size = OMPI_EVT_FILE_CTL_SIZE;
-    h.ring_hdr_size = OMPI_EVT_FILE_RING_HDR_SIZE;
-    h.rec_size = OMPI_EVT_FILE_REC_SIZE;
+    h.ring_stride = MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + SEED_CAP;
+    h.ctl_size = MCA_COMMON_EVT_FLIGHT_CTL_SIZE;
+    h.ring_hdr_size = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
+    h.rec_size = MCA_COMMON_EVT_FLIGHT_REC_SIZE;
 
     for (int i = 0; i < 2; ++i) {
         memset(&s, 0, sizeof(s));
@@ -117,7 +117,7 @@ static unsigned char *make_seed(size_t *len)
         s.sample_ticks = 1000;
         s.sample_realtime_ns = 1700000000000000000;
         s.name_len = 4;
-        used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_SOURCE, &s, sizeof(s),
+        used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE, &s, sizeof(s),
                          i ? "srcB" : "srcA");
     }
     memset(&e, 0, sizeof(e));
@@ -127,28 +127,29 @@ static unsigned char *make_seed(size_t *len)
     e.num_elements = 2;
     e.name_len = 9;
     memset(el, 0, sizeof(el));
-    el[0].type = OMPI_EVT_FILE_TYPE_UINT64;
-    el[1].type = OMPI_EVT_FILE_TYPE_INT32;
+    el[0].type = MCA_COMMON_EVT_FLIGHT_TYPE_UINT64;
+    el[1].type = MCA_COMMON_EVT_FLIGHT_TYPE_INT32;
     el[1].offset = 8;
     el[1].name_len = 4;
     memcpy(body, &e, sizeof(e));
     memcpy(body + sizeof(e), el, sizeof(el));
-    used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_EVENT, body,
+    used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT, body,
                      sizeof(e) + sizeof(el), "ompi.fuzzrank");
     e.index = 1;
     e.source = 1;
     e.extent = 8;
     e.num_elements = 1;
     e.name_len = 10;
-    el[0].type = OMPI_EVT_FILE_TYPE_DOUBLE;
+    el[0].type = MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE;
     el[0].name_len = 0;
     memcpy(body, &e, sizeof(e));
     memcpy(body + sizeof(e), el, sizeof(el[0]));
-    used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_EVENT, body,
+    used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT, body,
                      sizeof(e) + sizeof(el[0]), "ompi.fuzz2");
     h.dict_used = used;
-    h.state = OMPI_EVT_FILE_STATE_OPEN;
-    h.header_sum = ompi_evt_file_sum(&h, offsetof(ompi_evt_file_header_t, header_sum));
+    h.state = MCA_COMMON_EVT_FLIGHT_STATE_OPEN;
+    h.header_sum = mca_common_evt_flight_sum(&h,
+                                             offsetof(mca_common_evt_flight_header_t, header_sum));
     memcpy(b, &h, sizeof(h));
     {
         uint64_t d = 5;
@@ -156,28 +157,29 @@ static unsigned char *make_seed(size_t *len)
     }
     for (size_t r = 0; r < rings; ++r) {
         unsigned char *slot = b + h.rings_offset + r * h.ring_stride;
-        unsigned char *data = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
+        unsigned char *data = slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE;
         uint32_t tail = 0, oldest = 0;
         uint64_t evicted = 0, mark;
         int n = 0 == r ? 20 : 150; /* ring 1 wraps */
 
         for (int i = 0; i < n; ++i) {
-            uint32_t ev = (uint32_t) (i % 2), size = ompi_evt_file_record_size(ev ? 8 : 16);
-            uint32_t off = tail % SEED_CAP, need = size + (SEED_CAP - off < size ? SEED_CAP - off : 0);
+            uint32_t ev = (uint32_t) (i % 2), size = mca_common_evt_flight_record_size(ev ? 8 : 16);
+            uint32_t off = tail % SEED_CAP,
+                     need = size + (SEED_CAP - off < size ? SEED_CAP - off : 0);
             while (need > SEED_CAP - (tail - oldest)) {
                 uint32_t osz, okind;
                 memcpy(&osz, data + oldest % SEED_CAP, 4);
                 memcpy(&okind, data + oldest % SEED_CAP + 4, 4);
-                evicted += OMPI_EVT_FILE_KIND_SKIP != okind;
+                evicted += MCA_COMMON_EVT_FLIGHT_KIND_SKIP != okind;
                 oldest += osz;
             }
             put_record(data, &tail, ev, ev ? 8 : 16, (uint64_t) i);
         }
         mark = ((uint64_t) (uint32_t) evicted << 32) | oldest;
-        memcpy(slot + OMPI_EVT_FILE_CTL_TAIL, &tail, 4);
-        memcpy(slot + OMPI_EVT_FILE_CTL_OLDEST, &oldest, 4);
-        memcpy(slot + OMPI_EVT_FILE_CTL_EVICTED, &evicted, 8);
-        memcpy(slot + OMPI_EVT_FILE_CTL_EVICT_MARK, &mark, 8);
+        memcpy(slot + MCA_COMMON_EVT_FLIGHT_CTL_TAIL, &tail, 4);
+        memcpy(slot + MCA_COMMON_EVT_FLIGHT_CTL_OLDEST, &oldest, 4);
+        memcpy(slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICTED, &evicted, 8);
+        memcpy(slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICT_MARK, &mark, 8);
     }
     *len = file_size;
     return b;
@@ -187,7 +189,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     const char *path = getenv("FUZZ_FILE_WRITE_SEED");
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
     unsigned char *b;
     size_t len;
     FILE *fp;
@@ -197,12 +199,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     }
     b = make_seed(&len);
     /* the seed itself must be valid */
-    if (NULL == b || 0 != ompi_evt_fr_decode(b, len, &f) || 0 != f->nproblems
+    if (NULL == b || 0 != mca_common_evt_flight_decode(b, len, &f) || 0 != f->nproblems
         || 0 == f->nrecords || 0 == f->overwritten) {
         fprintf(stderr, "fuzz_file_read: the seed is not a valid file\n");
         exit(1);
     }
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
     fp = fopen(path, "wb");
     if (NULL == fp || len != fwrite(b, 1, len, fp)) {
         exit(1);
@@ -215,22 +217,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
 
-    if (0 != ompi_evt_fr_decode(data, size, &f)) {
+    if (0 != mca_common_evt_flight_decode(data, size, &f)) {
         return 0;
     }
     for (size_t i = 0; i < f->nrecords; ++i) {
-        const ompi_evt_fr_record_t *r = &f->records[i];
-        ompi_evt_fr_value_t v;
+        const mca_common_evt_flight_record_t *r = &f->records[i];
+        mca_common_evt_flight_value_t v;
         /* payloads lie inside the decoder's copy */
         if (r->payload < f->buf || r->payload + r->payload_len > f->buf + f->len) {
             __builtin_trap();
         }
         for (uint32_t j = 0; NULL != r->event && j < r->event->num_elements; ++j) {
-            (void) ompi_evt_fr_element(r, j, &v);
+            (void) mca_common_evt_flight_element(r, j, &v);
         }
     }
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
     return 0;
 }

@@ -67,15 +67,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
 
 #define MAXR 256
-#define MAXS OMPI_EVT_WIRE_MAX_SOURCES
+#define MAXS MCA_COMMON_EVT_WIRE_MAX_SOURCES
 #define T0   1700000000000000000LL /* job start, CLOCK_REALTIME ns */
 
 enum { E_INIT, E_FINI, E_COMM, E_SEND, E_RECV, E_N };
@@ -90,7 +90,7 @@ static mca_base_event_t *xev[MAXS];
 static uint64_t xcount[MAXR][MAXS];
 
 typedef struct {
-    ompi_evt_wire_encoder_t enc;
+    mca_common_evt_wire_encoder_t enc;
     uint64_t seq;
     int node;
     bool dead;
@@ -105,7 +105,7 @@ typedef struct {
 } rank_t;
 
 static rank_t R[MAXR];
-static ompi_evt_nodefile_t files[26];
+static mca_common_evt_nodefile_t files[26];
 static int nranks = 4, nnodes = 2, iters = 50;
 static size_t batch_bytes = 8192;
 static int lose_rank = -1, dup_rank = -1, kill_rank = -1, drops_rank = -1, skew_node = -1;
@@ -141,26 +141,27 @@ static void die(const char *what, int rc)
 static void begin(int r, int64_t now)
 {
     rank_t *k = &R[r];
-    int rc = ompi_evt_wire_encoder_begin(&k->enc, k->seq, 0);
+    int rc = mca_common_evt_wire_encoder_begin(&k->enc, k->seq, 0);
     if (OPAL_SUCCESS != rc) {
         die("begin", rc);
     }
     /* the clock pair, sampled "now" on the rank's node */
-    rc = ompi_evt_wire_encoder_add_clock(&k->enc, src, ticks_at(k->node, now),
-                                         realtime_at(k->node, now) + (r % 2 ? pair_error_ns : 0));
+    rc = mca_common_evt_wire_encoder_add_clock(&k->enc, src, ticks_at(k->node, now),
+                                               realtime_at(k->node, now)
+                                                   + (r % 2 ? pair_error_ns : 0));
     if (OPAL_SUCCESS != rc) {
         die("add_clock", rc);
     }
     for (int s = 1; s < nsources; ++s) {
-        rc = ompi_evt_wire_encoder_add_clock(&k->enc, xsrc[s], ticks_at(k->node, now),
-                                             realtime_at(k->node, now));
+        rc = mca_common_evt_wire_encoder_add_clock(&k->enc, xsrc[s], ticks_at(k->node, now),
+                                                   realtime_at(k->node, now));
         if (OPAL_SUCCESS != rc) {
             die("add_clock (--sources)", rc);
         }
     }
     /* drops travel in the next batch (again after the batch was lost) */
     if (drops_rank == r && k->drops_reported < k->drops_to_report) {
-        rc = ompi_evt_wire_encoder_add_drops(&k->enc, ev[E_SEND], k->drops_to_report);
+        rc = mca_common_evt_wire_encoder_add_drops(&k->enc, ev[E_SEND], k->drops_to_report);
         if (OPAL_SUCCESS != rc) {
             die("add_drops", rc);
         }
@@ -181,20 +182,20 @@ static void flush(int r, bool final, int64_t now)
     int rc;
 
     if (final) {
-        (void) ompi_evt_wire_encoder_set_flags(&k->enc, OMPI_EVT_WIRE_FLAG_FINAL);
+        (void) mca_common_evt_wire_encoder_set_flags(&k->enc, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
     }
-    rc = ompi_evt_wire_encoder_finish(&k->enc, &buf, &len);
+    rc = mca_common_evt_wire_encoder_finish(&k->enc, &buf, &len);
     if (OPAL_SUCCESS != rc) {
         die("finish", rc);
     }
     if (!(lose_rank == r && lose_seq == k->seq) && missing_rank != r
         && !(window_rank == r && k->seq < window_seq)) {
-        rc = ompi_evt_nodefile_append(&files[k->node], buf, len);
+        rc = mca_common_evt_nodefile_append(&files[k->node], buf, len);
         if (OPAL_SUCCESS != rc) {
             die(files[k->node].error, rc);
         }
         if (dup_rank == r && dup_seq == k->seq
-            && OPAL_SUCCESS != ompi_evt_nodefile_append(&files[k->node], buf, len)) {
+            && OPAL_SUCCESS != mca_common_evt_nodefile_append(&files[k->node], buf, len)) {
             die("append (duplicate)", rc);
         }
         for (int e = 0; e < E_N; ++e) {
@@ -227,10 +228,10 @@ static void add(int r, int e, int64_t real, const void *payload, int iter)
     rec.source = src;
     rec.timestamp = ticks_at(k->node, real);
     rec.data = payload;
-    rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+    rc = mca_common_evt_wire_encoder_add_record(&k->enc, &rec);
     if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
         flush(r, false, real);
-        rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+        rc = mca_common_evt_wire_encoder_add_record(&k->enc, &rec);
     }
     if (OPAL_SUCCESS != rc) {
         die("add_record", rc);
@@ -257,10 +258,10 @@ static void add_tick(int r, int x, int64_t real)
     rec.source = xsrc[x];
     rec.timestamp = ticks_at(k->node, real);
     rec.data = &payload;
-    rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+    rc = mca_common_evt_wire_encoder_add_record(&k->enc, &rec);
     if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
         flush(r, false, real);
-        rc = ompi_evt_wire_encoder_add_record(&k->enc, &rec);
+        rc = mca_common_evt_wire_encoder_add_record(&k->enc, &rec);
     }
     if (OPAL_SUCCESS != rc) {
         die("add_record (--sources)", rc);
@@ -327,14 +328,25 @@ static int parse_pair(const char *s, int *a, uint64_t *b)
 
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"ranks", 1, NULL, 'r'},         {"nodes", 1, NULL, 'n'},      {"iters", 1, NULL, 'i'},
-        {"batch-bytes", 1, NULL, 'b'},   {"drops", 1, NULL, 'd'},      {"lose", 1, NULL, 'l'},
-        {"kill", 1, NULL, 'k'},          {"skew", 1, NULL, 's'},       {"duplicate", 1, NULL, 'u'},
-        {"bench", 0, NULL, 'B'},         {"no-offsets", 0, NULL, 'O'}, {"sources", 1, NULL, 'S'},
-        {"missing", 1, NULL, 'm'},       {"window", 1, NULL, 'w'},     {"same-tag", 0, NULL, 'T'},
-        {"reverse-first", 0, NULL, 'F'}, {"pair-error", 1, NULL, 'P'}, {"late-sample", 1, NULL, 'L'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"ranks", 1, NULL, 'r'},
+                                         {"nodes", 1, NULL, 'n'},
+                                         {"iters", 1, NULL, 'i'},
+                                         {"batch-bytes", 1, NULL, 'b'},
+                                         {"drops", 1, NULL, 'd'},
+                                         {"lose", 1, NULL, 'l'},
+                                         {"kill", 1, NULL, 'k'},
+                                         {"skew", 1, NULL, 's'},
+                                         {"duplicate", 1, NULL, 'u'},
+                                         {"bench", 0, NULL, 'B'},
+                                         {"no-offsets", 0, NULL, 'O'},
+                                         {"sources", 1, NULL, 'S'},
+                                         {"missing", 1, NULL, 'm'},
+                                         {"window", 1, NULL, 'w'},
+                                         {"same-tag", 0, NULL, 'T'},
+                                         {"reverse-first", 0, NULL, 'F'},
+                                         {"pair-error", 1, NULL, 'P'},
+                                         {"late-sample", 1, NULL, 'L'},
+                                         {NULL, 0, NULL, 0}};
     const char *dir, *expected;
     uint64_t flows = 0, total = 0, mpi_sends = 0, mpi_recvs = 0;
     FILE *ex;
@@ -443,24 +455,24 @@ int main(int argc, char **argv)
     for (int n = 0; n < nnodes; ++n) {
         char host[16];
         snprintf(host, sizeof(host), "node%c", 'A' + n);
-        if (OPAL_SUCCESS != ompi_evt_nodefile_open(&files[n], dir, host)) {
+        if (OPAL_SUCCESS != mca_common_evt_nodefile_open(&files[n], dir, host)) {
             die(files[n].error, 0);
         }
     }
     for (int r = 0; r < nranks; ++r) {
-        ompi_evt_wire_sender_t snd;
+        mca_common_evt_wire_sender_t snd;
         memset(&snd, 0, sizeof(snd));
         R[r].node = r * nnodes / nranks;
         strcpy(snd.nspace, "prterun-gen-1@1");
         snprintf(snd.host, sizeof(snd.host), "node%c", 'A' + R[r].node);
         snd.rank = (uint32_t) r;
         snd.pid = 1000 + (uint32_t) r;
-        if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&R[r].enc, &snd, batch_bytes)) {
+        if (OPAL_SUCCESS != mca_common_evt_wire_encoder_construct(&R[r].enc, &snd, batch_bytes)) {
             die("construct", 0);
         }
         if (R[r].node == skew_node && !no_offsets) {
-            ompi_evt_wire_offset_t o = {realtime_at(R[r].node, T0), -skew_ns, 1000};
-            (void) ompi_evt_wire_encoder_add_offset(&R[r].enc, &o);
+            mca_common_evt_wire_offset_t o = {realtime_at(R[r].node, T0), -skew_ns, 1000};
+            (void) mca_common_evt_wire_encoder_add_offset(&R[r].enc, &o);
         }
         R[r].sent_ok = calloc((size_t) iters, 1);
         R[r].recv_ok = calloc((size_t) iters, 1);
@@ -531,9 +543,9 @@ int main(int argc, char **argv)
         /* measured at the end, before the last batch: it carries it */
         int64_t t = T0 + 100000 + (int64_t) iters * 10000;
         if (R[r].node == skew_node && !no_offsets && !R[r].dead) {
-            ompi_evt_wire_offset_t o = {realtime_at(R[r].node, t), -skew_ns + late_err_ns,
-                                        late_unc_ns};
-            (void) ompi_evt_wire_encoder_add_offset(&R[r].enc, &o);
+            mca_common_evt_wire_offset_t o = {realtime_at(R[r].node, t), -skew_ns + late_err_ns,
+                                              late_unc_ns};
+            (void) mca_common_evt_wire_encoder_add_offset(&R[r].enc, &o);
         }
     }
     for (int r = 0; r < nranks; ++r) {
@@ -549,7 +561,7 @@ int main(int argc, char **argv)
         flush(r, true, t);
     }
     for (int n = 0; n < nnodes; ++n) {
-        ompi_evt_nodefile_close(&files[n]);
+        mca_common_evt_nodefile_close(&files[n]);
     }
 
     ex = fopen(expected, "w");
@@ -596,7 +608,7 @@ int main(int argc, char **argv)
             (unsigned long long) mpi_sends, (unsigned long long) mpi_recvs);
     fclose(ex);
     for (int r = 0; r < nranks; ++r) {
-        ompi_evt_wire_encoder_destruct(&R[r].enc);
+        mca_common_evt_wire_encoder_destruct(&R[r].enc);
         free(R[r].sent_ok);
         free(R[r].recv_ok);
         free(R[r].send_in);

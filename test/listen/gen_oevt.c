@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
 
 #define DICT_SIZE  4096u
 #define DROPS_SIZE 4096u
@@ -32,7 +32,7 @@
 static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const void *body,
                         size_t body_len, const char *names, size_t nl)
 {
-    ompi_evt_file_entry_t e;
+    mca_common_evt_flight_dict_entry_t e;
     size_t size = (sizeof(e) + body_len + nl + 7) & ~(size_t) 7;
 
     memset(dict + used, 0, size);
@@ -42,7 +42,7 @@ static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const v
     memcpy(dict + used, &e, sizeof(e));
     memcpy(dict + used + sizeof(e), body, body_len);
     memcpy(dict + used + sizeof(e) + body_len, names, nl);
-    e.sum = ompi_evt_file_sum(dict + used, size);
+    e.sum = mca_common_evt_flight_sum(dict + used, size);
     memcpy(dict + used, &e, sizeof(e));
     return used + size;
 }
@@ -53,10 +53,10 @@ int main(int argc, char **argv)
     uint64_t claim = 0, file_size, cap = DENSE_RING;
     size_t dense, used = 0;
     unsigned char *b, body[256], *slot, *data;
-    ompi_evt_file_header_t h;
-    ompi_evt_file_source_t s;
-    ompi_evt_file_event_t e;
-    ompi_evt_file_element_t el;
+    mca_common_evt_flight_header_t h;
+    mca_common_evt_flight_dict_source_t s;
+    mca_common_evt_flight_dict_event_t e;
+    mca_common_evt_flight_dict_element_t el;
     uint32_t tail = 0;
     int fd;
 
@@ -76,7 +76,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gen_oevt FILE [--name NAME] [--size BYTES]\n");
         return 2;
     }
-    file_size = OMPI_EVT_FILE_HEADER_SIZE + DICT_SIZE + DROPS_SIZE + OMPI_EVT_FILE_RING_CTL_SPACE;
+    file_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE + DICT_SIZE + DROPS_SIZE
+                + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE;
     if (0 < claim) {
         while (2 * cap <= ((uint64_t) 1 << 31) && file_size + 2 * cap <= claim) {
             cap *= 2;
@@ -86,17 +87,17 @@ int main(int argc, char **argv)
     if (claim > file_size) {
         file_size = claim; /* the rest lies unused after the ring */
     }
-    dense = OMPI_EVT_FILE_HEADER_SIZE + DICT_SIZE + DROPS_SIZE + OMPI_EVT_FILE_RING_CTL_SPACE
-            + DENSE_RING;
+    dense = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE + DICT_SIZE + DROPS_SIZE
+            + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + DENSE_RING;
     b = calloc(1, dense);
     if (NULL == b) {
         return 1;
     }
     memset(&h, 0, sizeof(h));
-    memcpy(h.magic, OMPI_EVT_FILE_MAGIC, 8);
-    h.version = OMPI_EVT_FILE_VERSION;
-    h.endian = OMPI_EVT_FILE_ENDIAN;
-    h.header_size = OMPI_EVT_FILE_HEADER_SIZE;
+    memcpy(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, 8);
+    h.version = MCA_COMMON_EVT_FLIGHT_VERSION;
+    h.endian = MCA_COMMON_EVT_FLIGHT_ENDIAN;
+    h.header_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
     h.file_size = file_size;
     h.rank = 0;
     h.world_size = 1;
@@ -105,15 +106,15 @@ int main(int argc, char **argv)
     strcpy(h.job, "genjob");
     h.ring_count = 1;
     h.ring_capacity = (uint32_t) cap;
-    h.dict_offset = OMPI_EVT_FILE_HEADER_SIZE;
+    h.dict_offset = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
     h.dict_size = DICT_SIZE;
     h.drops_offset = h.dict_offset + DICT_SIZE;
     h.drops_count = DROPS_SIZE / 8;
     h.rings_offset = h.drops_offset + DROPS_SIZE;
-    h.ring_stride = OMPI_EVT_FILE_RING_CTL_SPACE + cap;
-    h.ctl_size = OMPI_EVT_FILE_CTL_SIZE;
-    h.ring_hdr_size = OMPI_EVT_FILE_RING_HDR_SIZE;
-    h.rec_size = OMPI_EVT_FILE_REC_SIZE;
+    h.ring_stride = MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + cap;
+    h.ctl_size = MCA_COMMON_EVT_FLIGHT_CTL_SIZE;
+    h.ring_hdr_size = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
+    h.rec_size = MCA_COMMON_EVT_FLIGHT_REC_SIZE;
 
     memset(&s, 0, sizeof(s));
     s.ticks_per_second = 1000000000;
@@ -121,13 +122,14 @@ int main(int argc, char **argv)
     s.sample_ticks = 1000;
     s.sample_realtime_ns = 1700000000000000000;
     s.name_len = 3;
-    used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_SOURCE, &s, sizeof(s), "clk", 3);
+    used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE, &s, sizeof(s),
+                     "clk", 3);
     memset(&e, 0, sizeof(e));
     e.extent = 8;
     e.num_elements = 1;
     e.name_len = (uint32_t) strlen(name);
     memset(&el, 0, sizeof(el));
-    el.type = OMPI_EVT_FILE_TYPE_UINT64;
+    el.type = MCA_COMMON_EVT_FLIGHT_TYPE_UINT64;
     el.name_len = 1;
     memcpy(body, &e, sizeof(e));
     memcpy(body + sizeof(e), &el, sizeof(el));
@@ -135,19 +137,21 @@ int main(int argc, char **argv)
         char names[256];
         memcpy(names, name, e.name_len);
         names[e.name_len] = 'v';
-        used = put_entry(b + h.dict_offset, used, OMPI_EVT_FILE_ENTRY_EVENT, body,
+        used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT, body,
                          sizeof(e) + sizeof(el), names, e.name_len + 1);
     }
     h.dict_used = used;
-    h.state = OMPI_EVT_FILE_STATE_CLOSED;
+    h.state = MCA_COMMON_EVT_FLIGHT_STATE_CLOSED;
     h.closed_ns = 1700000000000001000;
-    h.header_sum = ompi_evt_file_sum(&h, offsetof(ompi_evt_file_header_t, header_sum));
+    h.header_sum = mca_common_evt_flight_sum(&h,
+                                             offsetof(mca_common_evt_flight_header_t, header_sum));
     memcpy(b, &h, sizeof(h));
 
     slot = b + h.rings_offset;
-    data = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
+    data = slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE;
     for (uint64_t i = 0; i < 3; ++i) {
-        uint32_t size = ompi_evt_file_record_size(8), kind = OMPI_EVT_FILE_KIND_RECORD, ev = 0;
+        uint32_t size = mca_common_evt_flight_record_size(8),
+                 kind = MCA_COMMON_EVT_FLIGHT_KIND_RECORD, ev = 0;
         int64_t ts = (int64_t) (2000 + 100 * i);
         unsigned char *p = data + tail;
         memcpy(p, &size, 4);
@@ -157,7 +161,7 @@ int main(int argc, char **argv)
         memcpy(p + 40, &i, 8);
         tail += size;
     }
-    memcpy(slot + OMPI_EVT_FILE_CTL_TAIL, &tail, 4);
+    memcpy(slot + MCA_COMMON_EVT_FLIGHT_CTL_TAIL, &tail, 4);
 
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (0 > fd || (ssize_t) dense != write(fd, b, dense) || 0 != ftruncate(fd, (off_t) file_size)

@@ -9,7 +9,7 @@
  * Shared pieces of the mpirun tests: checks that count, a recorder that
  * subscribes to an event by name through the standard MPI_T_event_* API and
  * keeps every instance it receives, and the custom producer of
- * "Writing an MPI_T event producer" (evt_seed_producer.h).
+ * "Writing an MPI_T event producer" (evt_example_producer.h).
  * Each program prints "rank R: N passed, M failed" (rank -1 before
  * MPI_Init or after MPI_Finalize) and exits non-zero on a failure.
  */

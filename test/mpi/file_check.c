@@ -8,7 +8,7 @@
 /* Checks the evt/file recordings of a test_file_crash job:
  *   file_check DIR PROGRESS_DIR SEED NP MODE...   (as test_file_crash)
  * For every rank, from its file (read with the decoder of
- * tools/evt_file_read.c) and the count R of raises it completed
+ * ompi/mca/common/evt/common_evt_flight_read.c) and the count R of raises it completed
  * (PROGRESS_DIR/rank.R, written by the rank as it went):
  *   - the file is valid (no problem found), was not closed (the rank died),
  *     and says its rank;
@@ -31,8 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evt_file_read.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
 #include "test/evt_test_check.h"
 #include "test_file_common.h"
 
@@ -59,10 +59,10 @@ static int64_t progress_read(const char *dir, int rank)
 
 /* Check rank @p rank's file against the @p raised raises it completed.
  * @return whether it raised all N of a kill/segv/abort mode */
-static bool check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, const char *mode,
-                       uint64_t raised)
+static bool check_rank(mca_common_evt_flight_file_t *f, int rank, unsigned long seed,
+                       const char *mode, uint64_t raised)
 {
-    const ompi_evt_fr_event_t *ev = NULL;
+    const mca_common_evt_flight_event_t *ev = NULL;
     uint64_t first = 0, last = 0, count = 0, bytes = 0, end;
     bool known = 0 != strcmp(mode, "spin");
     uint64_t n = test_file_crash_n(seed, rank);
@@ -83,10 +83,10 @@ static bool check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, cons
         return false;
     }
     for (size_t i = 0; i < f->nrecords; ++i) {
-        const ompi_evt_fr_record_t *r = &f->records[i];
+        const mca_common_evt_flight_record_t *r = &f->records[i];
         test_file_seq_t p;
 
-        bytes += ompi_evt_file_record_size(r->payload_len);
+        bytes += mca_common_evt_flight_record_size(r->payload_len);
         if (r->event != ev) {
             continue;
         }
@@ -123,7 +123,7 @@ static bool check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, cons
     } else {
         /* the newest records that fit: less than two of the largest
          * records (a skip at the end and the next record) stay free */
-        uint64_t max_rec = ompi_evt_file_record_size(OMPI_EVT_FILE_MAX_PAYLOAD);
+        uint64_t max_rec = mca_common_evt_flight_record_size(MCA_COMMON_EVT_FLIGHT_MAX_PAYLOAD);
         CHECK(bytes + 2 * max_rec > f->ring_capacity,
               "%llu overwritten but only %llu of %u bytes hold records",
               (unsigned long long) f->overwritten, (unsigned long long) bytes, f->ring_capacity);
@@ -141,7 +141,7 @@ static bool check_rank(ompi_evt_fr_file_t *f, int rank, unsigned long seed, cons
 
 int main(int argc, char **argv)
 {
-    ompi_evt_fr_file_t *files[64] = {NULL};
+    mca_common_evt_flight_file_t *files[64] = {NULL};
     unsigned long seed;
     struct dirent *de;
     int np, nfiles = 0, rank = -1, known = 0, reached = 0;
@@ -159,15 +159,15 @@ int main(int argc, char **argv)
     }
     while (NULL != (de = readdir(d))) {
         char path[4096];
-        ompi_evt_fr_file_t *f;
+        mca_common_evt_flight_file_t *f;
         size_t l = strlen(de->d_name);
 
-        if (l < 5 || 0 != strcmp(de->d_name + l - 5, OMPI_EVT_FILE_SUFFIX)) {
+        if (l < 5 || 0 != strcmp(de->d_name + l - 5, MCA_COMMON_EVT_FLIGHT_SUFFIX)) {
             continue;
         }
         (void) snprintf(path, sizeof(path), "%s/%s", argv[1], de->d_name);
         ++nfiles;
-        if (0 != ompi_evt_fr_open(path, &f)) {
+        if (0 != mca_common_evt_flight_open(path, &f)) {
             printf("FAIL: cannot read %s\n", path);
             ++evt_test_failed;
             continue;
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
         } else {
             printf("FAIL: %s: rank %d unexpected or twice\n", path, f->rank);
             ++evt_test_failed;
-            ompi_evt_fr_free(f);
+            mca_common_evt_flight_free(f);
         }
     }
     (void) closedir(d);
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
             reached += check_rank(files[rank], rank, seed, mode, (uint64_t) raised);
         }
         if (NULL != files[rank]) {
-            ompi_evt_fr_free(files[rank]);
+            mca_common_evt_flight_free(files[rank]);
         }
     }
     evt_test_rank = -1;

@@ -10,7 +10,7 @@
  * before the subscription, so it is not received; later events are. */
 
 #include "evt_mpi_common.h"
-#include "evt_seed_producer.h"
+#include "evt_example_producer.h"
 
 #define NRAISE 3
 

@@ -8,11 +8,11 @@
 /* Ordering: MPI_T_init_thread, then MPI_Init; MPI_T_finalize before
  * MPI_Finalize. A tool linked with libompi_evt subscribes before MPI_Init
  * and must receive ompi.mpi.initialization once, with this rank's payload,
- * plus the events the job raises (the producer of evt_seed_producer.h)
+ * plus the events the job raises (the producer of evt_example_producer.h)
  * with their values. */
 
 #include "evt_mpi_common.h"
-#include "evt_seed_producer.h"
+#include "evt_example_producer.h"
 
 #define NRAISE 5
 

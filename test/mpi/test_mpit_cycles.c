@@ -11,7 +11,7 @@
  * event and source indexes stay the same across cycles. */
 
 #include "evt_mpi_common.h"
-#include "evt_seed_producer.h"
+#include "evt_example_producer.h"
 
 static void cycle(int c, int *first_index, int *first_init_index)
 {

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "evt_mpi_common.h"
-#include "evt_seed_producer.h"
+#include "evt_example_producer.h"
 
 static int mpit_init(void)
 {

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "evt_mpi_common.h"
-#include "evt_seed_producer.h"
+#include "evt_example_producer.h"
 #include "ompi/mca/evt/base/base.h"
 
 #define PER_PHASE 50

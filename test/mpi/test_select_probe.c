@@ -11,7 +11,7 @@
  * (inline delivery has sync semantics: received before the raise returns). */
 
 #include "evt_mpi_common.h"
-#include "evt_seed_producer.h"
+#include "evt_example_producer.h"
 
 #include "ompi/mca/evt/base/base.h"
 

@@ -42,8 +42,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "opal/constants.h"
 
 #define MAX_RANKS 256
@@ -51,13 +51,13 @@
 #define MAX_HOSTS 16
 
 typedef struct {
-    char name[OMPI_EVT_WIRE_NAME_MAX + 1];
+    char name[MCA_COMMON_EVT_WIRE_NAME_MAX + 1];
     uint64_t records, drops;
 } tally_t;
 
 typedef struct {
     bool seen;
-    char host[OMPI_EVT_WIRE_HOST_MAX + 1];
+    char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];
     uint64_t batches, max_seq, dup_batches, finals, final_seq;
     uint8_t *seqs_seen; /* batch sequence numbers seen (bitmap, grown) */
     size_t seqs_cap;
@@ -68,7 +68,7 @@ typedef struct {
 } rank_t;
 
 static rank_t ranks[MAX_RANKS];
-static char nspace[OMPI_EVT_WIRE_NSPACE_MAX + 1];
+static char nspace[MCA_COMMON_EVT_WIRE_NSPACE_MAX + 1];
 static long n_numbered = 0, pairs = 0, kill_after = -1;
 static int nranks = 0, only = -1, kill_rank = -1, verbose = 0, no_drops = 0, want_drops = 0,
            partial = 0, no_builtins = 0;
@@ -77,7 +77,7 @@ static unsigned tag = 7;
 static int failures = 0;
 
 static struct {
-    char host[OMPI_EVT_WIRE_HOST_MAX + 1];
+    char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];
     bool want[MAX_RANKS];
     bool got[MAX_RANKS];
     bool file_seen;
@@ -105,27 +105,27 @@ static tally_t *tally_of(rank_t *r, const char *name)
     return &r->tally[r->ntally++];
 }
 
-static uint64_t get_u(const ompi_evt_wire_type_t *t, const uint8_t *payload, unsigned i)
+static uint64_t get_u(const mca_common_evt_wire_type_t *t, const uint8_t *payload, unsigned i)
 {
-    ompi_evt_wire_value_t v;
+    mca_common_evt_wire_value_t v;
 
-    if (OPAL_SUCCESS != ompi_evt_wire_element_value(t, payload, i, &v)) {
+    if (OPAL_SUCCESS != mca_common_evt_wire_element_value(t, payload, i, &v)) {
         return UINT64_MAX;
     }
-    return OMPI_EVT_WIRE_ELEM_INT32 == v.type || OMPI_EVT_WIRE_ELEM_INT64 == v.type
+    return MCA_COMMON_EVT_WIRE_ELEM_INT32 == v.type || MCA_COMMON_EVT_WIRE_ELEM_INT64 == v.type
                ? (uint64_t) v.v.i
                : v.v.u;
 }
 
 static void take_batch(const char *file_host, const void *buf, size_t len)
 {
-    ompi_evt_wire_batch_t b;
-    ompi_evt_wire_record_t rec;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t rec;
     size_t cursor = 0;
     rank_t *r;
 
     memset(&b, 0, sizeof(b));
-    if (OPAL_SUCCESS != ompi_evt_wire_decode(buf, len, &b)) {
+    if (OPAL_SUCCESS != mca_common_evt_wire_decode(buf, len, &b)) {
         FAIL("a frame of %s's file is not a valid batch: %s", file_host, b.error);
         return;
     }
@@ -164,7 +164,7 @@ static void take_batch(const char *file_host, const void *buf, size_t len)
     r->seqs_seen[b.seq / 8] |= (uint8_t) (1u << (b.seq % 8));
     ++r->batches;
     r->max_seq = b.seq > r->max_seq ? b.seq : r->max_seq;
-    if (b.flags & OMPI_EVT_WIRE_FLAG_FINAL) {
+    if (b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) {
         ++r->finals;
         r->final_seq = b.seq;
     }
@@ -174,8 +174,8 @@ static void take_batch(const char *file_host, const void *buf, size_t len)
             t->drops += b.drops[i].count;
         }
     }
-    while (ompi_evt_wire_batch_next_record(&b, &cursor, &rec)) {
-        const ompi_evt_wire_type_t *type = &b.types[rec.type];
+    while (mca_common_evt_wire_batch_next_record(&b, &cursor, &rec)) {
+        const mca_common_evt_wire_type_t *type = &b.types[rec.type];
         tally_t *t = tally_of(r, type->name);
 
         if (NULL != t) {
@@ -193,18 +193,18 @@ static void take_batch(const char *file_host, const void *buf, size_t len)
         }
     }
 out:
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
 }
 
 static void read_file(const char *path)
 {
-    ompi_evt_nodefile_reader_t rd;
+    mca_common_evt_nodefile_reader_t rd;
     const void *buf;
     size_t len;
     int rc;
 
     memset(&rd, 0, sizeof(rd));
-    rc = ompi_evt_nodefile_reader_open(&rd, path);
+    rc = mca_common_evt_nodefile_reader_open(&rd, path);
     if (OPAL_SUCCESS != rc) {
         FAIL("%s: not readable as a node file (%d): %s", path, rc, rd.error);
         return;
@@ -214,7 +214,7 @@ static void read_file(const char *path)
             hosts[h].file_seen = true;
         }
     }
-    while (OPAL_SUCCESS == (rc = ompi_evt_nodefile_reader_next(&rd, &buf, &len, NULL))) {
+    while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&rd, &buf, &len, NULL))) {
         take_batch(rd.host, buf, len);
     }
     if (0 < rd.stats.damaged || rd.stats.truncated) {
@@ -225,7 +225,7 @@ static void read_file(const char *path)
     if (verbose) {
         printf("%s: host %s, %llu batches\n", path, rd.host, (unsigned long long) rd.stats.frames);
     }
-    ompi_evt_nodefile_reader_close(&rd);
+    mca_common_evt_nodefile_reader_close(&rd);
 }
 
 /* received + dropped of @p name must be @p want. */

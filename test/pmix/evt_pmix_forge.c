@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "opal/constants.h"
 #include "opal/mca/base/mca_base_event.h"
 
@@ -59,8 +59,8 @@ static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank
     const char *r = getenv("OMPI_MCA_evt_pmix_range");
     pmix_data_range_t range = NULL != r && 0 == strcmp(r, "namespace") ? PMIX_RANGE_NAMESPACE
                                                                        : PMIX_RANGE_LOCAL;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t who;
     pmix_info_t info[3];
     const void *buf;
     size_t len;
@@ -72,8 +72,8 @@ static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank
     snprintf(who.host, sizeof(who.host), "%s", host);
     who.rank = rank;
     who.pid = (uint32_t) getpid();
-    if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&enc, &who, 65536)
-        || OPAL_SUCCESS != ompi_evt_wire_encoder_begin(&enc, seq, flags)) {
+    if (OPAL_SUCCESS != mca_common_evt_wire_encoder_construct(&enc, &who, 65536)
+        || OPAL_SUCCESS != mca_common_evt_wire_encoder_begin(&enc, seq, flags)) {
         return -1;
     }
     for (uint64_t i = 0; i < 10; ++i) {
@@ -85,16 +85,16 @@ static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank
         r.source = numbered->source;
         r.timestamp = (opal_count_t) (1 + i);
         r.data = &p;
-        if (OPAL_SUCCESS != ompi_evt_wire_encoder_add_record(&enc, &r)) {
-            ompi_evt_wire_encoder_destruct(&enc);
+        if (OPAL_SUCCESS != mca_common_evt_wire_encoder_add_record(&enc, &r)) {
+            mca_common_evt_wire_encoder_destruct(&enc);
             return -1;
         }
     }
-    if (OPAL_SUCCESS != ompi_evt_wire_encoder_finish(&enc, &buf, &len)) {
-        ompi_evt_wire_encoder_destruct(&enc);
+    if (OPAL_SUCCESS != mca_common_evt_wire_encoder_finish(&enc, &buf, &len)) {
+        mca_common_evt_wire_encoder_destruct(&enc);
         return -1;
     }
-    PMIX_LOAD_KEY(info[0].key, OMPI_EVT_WIRE_PMIX_KEY);
+    PMIX_LOAD_KEY(info[0].key, MCA_COMMON_EVT_WIRE_PMIX_KEY);
     info[0].value.type = PMIX_BYTE_OBJECT;
     info[0].value.data.bo.bytes = (char *) buf;
     info[0].value.data.bo.size = len;
@@ -104,8 +104,9 @@ static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank
     want = done + 1;
     pthread_mutex_unlock(&done_lock);
     if (PMIX_SUCCESS
-        != PMIx_Notify_event(OMPI_EVT_WIRE_PMIX_STATUS, NULL, range, info, 3, notified, NULL)) {
-        ompi_evt_wire_encoder_destruct(&enc);
+        != PMIx_Notify_event(MCA_COMMON_EVT_WIRE_PMIX_STATUS, NULL, range, info, 3, notified,
+                             NULL)) {
+        mca_common_evt_wire_encoder_destruct(&enc);
         return -1;
     }
     /* the batch stays ours until PMIx is done with it */
@@ -114,7 +115,7 @@ static int send_as(mca_base_event_t *numbered, const char *nspace, uint32_t rank
         pthread_cond_wait(&done_cond, &done_lock);
     }
     pthread_mutex_unlock(&done_lock);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
     return 0;
 }
 
@@ -139,7 +140,8 @@ int evt_pmix_forge(mca_base_event_t *numbered, unsigned tag)
     }
     if (0 == rc) {
         rc |= send_as(numbered, me.nspace, 0, host, 0, 0, tag + 1000);
-        rc |= send_as(numbered, me.nspace, 0, host, 1000, OMPI_EVT_WIRE_FLAG_FINAL, tag + 1000);
+        rc |= send_as(numbered, me.nspace, 0, host, 1000, MCA_COMMON_EVT_WIRE_FLAG_FINAL,
+                      tag + 1000);
         rc |= send_as(numbered, "forged-namespace", 0, host, 0, 0, tag + 1000);
     }
     (void) PMIx_Finalize(NULL, 0);

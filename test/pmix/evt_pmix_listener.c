@@ -34,23 +34,24 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
 #include "opal/constants.h"
 #include "tools/evt_listen_attach.h"
 
-static ompi_evt_nodefile_t out;
+static mca_common_evt_nodefile_t out;
 static atomic_long finals, batches, write_errors;
 static atomic_bool lost;
 static long vanish_after = -1;
 
-static void on_batch(const void *buf, size_t len, const ompi_evt_wire_batch_t *batch, void *ctx)
+static void on_batch(const void *buf, size_t len, const mca_common_evt_wire_batch_t *batch,
+                     void *ctx)
 {
     long n = atomic_fetch_add(&batches, 1) + 1;
 
-    if (OPAL_SUCCESS != ompi_evt_nodefile_append(&out, buf, len)) {
+    if (OPAL_SUCCESS != mca_common_evt_nodefile_append(&out, buf, len)) {
         atomic_fetch_add(&write_errors, 1);
     }
-    if (batch->flags & OMPI_EVT_WIRE_FLAG_FINAL) {
+    if (batch->flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) {
         atomic_fetch_add(&finals, 1);
     }
     if (0 < vanish_after && n >= vanish_after) {
@@ -128,7 +129,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "listener: bad target \"%s\": %s\n", spec, why);
         return 2;
     }
-    if (OPAL_SUCCESS != ompi_evt_nodefile_open(&out, outdir, "listener")) {
+    if (OPAL_SUCCESS != mca_common_evt_nodefile_open(&out, outdir, "listener")) {
         fprintf(stderr, "listener: cannot create the output in %s: %s\n", outdir, out.error);
         return 2;
     }
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
         != ompi_evt_listen_attach_open(&target, tmpdir, 10000, on_batch, on_lost, NULL, &attach,
                                        error, sizeof(error))) {
         fprintf(stderr, "listener: %s\n", error);
-        ompi_evt_nodefile_close(&out);
+        mca_common_evt_nodefile_close(&out);
         return 1;
     }
     ompi_evt_listen_attach_self(attach, self_ns, sizeof(self_ns), &self_rank);
@@ -172,6 +173,6 @@ int main(int argc, char **argv)
             st.lost ? ", server gone" : "", 1 == rc ? ", TIMED OUT" : "");
     fflush(stdout);
     ompi_evt_listen_attach_close(attach);
-    ompi_evt_nodefile_close(&out);
+    mca_common_evt_nodefile_close(&out);
     return rc;
 }

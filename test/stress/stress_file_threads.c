@@ -11,7 +11,7 @@
  * thread drains to a counting registration). At the end:
  *   - the registration: delivered + dropped == raised, each thread's
  *     records in the order raised;
- *   - the file (read with tools/evt_file_read.c): valid, each ring holds
+ *   - the file (read with ompi/mca/common/evt/common_evt_flight_read.c): valid, each ring holds
  *     one thread's newest records in order, and records + overwritten ==
  *     raised, exactly (nothing lost, nothing invented).
  * Plain C (TSan). */
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "evt_file_read.h"
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/file/evt_file.h"
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
     ompi_evt_base_module_t *m;
     pthread_t t[NTHREADS];
     char dir[] = "/tmp/evt_stress_file.XXXXXX", path[4096];
-    ompi_evt_fr_file_t *f = NULL;
+    mca_common_evt_flight_file_t *f = NULL;
     uint64_t last[NTHREADS + 1];
     long total;
     int prio, si;
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
            atomic_load(&dropped));
 
     /* the file, still open (as after a crash) */
-    CHECK(0 == ompi_evt_fr_open(path, &f), "file read");
+    CHECK(0 == mca_common_evt_flight_open(path, &f), "file read");
     if (NULL != f) {
         int bad = 0;
         CHECK(0 == f->nproblems, "file valid");
@@ -168,7 +168,7 @@ int main(int argc, char **argv)
         CHECK(0 == bad, "file: each ring one thread's records, consecutive");
         printf("file: %zu records, %llu overwritten\n", f->nrecords,
                (unsigned long long) f->overwritten);
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
     }
     ompi_evt_base_uninstall();
     (void) mca_base_event_finalize();

@@ -26,10 +26,10 @@
 #include <unistd.h>
 
 #include "../unit/test_pmix_common.h"
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
-#include "test/evt_test_check.h"
 #include "opal/mca/base/mca_base_event_delivery.h"
+#include "test/evt_test_check.h"
 
 #define RECORDS   200000
 #define EXT_DROPS 5000
@@ -83,7 +83,7 @@ static void *pmix_thread(void *arg)
 
     for (;;) {
         item_t *it;
-        ompi_evt_wire_batch_t b;
+        mca_common_evt_wire_batch_t b;
 
         pthread_mutex_lock(&q_lock);
         while (NULL == q_head && !q_stop) {
@@ -103,11 +103,11 @@ static void *pmix_thread(void *arg)
             sched_yield(); /* completions come late, in batches */
         }
         memset(&b, 0, sizeof(b));
-        CHECK(OPAL_SUCCESS == ompi_evt_wire_decode(it->batch, it->len, &b), "a batch");
+        CHECK(OPAL_SUCCESS == mca_common_evt_wire_decode(it->batch, it->len, &b), "a batch");
         CHECK((int64_t) b.seq > last_seq, "batches in order (%llu after %lld)",
               (unsigned long long) b.seq, (long long) last_seq);
         last_seq = (int64_t) b.seq;
-        if (0 == (b.flags & OMPI_EVT_WIRE_FLAG_FINAL) && 0 == rand_r(&seed) % 10) {
+        if (0 == (b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) && 0 == rand_r(&seed) % 10) {
             ++failed_batches;
             it->cb(PMIX_ERROR, it->cbdata);
         } else {
@@ -116,10 +116,10 @@ static void *pmix_thread(void *arg)
             for (uint32_t i = 0; i < b.num_drops; ++i) {
                 got_drops += b.drops[i].count;
             }
-            finals += 0 != (b.flags & OMPI_EVT_WIRE_FLAG_FINAL);
+            finals += 0 != (b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL);
             it->cb(PMIX_SUCCESS, it->cbdata);
         }
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
         free(it->batch);
         free(it);
     }
@@ -139,7 +139,7 @@ static void *raiser_thread(void *arg)
 static void sender_stress(void)
 {
     ompi_evt_pmix_send_params_t p;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_sender_t who;
     pthread_t pt, rt;
     uint64_t encoded = 0, refused = 0;
 
@@ -196,31 +196,33 @@ static ompi_evt_pmix_sink_t sink;
 static void *sink_thread(void *arg)
 {
     uint32_t rank = (uint32_t) (uintptr_t) arg;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t who;
 
     pmix_proc_t source;
 
     pmixtest_who(&who, "node", rank);
     PMIX_LOAD_PROCID(&source, who.nspace, rank);
-    if (OPAL_SUCCESS != ompi_evt_wire_encoder_construct(&enc, &who, 8192)) {
+    if (OPAL_SUCCESS != mca_common_evt_wire_encoder_construct(&enc, &who, 8192)) {
         return NULL;
     }
     for (int i = 0; i < SINK_BATCHES; ++i) {
         const void *buf;
         size_t len;
 
-        (void) ompi_evt_wire_encoder_begin(&enc, (uint64_t) i,
-                                           SINK_BATCHES - 1 == i ? OMPI_EVT_WIRE_FLAG_FINAL : 0);
+        (void) mca_common_evt_wire_encoder_begin(&enc, (uint64_t) i,
+                                                 SINK_BATCHES - 1 == i
+                                                     ? MCA_COMMON_EVT_WIRE_FLAG_FINAL
+                                                     : 0);
         for (int k = 0; k < 20; ++k) {
             pmixtest_payload_t pl;
             mca_base_event_record_t r = pmixtest_record(ev_a, &pl, (uint64_t) k);
-            (void) ompi_evt_wire_encoder_add_record(&enc, &r);
+            (void) mca_common_evt_wire_encoder_add_record(&enc, &r);
         }
-        (void) ompi_evt_wire_encoder_finish(&enc, &buf, &len);
+        (void) mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
         ompi_evt_pmix_sink_take(&sink, &source, buf, len);
     }
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
     return NULL;
 }
 
@@ -229,7 +231,7 @@ static void sink_stress(void)
     char dir[] = "/tmp/stress_pmix_sink.XXXXXX", path[256], cmd[300];
     uint32_t peers[SINK_THREADS];
     pthread_t t[SINK_THREADS];
-    ompi_evt_nodefile_reader_t rd;
+    mca_common_evt_nodefile_reader_t rd;
     const void *b;
     size_t len;
     uint64_t frames = 0;
@@ -253,13 +255,13 @@ static void sink_stress(void)
           atomic_load(&sink.batches));
     ompi_evt_pmix_sink_close(&sink, 1000);
     snprintf(path, sizeof(path), "%s/node.evt", dir);
-    CHECK(OPAL_SUCCESS == ompi_evt_nodefile_reader_open(&rd, path), "reader");
-    while (OPAL_SUCCESS == ompi_evt_nodefile_reader_next(&rd, &b, &len, NULL)) {
+    CHECK(OPAL_SUCCESS == mca_common_evt_nodefile_reader_open(&rd, path), "reader");
+    while (OPAL_SUCCESS == mca_common_evt_nodefile_reader_next(&rd, &b, &len, NULL)) {
         ++frames;
     }
     CHECK(SINK_THREADS * SINK_BATCHES == frames, "frames %llu", (unsigned long long) frames);
     CHECK(0 == rd.stats.damaged && !rd.stats.truncated, "no damage");
-    ompi_evt_nodefile_reader_close(&rd);
+    mca_common_evt_nodefile_reader_close(&rd);
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     (void) system(cmd);
 }

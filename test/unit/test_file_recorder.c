@@ -9,7 +9,7 @@
  * installs the file component as the evt base does (without loading the
  * DSO, so that its test seams are reachable), raises numbered events and
  * dies or finalizes; the test reads its file with the decoder of
- * tools/evt_file_read.c:
+ * ompi/mca/common/evt/common_evt_flight_read.c:
  *   - wrap-around, many times over: exactly the newest records that fit
  *     (computed by a model of the ring), and the number overwritten;
  *   - a writer stopped in the middle of a record (test seam, then kill -9):
@@ -39,13 +39,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "evt_file_read.h"
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/file/evt_file.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
@@ -93,7 +93,7 @@ static void the_file(char *path, size_t len)
     cr_assert_not_null(d);
     while (NULL != (de = readdir(d))) {
         size_t l = strlen(de->d_name);
-        if (l > 5 && 0 == strcmp(de->d_name + l - 5, OMPI_EVT_FILE_SUFFIX)) {
+        if (l > 5 && 0 == strcmp(de->d_name + l - 5, MCA_COMMON_EVT_FLIGHT_SUFFIX)) {
             (void) snprintf(path, len, "%s/%s", dir, de->d_name);
             ++n;
         }
@@ -234,12 +234,12 @@ static uint64_t model_kept(uint32_t capacity, uint32_t size, uint64_t n)
 
 /* Check the records of a decoded file: the numbered events, seq from
  * @p first to @p last without a gap, nothing else. */
-static void expect_seqs(const ompi_evt_fr_file_t *f, uint64_t first, uint64_t last)
+static void expect_seqs(const mca_common_evt_flight_file_t *f, uint64_t first, uint64_t last)
 {
     uint64_t want = first;
 
     for (size_t i = 0; i < f->nrecords; ++i) {
-        const ompi_evt_fr_record_t *r = &f->records[i];
+        const mca_common_evt_flight_record_t *r = &f->records[i];
         test_file_seq_t p;
 
         cr_assert_not_null(r->event, "record %zu: unknown event %u", i, r->event_index);
@@ -256,12 +256,12 @@ static void expect_seqs(const ompi_evt_fr_file_t *f, uint64_t first, uint64_t la
                  (unsigned long long) want - 1, (unsigned long long) last);
 }
 
-static ompi_evt_fr_file_t *read_the_file(char *path, size_t len)
+static mca_common_evt_flight_file_t *read_the_file(char *path, size_t len)
 {
-    ompi_evt_fr_file_t *f = NULL;
+    mca_common_evt_flight_file_t *f = NULL;
 
     the_file(path, len);
-    cr_assert_eq(ompi_evt_fr_open(path, &f), 0, "cannot read %s", path);
+    cr_assert_eq(mca_common_evt_flight_open(path, &f), 0, "cannot read %s", path);
     return f;
 }
 
@@ -274,7 +274,7 @@ Test(file_recorder, wrap_keeps_exactly_the_newest)
 
     for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); ++c) {
         uint64_t n = counts[c], kept;
-        ompi_evt_fr_file_t *f;
+        mca_common_evt_flight_file_t *f;
 
         rm_dir();
         make_dir();
@@ -290,7 +290,7 @@ Test(file_recorder, wrap_keeps_exactly_the_newest)
         if (n > 10000) {
             cr_assert_gt(n / kept, 10, "wrapped many times over");
         }
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
     }
 }
 
@@ -304,7 +304,7 @@ Test(file_recorder, torn_record_is_not_read)
     for (size_t c = 0; c < 2; ++c) {
         for (size_t b = 0; b < 3; ++b) {
             uint64_t n = counts[c];
-            ompi_evt_fr_file_t *f;
+            mca_common_evt_flight_file_t *f;
 
             rm_dir();
             make_dir();
@@ -320,15 +320,15 @@ Test(file_recorder, torn_record_is_not_read)
             if (n < 100) {
                 cr_assert_eq(f->nrecords, n);
             }
-            ompi_evt_fr_free(f);
+            mca_common_evt_flight_free(f);
         }
     }
 }
 
 Test(file_recorder, self_describing)
 {
-    ompi_evt_fr_file_t *f;
-    const ompi_evt_fr_event_t *ev = NULL;
+    mca_common_evt_flight_file_t *f;
+    const mca_common_evt_flight_event_t *ev = NULL;
     char path[512], host[65] = "";
     struct timespec now;
     struct stat st;
@@ -336,7 +336,7 @@ Test(file_recorder, self_describing)
     (void) run_writer(FILE_SIZE, 5, END_FINALIZE, 0);
     f = read_the_file(path, sizeof(path));
     cr_assert_eq(f->nproblems, 0, "%s", f->nproblems ? f->problems[0] : "");
-    cr_assert_eq(f->version, OMPI_EVT_FILE_VERSION);
+    cr_assert_eq(f->version, MCA_COMMON_EVT_FLIGHT_VERSION);
     cr_assert_eq(f->rank, 7);
     cr_assert_eq(f->world_size, 8);
     cr_assert_gt(f->pid, 0);
@@ -354,10 +354,10 @@ Test(file_recorder, self_describing)
     }
     cr_assert_not_null(ev);
     cr_assert_eq(ev->num_elements, 3);
-    cr_assert_eq(ev->elements[0].type, OMPI_EVT_FILE_TYPE_UINT64);
-    cr_assert_eq(ev->elements[1].type, OMPI_EVT_FILE_TYPE_INT32);
+    cr_assert_eq(ev->elements[0].type, MCA_COMMON_EVT_FLIGHT_TYPE_UINT64);
+    cr_assert_eq(ev->elements[1].type, MCA_COMMON_EVT_FLIGHT_TYPE_INT32);
     cr_assert_eq(ev->elements[1].offset, 8);
-    cr_assert_eq(ev->elements[2].type, OMPI_EVT_FILE_TYPE_UINT32);
+    cr_assert_eq(ev->elements[2].type, MCA_COMMON_EVT_FLIGHT_TYPE_UINT32);
     cr_assert_not_null(ev->source);
     cr_assert_str_eq(ev->source->name, "test.file");
     cr_assert_eq(ev->source->ticks_per_second, 1000000000);
@@ -368,17 +368,17 @@ Test(file_recorder, self_describing)
     cr_assert_lt(llabs((long long) (now.tv_sec - ev->source->sample_realtime_ns / 1000000000)), 60);
     expect_seqs(f, 0, 4);
     for (size_t i = 0; i < f->nrecords; ++i) {
-        ompi_evt_fr_value_t v;
+        mca_common_evt_flight_value_t v;
         cr_assert(f->records[i].has_time);
         cr_assert_geq(f->records[i].time_ns, f->created_ns - 1000000);
         cr_assert_leq(f->records[i].time_ns, f->closed_ns + 1000000);
-        cr_assert(ompi_evt_fr_element(&f->records[i], 0, &v));
+        cr_assert(mca_common_evt_flight_element(&f->records[i], 0, &v));
         cr_assert_eq(v.v.u, i);
-        cr_assert(ompi_evt_fr_element(&f->records[i], 1, &v));
+        cr_assert(mca_common_evt_flight_element(&f->records[i], 1, &v));
         cr_assert_eq(v.v.i, 7);
-        cr_assert_not(ompi_evt_fr_element(&f->records[i], 3, &v));
+        cr_assert_not(mca_common_evt_flight_element(&f->records[i], 3, &v));
     }
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 }
 
 /* A producer names the elements after registering the event (as the
@@ -387,8 +387,8 @@ Test(file_recorder, self_describing)
 Test(file_recorder, element_names_given_after_registration)
 {
     static const char *const names[3] = {"seq", "rank", "check"};
-    ompi_evt_fr_file_t *f;
-    const ompi_evt_fr_event_t *ev = NULL;
+    mca_common_evt_flight_file_t *f;
+    const mca_common_evt_flight_event_t *ev = NULL;
     char path[512];
     int status = 0;
     pid_t pid = fork();
@@ -426,7 +426,7 @@ Test(file_recorder, element_names_given_after_registration)
         cr_assert_str_eq(ev->elements[i].name, names[i]);
     }
     expect_seqs(f, 0, 1);
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 }
 
 /* A thread that raises while the only ring is owned by the main thread:
@@ -443,7 +443,7 @@ static void *drop_thread(void *arg)
 Test(file_recorder, export_drops_are_recorded)
 {
     char path[512];
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
     pid_t pid = fork();
     int status;
 
@@ -467,9 +467,9 @@ Test(file_recorder, export_drops_are_recorded)
     cr_assert_eq(f->nproblems, 0);
     expect_seqs(f, 0, 0);
     cr_assert_eq(f->ndrops, 1);
-    cr_assert_eq(ompi_evt_fr_event(f, f->drops[0].event_index), f->records[0].event);
+    cr_assert_eq(mca_common_evt_flight_event(f, f->drops[0].event_index), f->records[0].event);
     cr_assert_eq(f->drops[0].count, 10);
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 }
 
 /* A forked child of the writer raises too: its records must not reach the
@@ -477,7 +477,7 @@ Test(file_recorder, export_drops_are_recorded)
 Test(file_recorder, forked_child_does_not_write_the_parents_file)
 {
     char path[512];
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
     pid_t pid = fork();
     int status;
 
@@ -519,7 +519,7 @@ Test(file_recorder, forked_child_does_not_write_the_parents_file)
     expect_seqs(f, 200 - f->nrecords, 199);
     cr_assert_eq(f->nrecords + f->overwritten, 200, "%zu records + %llu overwritten", f->nrecords,
                  (unsigned long long) f->overwritten);
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 }
 
 /* ---- the folder ---- */
@@ -719,14 +719,14 @@ static unsigned char *slurp(const char *path, size_t *len)
 }
 
 /* A decoded copy must hold only valid records of ours, in order. */
-static void only_valid(const ompi_evt_fr_file_t *f)
+static void only_valid(const mca_common_evt_flight_file_t *f)
 {
     for (size_t i = 0; i < f->nrecords; ++i) {
-        const ompi_evt_fr_record_t *r = &f->records[i];
+        const mca_common_evt_flight_record_t *r = &f->records[i];
         if (NULL != r->event) {
             cr_assert_eq(r->payload_len, r->event->extent);
         }
-        cr_assert_leq(r->payload_len, OMPI_EVT_FILE_MAX_PAYLOAD + 8);
+        cr_assert_leq(r->payload_len, MCA_COMMON_EVT_FLIGHT_MAX_PAYLOAD + 8);
     }
 }
 
@@ -742,8 +742,8 @@ Test(file_recorder, damaged_files)
     char path[512];
     unsigned char *orig, *buf;
     size_t len;
-    ompi_evt_fr_file_t *f, *good;
-    ompi_evt_file_header_t h;
+    mca_common_evt_flight_file_t *f, *good;
+    mca_common_evt_flight_header_t h;
     uint64_t slot;
     uint32_t oldest, tail;
     unsigned int seed = 12345;
@@ -752,100 +752,100 @@ Test(file_recorder, damaged_files)
     the_file(path, sizeof(path));
     orig = slurp(path, &len);
     buf = malloc(len);
-    cr_assert_eq(ompi_evt_fr_decode(orig, len, &good), 0);
+    cr_assert_eq(mca_common_evt_flight_decode(orig, len, &good), 0);
     cr_assert_eq(good->nproblems, 0);
     cr_assert_gt(good->nrecords, 100);
     memcpy(&h, orig, sizeof(h));
 
     /* truncated anywhere: what lies before the cut is returned */
     for (size_t cut = 0; cut < len; cut += 509) {
-        cr_assert_eq(ompi_evt_fr_decode(orig, cut, &f), 0);
+        cr_assert_eq(mca_common_evt_flight_decode(orig, cut, &f), 0);
         cr_assert_gt(f->nproblems, 0, "cut at %zu of %zu: no problem reported", cut, len);
         cr_assert_leq(f->nrecords, good->nrecords);
         only_valid(f);
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
     }
 
     /* a byte of the fixed header: nothing can be located, said so */
     memcpy(buf, orig, len);
-    buf[offsetof(ompi_evt_file_header_t, rank)] ^= 0x40;
-    cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+    buf[offsetof(mca_common_evt_flight_header_t, rank)] ^= 0x40;
+    cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
     cr_assert_not(f->header_valid);
     cr_assert_eq(f->nrecords, 0);
     cr_assert_not_null(strstr(f->problems[0], "checksum"), "%s", f->problems[0]);
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 
     /* the dictionary damaged: records are still returned, unnamed */
     memcpy(buf, orig, len);
     buf[h.dict_offset + 20] ^= 0x01;
-    cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+    cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
     cr_assert_gt(f->nproblems, 0);
     cr_assert_eq(f->nrecords, good->nrecords);
     cr_assert_null(f->records[0].event);
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 
     /* a record's size in the middle of ring 0: the records before it */
     slot = h.rings_offset;
-    tail = hdr_u32(orig, slot + OMPI_EVT_FILE_CTL_TAIL);
-    oldest = hdr_u32(orig, slot + OMPI_EVT_FILE_CTL_OLDEST);
+    tail = hdr_u32(orig, slot + MCA_COMMON_EVT_FLIGHT_CTL_TAIL);
+    oldest = hdr_u32(orig, slot + MCA_COMMON_EVT_FLIGHT_CTL_OLDEST);
     {
         uint32_t pos = oldest, n = 0;
         while (n < 50) { /* 50 records in (skip records counted out) */
             uint32_t off = pos & (h.ring_capacity - 1);
-            if (OMPI_EVT_FILE_KIND_RECORD
-                == hdr_u32(orig, slot + OMPI_EVT_FILE_RING_CTL_SPACE + off + 4)) {
+            if (MCA_COMMON_EVT_FLIGHT_KIND_RECORD
+                == hdr_u32(orig, slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + off + 4)) {
                 ++n;
             }
-            pos += hdr_u32(orig, slot + OMPI_EVT_FILE_RING_CTL_SPACE + off);
+            pos += hdr_u32(orig, slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + off);
         }
         memcpy(buf, orig, len);
-        buf[slot + OMPI_EVT_FILE_RING_CTL_SPACE + (pos & (h.ring_capacity - 1))] ^= 0x03;
-        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        buf[slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + (pos & (h.ring_capacity - 1))] ^= 0x03;
+        cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
         cr_assert_eq(f->nproblems, 1);
         cr_assert_not_null(strstr(f->problems[0], "ring 0: damaged record"), "%s", f->problems[0]);
         cr_assert_eq(f->nrecords, 50);
         for (size_t i = 0; i < 50; ++i) {
             cr_assert_eq(memcmp(f->records[i].payload, good->records[i].payload, 16), 0);
         }
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
     }
 
     /* positions beyond the ring */
     memcpy(buf, orig, len);
     tail += 2 * h.ring_capacity;
-    memcpy(buf + slot + OMPI_EVT_FILE_CTL_TAIL, &tail, 4);
-    cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+    memcpy(buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_TAIL, &tail, 4);
+    cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
     cr_assert_gt(f->nproblems, 0);
     cr_assert_eq(f->nrecords, 0);
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 
-    /* a writer that died inside an eviction (evt_file_format.h): after
+    /* a writer that died inside an eviction (common_evt_flight_format.h): after
      * storing evicted and the mark, before oldest: the record being
      * evicted counts as overwritten, not read */
     {
         uint64_t evicted, mark;
-        uint32_t first_size = hdr_u32(orig, slot + OMPI_EVT_FILE_RING_CTL_SPACE
+        uint32_t first_size = hdr_u32(orig, slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE
                                                 + (oldest & (h.ring_capacity - 1)));
-        memcpy(&evicted, orig + slot + OMPI_EVT_FILE_CTL_EVICTED, 8);
+        memcpy(&evicted, orig + slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICTED, 8);
         cr_assert_gt(evicted, 0, "the ring wrapped");
         memcpy(buf, orig, len);
         ++evicted;
         mark = ((uint64_t) (uint32_t) evicted << 32) | (uint32_t) (oldest + first_size);
-        memcpy(buf + slot + OMPI_EVT_FILE_CTL_EVICTED, &evicted, 8);
-        memcpy(buf + slot + OMPI_EVT_FILE_CTL_EVICT_MARK, &mark, 8);
-        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        memcpy(buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICTED, &evicted, 8);
+        memcpy(buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICT_MARK, &mark, 8);
+        cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
         cr_assert_eq(f->nproblems, 0);
         cr_assert_eq(f->nrecords, good->nrecords - 1);
         cr_assert_eq(f->overwritten, good->overwritten + 1);
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
         /* ... after storing evicted, before the mark: the old count */
         memcpy(buf, orig, len);
-        memcpy(buf + slot + OMPI_EVT_FILE_CTL_EVICTED, &evicted, 8);
-        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        memcpy(buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICTED, &evicted, 8);
+        cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
         cr_assert_eq(f->nproblems, 0);
         cr_assert_eq(f->nrecords, good->nrecords);
         cr_assert_eq(f->overwritten, good->overwritten);
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
     }
 
     /* random bytes anywhere, many times: never a crash, only valid records */
@@ -860,9 +860,9 @@ Test(file_recorder, damaged_files)
             }
             buf[at] = (unsigned char) rand_r(&seed);
         }
-        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
         only_valid(f);
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
     }
 
     /* all random */
@@ -870,12 +870,12 @@ Test(file_recorder, damaged_files)
         for (size_t i = 0; i < len; ++i) {
             buf[i] = (unsigned char) rand_r(&seed);
         }
-        cr_assert_eq(ompi_evt_fr_decode(buf, len, &f), 0);
+        cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
         cr_assert_not(f->header_valid);
         cr_assert_gt(f->nproblems, 0);
-        ompi_evt_fr_free(f);
+        mca_common_evt_flight_free(f);
     }
-    ompi_evt_fr_free(good);
+    mca_common_evt_flight_free(good);
     free(buf);
     free(orig);
 }
@@ -921,7 +921,7 @@ static int run_tool(const char *path, long *records, long *summary_records, long
 Test(file_recorder, tool_json_lines)
 {
     char path[512], bad[600];
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
     long records, srecords, overwritten, problems;
     unsigned char *buf;
     size_t len;
@@ -950,7 +950,7 @@ Test(file_recorder, tool_json_lines)
     cr_assert_eq(records, srecords);
     cr_assert_leq(records, (long) f->nrecords);
     free(buf);
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 }
 
 /* ompi-evt-listen --read takes the recording: every record of the
@@ -961,7 +961,7 @@ Test(file_recorder, listener_reads_the_recording)
 {
     const char *top = getenv("EVT_TOP_BUILDDIR");
     char path[512], out[600], cmd[2048], line[65536];
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
     long seq_lines = 0, uncarried = -1;
     int status = 0;
     FILE *p;
@@ -1033,7 +1033,7 @@ Test(file_recorder, listener_reads_the_recording)
     {
         long want = 0, want_bad = 0;
         for (size_t i = 0; i < f->nrecords; ++i) {
-            const ompi_evt_fr_event_t *ev = f->records[i].event;
+            const mca_common_evt_flight_event_t *ev = f->records[i].event;
             want += NULL != ev && 0 == strcmp(ev->name, TEST_FILE_SEQ_NAME);
             want_bad += NULL != ev && 0 == strcmp(ev->name, "ompi.test_file_bad name");
         }
@@ -1043,7 +1043,7 @@ Test(file_recorder, listener_reads_the_recording)
         cr_assert_eq(uncarried, want_bad, "the summary counts %ld records it cannot carry, not %ld",
                      want_bad, uncarried);
     }
-    ompi_evt_fr_free(f);
+    mca_common_evt_flight_free(f);
 }
 
 /* Messages of the p2p test: rank 0 sends them to rank 1, one tag, one

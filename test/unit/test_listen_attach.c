@@ -23,8 +23,7 @@ Test(listen_attach, targets)
     cr_assert_eq(ompi_evt_listen_attach_parse("pid:1234", &t, &why), OPAL_SUCCESS);
     cr_assert_eq(t.kind, OMPI_EVT_LISTEN_ATTACH_PID);
     cr_assert_eq(t.pid, 1234);
-    cr_assert_eq(ompi_evt_listen_attach_parse("uri:pmix-server.9;tcp4://127.0.0.1:4000", &t,
-                                              &why),
+    cr_assert_eq(ompi_evt_listen_attach_parse("uri:pmix-server.9;tcp4://127.0.0.1:4000", &t, &why),
                  OPAL_SUCCESS);
     cr_assert_eq(t.kind, OMPI_EVT_LISTEN_ATTACH_URI);
     cr_assert_str_eq(t.value, "pmix-server.9;tcp4://127.0.0.1:4000");
@@ -37,9 +36,9 @@ Test(listen_attach, targets)
 
 Test(listen_attach, bad_targets)
 {
-    const char *bad[] = {NULL,     "",        "pid:",   "pid:x",    "pid:-3", "pid:12abc",
-                         "pid:99999999999999", "uri:", "nspace:", "systems", "file:/x",
-                         "PID:1"};
+    const char *bad[]
+        = {NULL,   "",        "pid:",    "pid:x",   "pid:-3", "pid:12abc", "pid:99999999999999",
+           "uri:", "nspace:", "systems", "file:/x", "PID:1"};
     ompi_evt_listen_attach_target_t t;
 
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
@@ -50,7 +49,7 @@ Test(listen_attach, bad_targets)
     }
 }
 
-static void no_batch(const void *buf, size_t len, const ompi_evt_wire_batch_t *b, void *ctx)
+static void no_batch(const void *buf, size_t len, const mca_common_evt_wire_batch_t *b, void *ctx)
 {
     cr_assert_fail("no batch expected");
 }

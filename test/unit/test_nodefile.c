@@ -1,4 +1,4 @@
-/* Unit tests: node files (ompi/mca/evt/base/evt_base_nodefile.h). Creation
+/* Unit tests: node files (ompi/mca/common/evt/common_evt_nodefile.h). Creation
  * rules (0600, O_EXCL, no symlink, safe folder), validation at append,
  * reading back, and crash tolerance: every truncation point and corrupted
  * frames, with and without the index. */
@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 TestSuite(nodefile, .init = evt_test_setup, .fini = evt_test_teardown);
 
@@ -53,13 +53,13 @@ static void write_file(void)
     mca_base_event_source_t *src = evt_test_source("ompi.nf", MCA_BASE_EVENT_SOURCE_ORDERED, clk,
                                                    NULL);
     mca_base_event_t *ev = evt_test_event("nf", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
-    ompi_evt_nodefile_t f;
+    mca_common_evt_nodefile_t f;
     struct stat st;
 
-    cr_assert_eq(ompi_evt_nodefile_open(&f, dir, "nodeA"), OPAL_SUCCESS, "%s", f.error);
+    cr_assert_eq(mca_common_evt_nodefile_open(&f, dir, "nodeA"), OPAL_SUCCESS, "%s", f.error);
     for (int k = 0; k < NBATCH; ++k) {
-        ompi_evt_wire_sender_t snd;
-        ompi_evt_wire_encoder_t enc;
+        mca_common_evt_wire_sender_t snd;
+        mca_common_evt_wire_encoder_t enc;
         const void *buf;
         size_t len;
 
@@ -67,27 +67,29 @@ static void write_file(void)
         strcpy(snd.nspace, "ns");
         strcpy(snd.host, "nodeA");
         snd.rank = (uint32_t) (k % 3);
-        cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
-        cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, (uint64_t) k / 3,
-                                                 k == NBATCH - 1 ? OMPI_EVT_WIRE_FLAG_FINAL : 0),
+        cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, (uint64_t) k / 3,
+                                                       k == NBATCH - 1
+                                                           ? MCA_COMMON_EVT_WIRE_FLAG_FINAL
+                                                           : 0),
                      OPAL_SUCCESS);
         for (int i = 0; i < 1 + k * 3; ++i) {
             evt_test_payload_t p = {k, (uint64_t) i};
             mca_base_event_record_t r = {.event = ev, .source = src, .timestamp = i, .data = &p};
-            cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r), OPAL_SUCCESS);
+            cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r), OPAL_SUCCESS);
         }
-        cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
         kept[k].bytes = malloc(len);
         memcpy(kept[k].bytes, buf, len);
         kept[k].len = len;
         kept[k].offset = f.offset;
-        cr_assert_eq(ompi_evt_nodefile_append(&f, buf, len), OPAL_SUCCESS, "%s", f.error);
-        ompi_evt_wire_encoder_destruct(&enc);
+        cr_assert_eq(mca_common_evt_nodefile_append(&f, buf, len), OPAL_SUCCESS, "%s", f.error);
+        mca_common_evt_wire_encoder_destruct(&enc);
     }
     cr_expect_eq(f.batches, NBATCH);
-    cr_expect_eq(ompi_evt_nodefile_sync(&f), OPAL_SUCCESS);
-    ompi_evt_nodefile_close(&f);
-    ompi_evt_nodefile_close(&f);
+    cr_expect_eq(mca_common_evt_nodefile_sync(&f), OPAL_SUCCESS);
+    mca_common_evt_nodefile_close(&f);
+    mca_common_evt_nodefile_close(&f);
     cr_assert_eq(stat(path, &st), 0);
     cr_expect_eq(st.st_mode & 0777, 0600);
 }
@@ -101,18 +103,18 @@ static void free_kept(void)
 }
 
 /* Read @p p; return the indexes (into kept) of the batches returned. */
-static int read_all(const char *p, int *which, ompi_evt_nodefile_stats_t *stats)
+static int read_all(const char *p, int *which, mca_common_evt_nodefile_stats_t *stats)
 {
-    ompi_evt_nodefile_reader_t r;
+    mca_common_evt_nodefile_reader_t r;
     const void *b;
     size_t len;
     uint64_t off;
     int n = 0, rc;
 
-    cr_assert_eq(ompi_evt_nodefile_reader_open(&r, p), OPAL_SUCCESS, "%s", r.error);
+    cr_assert_eq(mca_common_evt_nodefile_reader_open(&r, p), OPAL_SUCCESS, "%s", r.error);
     cr_expect_str_eq(r.host, "nodeA");
-    while (OPAL_SUCCESS == (rc = ompi_evt_nodefile_reader_next(&r, &b, &len, &off))) {
-        ompi_evt_wire_batch_t batch;
+    while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, &off))) {
+        mca_common_evt_wire_batch_t batch;
         int k = -1;
         for (int i = 0; i < NBATCH; ++i) {
             if (kept[i].offset == off) {
@@ -122,14 +124,14 @@ static int read_all(const char *p, int *which, ompi_evt_nodefile_stats_t *stats)
         cr_assert_geq(k, 0, "a frame at offset %llu", (unsigned long long) off);
         cr_assert_eq(len, kept[k].len);
         cr_assert_eq(memcmp(b, kept[k].bytes, len), 0, "batch %d intact", k);
-        cr_assert_eq(ompi_evt_wire_decode(b, len, &batch), OPAL_SUCCESS);
-        ompi_evt_wire_batch_destruct(&batch);
+        cr_assert_eq(mca_common_evt_wire_decode(b, len, &batch), OPAL_SUCCESS);
+        mca_common_evt_wire_batch_destruct(&batch);
         which[n++] = k;
     }
     cr_assert_eq(rc, OPAL_ERR_NOT_FOUND);
     *stats = r.stats;
-    ompi_evt_nodefile_reader_close(&r);
-    ompi_evt_nodefile_reader_close(&r);
+    mca_common_evt_nodefile_reader_close(&r);
+    mca_common_evt_nodefile_reader_close(&r);
     return n;
 }
 
@@ -165,7 +167,7 @@ static void flip_byte(const char *p, off_t at)
 Test(nodefile, round_trip_in_order)
 {
     int which[NBATCH];
-    ompi_evt_nodefile_stats_t st;
+    mca_common_evt_nodefile_stats_t st;
     char ipath[160];
     struct stat s;
 
@@ -182,42 +184,42 @@ Test(nodefile, round_trip_in_order)
     cr_assert_eq(stat(ipath, &s), 0);
     cr_expect_eq(s.st_size, 16 + NBATCH * 32, "one index entry per frame");
     cr_expect_eq(s.st_mode & 0777, 0600);
-    cr_expect(ompi_evt_nodefile_is_nodefile(path));
-    cr_expect_not(ompi_evt_nodefile_is_nodefile(ipath));
+    cr_expect(mca_common_evt_nodefile_is_nodefile(path));
+    cr_expect_not(mca_common_evt_nodefile_is_nodefile(ipath));
     free_kept();
     rm_dir();
 }
 
 Test(nodefile, creation_rules)
 {
-    ompi_evt_nodefile_t f;
+    mca_common_evt_nodefile_t f;
     char sub[128], link[160];
 
     make_dir();
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, ""), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "a/b"), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, ".."), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "x\ny"), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, NULL), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_nodefile_open(NULL, dir, "h"), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, ""), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, "a/b"), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, ".."), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, "x\ny"), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_open(NULL, dir, "h"), OPAL_ERR_BAD_PARAM);
     snprintf(sub, sizeof(sub), "%s/missing", dir);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, sub, "h"), OPAL_ERR_NOT_FOUND);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, sub, "h"), OPAL_ERR_NOT_FOUND);
     cr_expect_neq(f.error[0], '\0', "the reason is given");
 
     /* a folder others may write to: refused without the sticky bit */
     snprintf(sub, sizeof(sub), "%s/open", dir);
     cr_assert_eq(mkdir(sub, 0777), 0);
     cr_assert_eq(chmod(sub, 0777), 0);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, sub, "h"), OPAL_ERR_PERM);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, sub, "h"), OPAL_ERR_PERM);
     cr_assert_eq(chmod(sub, 01777), 0);
-    cr_assert_eq(ompi_evt_nodefile_open(&f, sub, "h"), OPAL_SUCCESS, "%s", f.error);
-    ompi_evt_nodefile_close(&f);
+    cr_assert_eq(mca_common_evt_nodefile_open(&f, sub, "h"), OPAL_SUCCESS, "%s", f.error);
+    mca_common_evt_nodefile_close(&f);
 
     /* exists already: refused, and a planted symlink is never followed */
-    cr_expect_eq(ompi_evt_nodefile_open(&f, sub, "h"), OPAL_EXISTS);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, sub, "h"), OPAL_EXISTS);
     snprintf(link, sizeof(link), "%s/victim.evt", sub);
     cr_assert_eq(symlink("/tmp/evt_nodefile_target_never_created", link), 0);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, sub, "victim"), OPAL_EXISTS);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, sub, "victim"), OPAL_EXISTS);
     cr_expect_neq(access("/tmp/evt_nodefile_target_never_created", F_OK), 0);
     rm_dir();
 }
@@ -227,7 +229,7 @@ Test(nodefile, creation_rules)
  * is not blocked by a 0-byte <host>.evt. */
 Test(nodefile, creates_both_files_or_neither)
 {
-    ompi_evt_nodefile_t f;
+    mca_common_evt_nodefile_t f;
     char evt[160], idx[160];
     struct stat st;
     int fd;
@@ -238,7 +240,7 @@ Test(nodefile, creates_both_files_or_neither)
     fd = open(idx, O_WRONLY | O_CREAT | O_EXCL, 0600);
     cr_assert_geq(fd, 0);
     (void) close(fd);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "taken"), OPAL_EXISTS);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, "taken"), OPAL_EXISTS);
     cr_expect_neq(strstr(f.error, "taken.evt.idx"), NULL, "the reason names the index: %s",
                   f.error);
     cr_expect_neq(lstat(evt, &st), 0, "a node file was left behind");
@@ -247,59 +249,60 @@ Test(nodefile, creates_both_files_or_neither)
     snprintf(evt, sizeof(evt), "%s/planted.evt", dir);
     snprintf(idx, sizeof(idx), "%s/planted.evt.idx", dir);
     cr_assert_eq(symlink("/tmp/evt_nodefile_target_never_created", idx), 0);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "planted"), OPAL_EXISTS);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, "planted"), OPAL_EXISTS);
     cr_expect_neq(lstat(evt, &st), 0, "a node file was left behind");
     cr_expect_neq(access("/tmp/evt_nodefile_target_never_created", F_OK), 0);
 
     /* and the folder is usable again once the name is free */
     cr_assert_eq(unlink(idx), 0);
-    cr_expect_eq(ompi_evt_nodefile_open(&f, dir, "planted"), OPAL_SUCCESS, "%s", f.error);
-    ompi_evt_nodefile_close(&f);
+    cr_expect_eq(mca_common_evt_nodefile_open(&f, dir, "planted"), OPAL_SUCCESS, "%s", f.error);
+    mca_common_evt_nodefile_close(&f);
     rm_dir();
 }
 
 Test(nodefile, append_validates)
 {
-    ompi_evt_nodefile_t f;
+    mca_common_evt_nodefile_t f;
     uint8_t junk[64] = "OEVW not a batch at all";
     struct stat s1, s2;
 
     make_dir();
-    cr_assert_eq(ompi_evt_nodefile_open(&f, dir, "nodeA"), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_nodefile_open(&f, dir, "nodeA"), OPAL_SUCCESS);
     cr_assert_eq(stat(path, &s1), 0);
-    cr_expect_eq(ompi_evt_nodefile_append(&f, junk, sizeof(junk)), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_nodefile_append(&f, NULL, 10), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_append(&f, junk, sizeof(junk)), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_append(&f, NULL, 10), OPAL_ERR_BAD_PARAM);
     cr_expect_eq(f.rejected, 1);
     cr_expect_eq(f.batches, 0);
     cr_expect_neq(f.error[0], '\0');
     cr_assert_eq(stat(path, &s2), 0);
     cr_expect_eq(s1.st_size, s2.st_size, "nothing written");
-    ompi_evt_nodefile_close(&f);
-    cr_expect_eq(ompi_evt_nodefile_append(&f, junk, sizeof(junk)), OPAL_ERR_BAD_PARAM, "closed");
+    mca_common_evt_nodefile_close(&f);
+    cr_expect_eq(mca_common_evt_nodefile_append(&f, junk, sizeof(junk)), OPAL_ERR_BAD_PARAM,
+                 "closed");
     rm_dir();
 }
 
 Test(nodefile, reader_errors)
 {
-    ompi_evt_nodefile_reader_t r;
+    mca_common_evt_nodefile_reader_t r;
     char p[160];
     FILE *fp;
 
     make_dir();
     snprintf(p, sizeof(p), "%s/none.evt", dir);
-    cr_expect_eq(ompi_evt_nodefile_reader_open(&r, p), OPAL_ERR_NOT_FOUND);
+    cr_expect_eq(mca_common_evt_nodefile_reader_open(&r, p), OPAL_ERR_NOT_FOUND);
     cr_expect_neq(strstr(r.error, "none.evt"), NULL, "%s", r.error);
-    cr_expect_eq(ompi_evt_nodefile_reader_open(&r, dir), OPAL_ERR_FILE_OPEN_FAILURE);
+    cr_expect_eq(mca_common_evt_nodefile_reader_open(&r, dir), OPAL_ERR_FILE_OPEN_FAILURE);
     snprintf(p, sizeof(p), "%s/foreign.evt", dir);
     fp = fopen(p, "w");
     fputs("{\"this\": \"is json\"}\n", fp);
     fclose(fp);
-    cr_expect_eq(ompi_evt_nodefile_reader_open(&r, p), OPAL_ERR_UNPACK_FAILURE);
+    cr_expect_eq(mca_common_evt_nodefile_reader_open(&r, p), OPAL_ERR_UNPACK_FAILURE);
     cr_expect_neq(strstr(r.error, "not an ompi-evt node file"), NULL, "%s", r.error);
     fp = fopen(p, "w");
     fclose(fp);
-    cr_expect_eq(ompi_evt_nodefile_reader_open(&r, p), OPAL_ERR_UNPACK_FAILURE, "empty file");
-    cr_expect_eq(ompi_evt_nodefile_reader_open(NULL, p), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_nodefile_reader_open(&r, p), OPAL_ERR_UNPACK_FAILURE, "empty file");
+    cr_expect_eq(mca_common_evt_nodefile_reader_open(NULL, p), OPAL_ERR_BAD_PARAM);
     rm_dir();
 }
 
@@ -323,7 +326,7 @@ Test(nodefile, every_truncation)
     copy_prefix(idx, cidx, 1 << 20);
     for (off_t n = s.st_size; n >= (off_t) kept[0].offset; --n) {
         int which[NBATCH], expect = 0, got;
-        ompi_evt_nodefile_stats_t st;
+        mca_common_evt_nodefile_stats_t st;
         bool clean = false; /* the cut falls between frames (or in padding) */
 
         cr_assert_eq(truncate(cut, n), 0);
@@ -367,7 +370,7 @@ Test(nodefile, corrupted_frames)
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); ++c) {
         for (int with_index = 1; with_index >= 0; --with_index) {
             int which[NBATCH], got, j = 0;
-            ompi_evt_nodefile_stats_t st;
+            mca_common_evt_nodefile_stats_t st;
 
             make_dir();
             write_file();
@@ -398,9 +401,9 @@ Test(nodefile, corrupted_frames)
  * a damaged index is ignored. */
 Test(nodefile, damaged_headers)
 {
-    ompi_evt_nodefile_reader_t r;
+    mca_common_evt_nodefile_reader_t r;
     int which[NBATCH];
-    ompi_evt_nodefile_stats_t st;
+    mca_common_evt_nodefile_stats_t st;
     char idx[160];
 
     make_dir();
@@ -411,7 +414,7 @@ Test(nodefile, damaged_headers)
     cr_expect_eq(read_all(path, which, &st), NBATCH - 1, "scan without the damaged index");
     cr_expect_not(st.index_used);
     flip_byte(path, 25); /* a host byte */
-    cr_expect_eq(ompi_evt_nodefile_reader_open(&r, path), OPAL_ERR_UNPACK_FAILURE);
+    cr_expect_eq(mca_common_evt_nodefile_reader_open(&r, path), OPAL_ERR_UNPACK_FAILURE);
     cr_expect_neq(strstr(r.error, "damaged"), NULL, "%s", r.error);
     free_kept();
     rm_dir();
@@ -421,25 +424,25 @@ Test(nodefile, damaged_headers)
  * the same frame and index entry; arguments checked. */
 Test(nodefile, append_decoded)
 {
-    ompi_evt_nodefile_t f;
+    mca_common_evt_nodefile_t f;
     char other[128];
 
     make_dir();
-    write_file(); /* kept[] and nodeA.evt, through ompi_evt_nodefile_append() */
-    cr_assert_eq(ompi_evt_nodefile_open(&f, dir, "nodeB"), OPAL_SUCCESS, "%s", f.error);
+    write_file(); /* kept[] and nodeA.evt, through mca_common_evt_nodefile_append() */
+    cr_assert_eq(mca_common_evt_nodefile_open(&f, dir, "nodeB"), OPAL_SUCCESS, "%s", f.error);
     for (int k = 0; k < NBATCH; ++k) {
-        ompi_evt_wire_batch_t b;
-        cr_assert_eq(ompi_evt_wire_decode(kept[k].bytes, kept[k].len, &b), OPAL_SUCCESS);
+        mca_common_evt_wire_batch_t b;
+        cr_assert_eq(mca_common_evt_wire_decode(kept[k].bytes, kept[k].len, &b), OPAL_SUCCESS);
         cr_assert_eq(f.offset, kept[k].offset, "same layout as the validating append");
-        cr_assert_eq(ompi_evt_nodefile_append_decoded(&f, kept[k].bytes, kept[k].len, &b),
+        cr_assert_eq(mca_common_evt_nodefile_append_decoded(&f, kept[k].bytes, kept[k].len, &b),
                      OPAL_SUCCESS, "%s", f.error);
-        cr_expect_eq(ompi_evt_nodefile_append_decoded(&f, kept[k].bytes, kept[k].len, NULL),
+        cr_expect_eq(mca_common_evt_nodefile_append_decoded(&f, kept[k].bytes, kept[k].len, NULL),
                      OPAL_ERR_BAD_PARAM);
-        ompi_evt_wire_batch_destruct(&b);
-        cr_expect_eq(ompi_evt_nodefile_append_decoded(&f, kept[k].bytes, kept[k].len, &b),
+        mca_common_evt_wire_batch_destruct(&b);
+        cr_expect_eq(mca_common_evt_nodefile_append_decoded(&f, kept[k].bytes, kept[k].len, &b),
                      OPAL_ERR_BAD_PARAM, "a destructed batch is no decoded batch");
     }
-    ompi_evt_nodefile_close(&f);
+    mca_common_evt_nodefile_close(&f);
     /* byte for byte the validating append's file, the host aside */
     snprintf(other, sizeof(other), "%s/nodeB.evt", dir);
     {
@@ -457,7 +460,8 @@ Test(nodefile, append_decoded)
     /* and it reads back (host header differs: read_all expects nodeA) */
     {
         char cmd[400];
-        snprintf(cmd, sizeof(cmd), "mv '%s' '%s' && mv '%s.idx' '%s.idx'", other, path, other, path);
+        snprintf(cmd, sizeof(cmd), "mv '%s' '%s' && mv '%s.idx' '%s.idx'", other, path, other,
+                 path);
         cr_assert_eq(unlink(path), 0);
         {
             char ip[160];
@@ -467,20 +471,20 @@ Test(nodefile, append_decoded)
         cr_assert_eq(system(cmd), 0);
     }
     {
-        ompi_evt_nodefile_reader_t r;
+        mca_common_evt_nodefile_reader_t r;
         const void *b;
         size_t len;
         int n = 0;
-        cr_assert_eq(ompi_evt_nodefile_reader_open(&r, path), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_nodefile_reader_open(&r, path), OPAL_SUCCESS);
         cr_expect_str_eq(r.host, "nodeB");
-        while (OPAL_SUCCESS == ompi_evt_nodefile_reader_next(&r, &b, &len, NULL)) {
+        while (OPAL_SUCCESS == mca_common_evt_nodefile_reader_next(&r, &b, &len, NULL)) {
             cr_assert_eq(len, kept[n].len);
             cr_assert_eq(memcmp(b, kept[n].bytes, len), 0);
             ++n;
         }
         cr_expect_eq(n, NBATCH);
         cr_expect_eq(r.stats.damaged, 0);
-        ompi_evt_nodefile_reader_close(&r);
+        mca_common_evt_nodefile_reader_close(&r);
     }
     free_kept();
     rm_dir();

@@ -79,7 +79,7 @@ Test(pmix_clock, skewed_reading)
 Test(pmix_clock, outside_mpi_not_available)
 {
     ompi_evt_pmix_clock_t clock = {0};
-    ompi_evt_wire_offset_t sample = {.offset_ns = 42};
+    mca_common_evt_wire_offset_t sample = {.offset_ns = 42};
 
     cr_expect_eq(ompi_evt_pmix_clock_align(&clock, false, 100, &sample), OPAL_ERR_NOT_AVAILABLE);
     cr_expect_eq(sample.offset_ns, 42, "nothing written");
@@ -156,7 +156,7 @@ Test(pmix_clock, one_rank_without_alignment)
 
 Test(pmix_clock, noise_is_zero)
 {
-    ompi_evt_wire_offset_t s = {.offset_ns = -1000, .uncertainty_ns = 1700};
+    mca_common_evt_wire_offset_t s = {.offset_ns = -1000, .uncertainty_ns = 1700};
 
     ompi_evt_pmix_clock_drop_noise(&s);
     cr_expect_eq(s.offset_ns, 0);

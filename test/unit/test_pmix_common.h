@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
 #include "opal/mca/base/mca_base_event.h"
 #include "opal/runtime/opal.h"
@@ -115,7 +115,7 @@ static pmix_status_t fake_notify(pmix_status_t code, const pmix_proc_t *source,
     fake.range = range;
     fake.non_default = fake.do_not_cache = fake.custom = false;
     for (size_t i = 0; i < ninfo; ++i) {
-        if (PMIX_CHECK_KEY(&info[i], OMPI_EVT_WIRE_PMIX_KEY)
+        if (PMIX_CHECK_KEY(&info[i], MCA_COMMON_EVT_WIRE_PMIX_KEY)
             && PMIX_BYTE_OBJECT == info[i].value.type && FAKE_MAX > fake.nbatches) {
             fake.len[fake.nbatches] = info[i].value.data.bo.size;
             fake.batch[fake.nbatches] = malloc(info[i].value.data.bo.size);
@@ -177,14 +177,14 @@ static inline void fake_reset(int mode)
 }
 
 /* Decode captured batch @p i (the test owns the batch to destruct). */
-static inline int fake_decode(int i, ompi_evt_wire_batch_t *b)
+static inline int fake_decode(int i, mca_common_evt_wire_batch_t *b)
 {
     memset(b, 0, sizeof(*b));
-    return ompi_evt_wire_decode(fake.batch[i], fake.len[i], b);
+    return mca_common_evt_wire_decode(fake.batch[i], fake.len[i], b);
 }
 
 /* The drop count of event @p name in batch @p b (0 when absent). */
-static inline uint64_t batch_drops(const ompi_evt_wire_batch_t *b, const char *name)
+static inline uint64_t batch_drops(const mca_common_evt_wire_batch_t *b, const char *name)
 {
     for (uint32_t i = 0; i < b->num_drops; ++i) {
         if (0 == strcmp(b->types[b->drops[i].type].name, name)) {
@@ -202,28 +202,28 @@ static inline long fake_count_records(const char *name, bool in_order)
     long n = 0;
 
     for (int i = 0; i < fake.nbatches; ++i) {
-        ompi_evt_wire_batch_t b;
-        ompi_evt_wire_record_t rec;
+        mca_common_evt_wire_batch_t b;
+        mca_common_evt_wire_record_t rec;
         size_t cursor = 0;
 
         if (OPAL_SUCCESS != fake_decode(i, &b)) {
             return -1;
         }
-        while (ompi_evt_wire_batch_next_record(&b, &cursor, &rec)) {
-            ompi_evt_wire_value_t v;
+        while (mca_common_evt_wire_batch_next_record(&b, &cursor, &rec)) {
+            mca_common_evt_wire_value_t v;
             if (0 != strcmp(b.types[rec.type].name, name)) {
                 continue;
             }
             if (in_order
                 && (OPAL_SUCCESS
-                        != ompi_evt_wire_element_value(&b.types[rec.type], rec.payload, 0, &v)
+                        != mca_common_evt_wire_element_value(&b.types[rec.type], rec.payload, 0, &v)
                     || v.v.u != (uint64_t) n)) {
-                ompi_evt_wire_batch_destruct(&b);
+                mca_common_evt_wire_batch_destruct(&b);
                 return -1;
             }
             ++n;
         }
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
     return n;
 }
@@ -238,7 +238,7 @@ static inline void pmixtest_sender_params(ompi_evt_pmix_send_params_t *p, size_t
     p->range = PMIX_RANGE_LOCAL;
 }
 
-static inline void pmixtest_who(ompi_evt_wire_sender_t *who, const char *host, uint32_t rank)
+static inline void pmixtest_who(mca_common_evt_wire_sender_t *who, const char *host, uint32_t rank)
 {
     memset(who, 0, sizeof(*who));
     snprintf(who->nspace, sizeof(who->nspace), "pmixtest-job");

@@ -5,46 +5,46 @@
  * $HEADER$
  */
 
-/* Unit tests: event name filters (evt_base_name_filter.h: evt_pmix_events, --events) and
+/* Unit tests: event name filters (common_evt_name_filter.h: evt_pmix_events, --events) and
  * evt_pmix_custom_range. */
 #include "ompi_config.h"
 
 #include <criterion/criterion.h>
 #include <pmix.h>
 
-#include "ompi/mca/evt/base/evt_base_name_filter.h"
+#include "ompi/mca/common/evt/common_evt_name_filter.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
 #include "opal/constants.h"
 
 Test(pmix_filter, glob)
 {
-    cr_assert(ompi_evt_base_name_glob("*", ""));
-    cr_assert(ompi_evt_base_name_glob("*", "ompi.mpi.initialization"));
-    cr_assert(ompi_evt_base_name_glob("ompi.mpi.*", "ompi.mpi.initialization"));
-    cr_assert(ompi_evt_base_name_glob("ompi.mpi.*", "ompi.mpi."));
-    cr_assert_not(ompi_evt_base_name_glob("ompi.mpi.*", "ompi.mpi"));
-    cr_assert(ompi_evt_base_name_glob("*.p2p_*_complete", "ompi.mpi.p2p_send_complete"));
-    cr_assert_not(ompi_evt_base_name_glob("*.p2p_*_complete", "ompi.mpi.p2p_send_completed"));
-    cr_assert(ompi_evt_base_name_glob("a*b*c", "aXbYbZc"));
-    cr_assert_not(ompi_evt_base_name_glob("a*b*c", "aXcYb"));
-    cr_assert(ompi_evt_base_name_glob("exact", "exact"));
-    cr_assert_not(ompi_evt_base_name_glob("exact", "exactly"));
-    cr_assert_not(ompi_evt_base_name_glob("exactly", "exact"));
+    cr_assert(mca_common_evt_name_glob("*", ""));
+    cr_assert(mca_common_evt_name_glob("*", "ompi.mpi.initialization"));
+    cr_assert(mca_common_evt_name_glob("ompi.mpi.*", "ompi.mpi.initialization"));
+    cr_assert(mca_common_evt_name_glob("ompi.mpi.*", "ompi.mpi."));
+    cr_assert_not(mca_common_evt_name_glob("ompi.mpi.*", "ompi.mpi"));
+    cr_assert(mca_common_evt_name_glob("*.p2p_*_complete", "ompi.mpi.p2p_send_complete"));
+    cr_assert_not(mca_common_evt_name_glob("*.p2p_*_complete", "ompi.mpi.p2p_send_completed"));
+    cr_assert(mca_common_evt_name_glob("a*b*c", "aXbYbZc"));
+    cr_assert_not(mca_common_evt_name_glob("a*b*c", "aXcYb"));
+    cr_assert(mca_common_evt_name_glob("exact", "exact"));
+    cr_assert_not(mca_common_evt_name_glob("exact", "exactly"));
+    cr_assert_not(mca_common_evt_name_glob("exactly", "exact"));
     /* only '*' is special: '?' and '[' match themselves */
-    cr_assert_not(ompi_evt_base_name_glob("a?c", "abc"));
-    cr_assert(ompi_evt_base_name_glob("**x**", "yyx"));
+    cr_assert_not(mca_common_evt_name_glob("a?c", "abc"));
+    cr_assert(mca_common_evt_name_glob("**x**", "yyx"));
 }
 
 static bool match(const char *spec, const char *name)
 {
-    ompi_evt_base_name_filter_t f;
+    mca_common_evt_name_filter_t f;
     const char *why = NULL;
     bool m;
 
-    cr_assert_eq(ompi_evt_base_name_filter_parse(&f, spec, &why), OPAL_SUCCESS, "%s: %s", spec,
+    cr_assert_eq(mca_common_evt_name_filter_parse(&f, spec, &why), OPAL_SUCCESS, "%s: %s", spec,
                  why ? why : "");
-    m = ompi_evt_base_name_filter_match(&f, name);
-    ompi_evt_base_name_filter_free(&f);
+    m = mca_common_evt_name_filter_match(&f, name);
+    mca_common_evt_name_filter_free(&f);
     return m;
 }
 
@@ -73,10 +73,10 @@ Test(pmix_filter, semantics)
 
 static void bad(const char *spec)
 {
-    ompi_evt_base_name_filter_t f;
+    mca_common_evt_name_filter_t f;
     const char *why = NULL;
 
-    cr_assert_eq(ompi_evt_base_name_filter_parse(&f, spec, &why), OPAL_ERR_BAD_PARAM, "%s", spec);
+    cr_assert_eq(mca_common_evt_name_filter_parse(&f, spec, &why), OPAL_ERR_BAD_PARAM, "%s", spec);
     cr_assert_not_null(why, "%s: no reason", spec);
     cr_assert_eq(f.num, 0);
     cr_assert_null(f.patterns);

@@ -18,8 +18,8 @@
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
-#include "test_pmix_common.h"
 #include "opal/mca/base/mca_base_event_delivery.h"
+#include "test_pmix_common.h"
 
 static mca_base_event_t *ev_a, *ev_b;
 
@@ -140,7 +140,7 @@ Test(pmix_module, only_exported_events_open_their_gate)
 Test(pmix_module, exports_and_local_tools_keep_their_callbacks)
 {
     mca_base_event_registration_t *h = NULL;
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
 
     start("ompi.pmixtest_a", 0);
     ompi_evt_pmix_sender_connect(ompi_evt_pmix_test_sender());
@@ -159,8 +159,8 @@ Test(pmix_module, exports_and_local_tools_keep_their_callbacks)
     /* the module's end sent a FINAL batch */
     cr_assert_gt(fake.nbatches, 0);
     cr_assert_eq(fake_decode(fake.nbatches - 1, &b), OPAL_SUCCESS);
-    cr_assert_neq(b.flags & OMPI_EVT_WIRE_FLAG_FINAL, 0);
-    ompi_evt_wire_batch_destruct(&b);
+    cr_assert_neq(b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL, 0);
+    mca_common_evt_wire_batch_destruct(&b);
 }
 
 Test(pmix_module, a_full_ring_counts_export_drops_that_travel)
@@ -174,10 +174,10 @@ Test(pmix_module, a_full_ring_counts_export_drops_that_travel)
     stop();
     got = fake_count_records("ompi.pmixtest_a", true);
     for (int i = 0; i < fake.nbatches; ++i) {
-        ompi_evt_wire_batch_t b;
+        mca_common_evt_wire_batch_t b;
         cr_assert_eq(fake_decode(i, &b), OPAL_SUCCESS);
         drops += (long) batch_drops(&b, "ompi.pmixtest_a");
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
     cr_assert_gt(got, 10);
     cr_assert_gt(drops, 500);

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "test_pmix_common.h"
 #include "opal/mca/base/mca_base_event_delivery.h"
+#include "test_pmix_common.h"
 
 static mca_base_event_t *ev_a, *ev_b;
 static ompi_evt_pmix_sender_t s;
@@ -34,7 +34,7 @@ static void setup(void)
 static void build(size_t batch_bytes, int max_inflight, bool connect)
 {
     ompi_evt_pmix_send_params_t p;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_sender_t who;
 
     pmixtest_sender_params(&p, batch_bytes, max_inflight);
     pmixtest_who(&who, "hostA", 3);
@@ -68,14 +68,14 @@ Test(pmix_send, every_record_once_in_order_in_numbered_batches)
     cr_assert_gt(fake.nbatches, 5);
     cr_assert_eq(fake_count_records("ompi.pmixtest_a", true), 2000);
     for (int i = 0; i < fake.nbatches; ++i) {
-        ompi_evt_wire_batch_t b;
+        mca_common_evt_wire_batch_t b;
         cr_assert_eq(fake_decode(i, &b), OPAL_SUCCESS);
         cr_assert_eq(b.seq, (uint64_t) i);
-        cr_assert_eq(b.flags & OMPI_EVT_WIRE_FLAG_FINAL, 0);
+        cr_assert_eq(b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL, 0);
         cr_assert_str_eq(b.sender.host, "hostA");
         cr_assert_eq(b.sender.rank, 3);
         cr_assert_leq(fake.len[i], 4096);
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
     cr_assert_eq(atomic_load(&s.stats.records_sent), 2000);
     cr_assert_eq(atomic_load(&s.stats.batches_sent), (unsigned long) fake.nbatches);
@@ -90,7 +90,7 @@ Test(pmix_send, attributes_of_every_notification)
     build(4096, 2, true);
     cr_assert_eq(consume_n(ev_a, 0, 1), OPAL_SUCCESS);
     cr_assert_eq(ompi_evt_pmix_sender_flush(&s), 1);
-    cr_assert_eq(fake.code, OMPI_EVT_WIRE_PMIX_STATUS);
+    cr_assert_eq(fake.code, MCA_COMMON_EVT_WIRE_PMIX_STATUS);
     cr_assert_eq(fake.range, PMIX_RANGE_LOCAL);
     cr_assert(fake.non_default);
     cr_assert(fake.do_not_cache);
@@ -101,7 +101,7 @@ Test(pmix_send, attributes_of_every_notification)
 Test(pmix_send, custom_range_names_the_targets)
 {
     ompi_evt_pmix_send_params_t p;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_sender_t who;
     pmix_proc_t tool;
 
     PMIX_LOAD_PROCID(&tool, "a-tool", 0);
@@ -154,7 +154,7 @@ Test(pmix_send, inflight_cap_holds_records_back)
 
 Test(pmix_send, refused_batch_counted_and_reported_next)
 {
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
 
     build(4096, 4, true);
     fake.status = PMIX_ERROR;
@@ -174,7 +174,7 @@ Test(pmix_send, refused_batch_counted_and_reported_next)
     cr_assert_eq(b.num_records, 5);
     cr_assert_eq(batch_drops(&b, "ompi.pmixtest_a"), 10);
     cr_assert_eq(batch_drops(&b, "ompi.pmixtest_b"), 3);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     /* the counts were taken from the engine */
     cr_assert_eq(mca_base_event_take_export_dropped(ev_a), 0);
     ompi_evt_pmix_sender_destruct(&s);
@@ -182,7 +182,7 @@ Test(pmix_send, refused_batch_counted_and_reported_next)
 
 Test(pmix_send, failed_completion_counted_and_reported_next)
 {
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
 
     fake_reset(FAKE_HOLD);
     build(4096, 4, true);
@@ -196,7 +196,7 @@ Test(pmix_send, failed_completion_counted_and_reported_next)
     cr_assert(fake_complete_one(PMIX_SUCCESS));
     cr_assert_eq(fake_decode(1, &b), OPAL_SUCCESS);
     cr_assert_eq(batch_drops(&b, "ompi.pmixtest_b"), 7);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     ompi_evt_pmix_sender_destruct(&s);
 }
 
@@ -226,7 +226,7 @@ Test(pmix_send, server_gone_stops_exporting_and_counts)
 Test(pmix_send, batch_leaves_after_the_flush_interval)
 {
     ompi_evt_pmix_send_params_t p;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_sender_t who;
 
     pmixtest_sender_params(&p, 65536, 4);
     p.flush_interval_ns = 100 * 1000000LL;
@@ -246,8 +246,8 @@ Test(pmix_send, batch_leaves_after_the_flush_interval)
 Test(pmix_send, drops_travel_without_records)
 {
     ompi_evt_pmix_send_params_t p;
-    ompi_evt_wire_sender_t who;
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_sender_t who;
+    mca_common_evt_wire_batch_t b;
 
     pmixtest_sender_params(&p, 65536, 4);
     p.flush_interval_ns = 20 * 1000000LL;
@@ -264,13 +264,13 @@ Test(pmix_send, drops_travel_without_records)
     cr_assert_eq(fake_decode(0, &b), OPAL_SUCCESS);
     cr_assert_eq(b.num_records, 0);
     cr_assert_eq(batch_drops(&b, "ompi.pmixtest_b"), 11);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     ompi_evt_pmix_sender_destruct(&s);
 }
 
 Test(pmix_send, finish_sends_a_final_batch_with_the_last_counts)
 {
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
 
     build(65536, 4, true);
     cr_assert_eq(consume_n(ev_a, 0, 5), OPAL_SUCCESS);
@@ -279,10 +279,10 @@ Test(pmix_send, finish_sends_a_final_batch_with_the_last_counts)
                  OPAL_SUCCESS);
     cr_assert_eq(fake.nbatches, 1, "the open batch itself becomes the FINAL one");
     cr_assert_eq(fake_decode(fake.nbatches - 1, &b), OPAL_SUCCESS);
-    cr_assert_neq(b.flags & OMPI_EVT_WIRE_FLAG_FINAL, 0);
+    cr_assert_neq(b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL, 0);
     cr_assert_eq(b.num_records, 5);
     cr_assert_eq(batch_drops(&b, "ompi.pmixtest_a"), 4);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     /* after the end, records are counted, not sent */
     cr_assert_eq(consume_n(ev_a, 5, 1), OPAL_ERR_UNREACH);
     cr_assert_eq(fake.calls, 1);
@@ -297,13 +297,17 @@ Test(pmix_send, finish_sends_a_final_batch_with_the_last_counts)
  * leaves at once). */
 Test(pmix_send, final_batch_carries_every_offset_sample)
 {
-    ompi_evt_wire_offset_t o1 = {.local_realtime_ns = 10, .offset_ns = -5, .uncertainty_ns = 1};
-    ompi_evt_wire_offset_t o2 = {.local_realtime_ns = 20, .offset_ns = -6, .uncertainty_ns = 2};
+    mca_common_evt_wire_offset_t o1 = {.local_realtime_ns = 10,
+                                       .offset_ns = -5,
+                                       .uncertainty_ns = 1};
+    mca_common_evt_wire_offset_t o2 = {.local_realtime_ns = 20,
+                                       .offset_ns = -6,
+                                       .uncertainty_ns = 2};
     int no_room = 0;
 
     for (size_t bytes = 4096; bytes < 4096 + 32; ++bytes) {
         for (uint64_t k = 100; k < 180; ++k) {
-            ompi_evt_wire_batch_t b;
+            mca_common_evt_wire_batch_t b;
             int before;
 
             fake_reset(FAKE_COMPLETE);
@@ -316,10 +320,10 @@ Test(pmix_send, final_batch_carries_every_offset_sample)
             cr_assert_eq(ompi_evt_pmix_sender_finish(&s, ompi_evt_pmix_now_ns() + 1000000000LL),
                          OPAL_SUCCESS);
             cr_assert_eq(fake_decode(fake.nbatches - 1, &b), OPAL_SUCCESS);
-            cr_assert_neq(b.flags & OMPI_EVT_WIRE_FLAG_FINAL, 0);
+            cr_assert_neq(b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL, 0);
             cr_assert_eq(b.num_offsets, 2, "bytes=%zu k=%llu", bytes, (unsigned long long) k);
             cr_expect_eq(b.offsets[1].offset_ns, -6);
-            ompi_evt_wire_batch_destruct(&b);
+            mca_common_evt_wire_batch_destruct(&b);
             cr_assert_eq(fake_count_records("ompi.pmixtest_a", true), (long) k);
             ompi_evt_pmix_sender_destruct(&s);
         }
@@ -329,17 +333,17 @@ Test(pmix_send, final_batch_carries_every_offset_sample)
 
 Test(pmix_send, finish_without_records_still_says_final)
 {
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
 
     build(65536, 4, true);
     cr_assert_eq(ompi_evt_pmix_sender_finish(&s, ompi_evt_pmix_now_ns() + 1000000000LL),
                  OPAL_SUCCESS);
     cr_assert_eq(fake.nbatches, 1);
     cr_assert_eq(fake_decode(0, &b), OPAL_SUCCESS);
-    cr_assert_neq(b.flags & OMPI_EVT_WIRE_FLAG_FINAL, 0);
+    cr_assert_neq(b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL, 0);
     cr_assert_eq(b.num_records, 0);
     cr_assert_eq(b.seq, 0);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     ompi_evt_pmix_sender_destruct(&s);
 }
 
@@ -373,10 +377,10 @@ Test(pmix_send, unconnected_batches_wait_then_leave_in_order)
     cr_assert_gt(fake.calls, 1);
     cr_assert_eq(fake_count_records("ompi.pmixtest_a", true), 500);
     for (int i = 0; i < fake.nbatches; ++i) {
-        ompi_evt_wire_batch_t b;
+        mca_common_evt_wire_batch_t b;
         cr_assert_eq(fake_decode(i, &b), OPAL_SUCCESS);
         cr_assert_eq(b.seq, (uint64_t) i);
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
     ompi_evt_pmix_sender_destruct(&s);
 }
@@ -403,8 +407,8 @@ Test(pmix_send, unconnected_and_full_counts_instead_of_waiting)
 
 Test(pmix_send, identity_changes_later_batches)
 {
-    ompi_evt_wire_sender_t who;
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_sender_t who;
+    mca_common_evt_wire_batch_t b;
 
     build(65536, 4, false);
     cr_assert_eq(consume_n(ev_a, 0, 2), OPAL_SUCCESS);
@@ -417,12 +421,12 @@ Test(pmix_send, identity_changes_later_batches)
     cr_assert_eq(fake_decode(0, &b), OPAL_SUCCESS);
     cr_assert_str_eq(b.sender.host, "hostA");
     cr_assert_eq(b.num_records, 2);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     cr_assert_eq(fake_decode(1, &b), OPAL_SUCCESS);
     cr_assert_str_eq(b.sender.host, "nodeB");
     cr_assert_eq(b.sender.rank, 9);
     cr_assert_eq(b.seq, 1);
     cr_assert_eq(b.num_records, 3);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     ompi_evt_pmix_sender_destruct(&s);
 }

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
 #include "test_pmix_common.h"
 
@@ -42,22 +42,22 @@ static void teardown(void)
 static void make_batch(const char *host, uint32_t rank, uint64_t seq, uint32_t flags, int nrec,
                        void **buf, size_t *len)
 {
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t who;
     const void *b;
 
     pmixtest_who(&who, host, rank);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &who, 65536), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, seq, flags), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &who, 65536), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, seq, flags), OPAL_SUCCESS);
     for (int i = 0; i < nrec; ++i) {
         pmixtest_payload_t p;
         mca_base_event_record_t r = pmixtest_record(ev, &p, (uint64_t) i);
-        cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r), OPAL_SUCCESS);
     }
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &b, len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &b, len), OPAL_SUCCESS);
     *buf = malloc(*len);
     memcpy(*buf, b, *len);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 /* The PMIx source of a notification from @p rank of the test job. */
@@ -88,7 +88,7 @@ Test(pmix_sink, appends_valid_batches_of_its_node)
 {
     ompi_evt_pmix_sink_t sink;
     const uint32_t peers[2] = {0, 1};
-    ompi_evt_nodefile_reader_t rd;
+    mca_common_evt_nodefile_reader_t rd;
     char path[512], garbage[100];
     const void *b;
     size_t len;
@@ -114,26 +114,26 @@ Test(pmix_sink, appends_valid_batches_of_its_node)
     cr_assert_eq(atomic_load(&sink.rejected), 1);
     /* nobody said FINAL yet */
     cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns() + 50000000LL), 2);
-    feed(&sink, "nodeA", 1, 4, OMPI_EVT_WIRE_FLAG_FINAL, 0);
+    feed(&sink, "nodeA", 1, 4, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 0);
     cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns()), 1);
-    feed(&sink, "nodeA", 0, 2, OMPI_EVT_WIRE_FLAG_FINAL, 1);
+    feed(&sink, "nodeA", 0, 2, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 1);
     cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns() + 5000000000LL), 0);
     ompi_evt_pmix_sink_close(&sink, 1000);
 
     snprintf(path, sizeof(path), "%s/nodeA.evt", dir);
-    cr_assert_eq(ompi_evt_nodefile_reader_open(&rd, path), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_nodefile_reader_open(&rd, path), OPAL_SUCCESS);
     cr_assert_str_eq(rd.host, "nodeA");
-    while (OPAL_SUCCESS == ompi_evt_nodefile_reader_next(&rd, &b, &len, NULL)) {
-        ompi_evt_wire_batch_t batch;
+    while (OPAL_SUCCESS == mca_common_evt_nodefile_reader_next(&rd, &b, &len, NULL)) {
+        mca_common_evt_wire_batch_t batch;
         memset(&batch, 0, sizeof(batch));
-        cr_assert_eq(ompi_evt_wire_decode(b, len, &batch), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_decode(b, len, &batch), OPAL_SUCCESS);
         cr_assert_str_eq(batch.sender.host, "nodeA");
-        ompi_evt_wire_batch_destruct(&batch);
+        mca_common_evt_wire_batch_destruct(&batch);
         ++frames;
     }
     cr_assert_eq(frames, 6);
     cr_assert_eq(rd.stats.damaged, 0);
-    ompi_evt_nodefile_reader_close(&rd);
+    mca_common_evt_nodefile_reader_close(&rd);
 }
 
 Test(pmix_sink, waits_at_most_until_the_deadline)
@@ -144,9 +144,9 @@ Test(pmix_sink, waits_at_most_until_the_deadline)
 
     cr_assert_eq(ompi_evt_pmix_sink_test_open(&sink, dir, "n", "pmixtest-job", peers, 3),
                  OPAL_SUCCESS);
-    feed(&sink, "n", 1, 0, OMPI_EVT_WIRE_FLAG_FINAL, 1);
+    feed(&sink, "n", 1, 0, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 1);
     /* a FINAL from a rank that is not one of the awaited peers does not count */
-    feed(&sink, "n", 7, 0, OMPI_EVT_WIRE_FLAG_FINAL, 1);
+    feed(&sink, "n", 7, 0, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 1);
     t0 = ompi_evt_pmix_now_ns();
     cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, t0 + 100000000LL), 2);
     cr_assert_geq(ompi_evt_pmix_now_ns() - t0, 100000000LL);
@@ -176,38 +176,38 @@ typedef struct {
 
 static void read_back(const char *host, sink_content_t *c)
 {
-    ompi_evt_nodefile_reader_t rd;
+    mca_common_evt_nodefile_reader_t rd;
     char path[512];
     const void *b;
     size_t len;
 
     memset(c, 0, sizeof(*c));
     snprintf(path, sizeof(path), "%s/%s.evt", dir, host);
-    cr_assert_eq(ompi_evt_nodefile_reader_open(&rd, path), OPAL_SUCCESS, "%s", rd.error);
-    while (OPAL_SUCCESS == ompi_evt_nodefile_reader_next(&rd, &b, &len, NULL)) {
-        ompi_evt_wire_batch_t batch;
-        ompi_evt_wire_record_t rec;
+    cr_assert_eq(mca_common_evt_nodefile_reader_open(&rd, path), OPAL_SUCCESS, "%s", rd.error);
+    while (OPAL_SUCCESS == mca_common_evt_nodefile_reader_next(&rd, &b, &len, NULL)) {
+        mca_common_evt_wire_batch_t batch;
+        mca_common_evt_wire_record_t rec;
         size_t cursor = 0;
         uint32_t r;
 
         memset(&batch, 0, sizeof(batch));
-        cr_assert_eq(ompi_evt_wire_decode(b, len, &batch), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_decode(b, len, &batch), OPAL_SUCCESS);
         r = batch.sender.rank;
         cr_assert_lt(r, 4);
         cr_assert_lt(c->nseqs[r], 64);
         c->seqs[r][c->nseqs[r]++] = batch.seq;
-        while (ompi_evt_wire_batch_next_record(&batch, &cursor, &rec)) {
+        while (mca_common_evt_wire_batch_next_record(&batch, &cursor, &rec)) {
             c->records[r]++;
         }
         for (uint32_t i = 0; i < batch.num_drops; ++i) {
             c->drops[r] += batch.drops[i].count;
         }
-        c->not_stored[r] += 0 != (batch.flags & OMPI_EVT_WIRE_FLAG_NOT_STORED);
-        c->final[r] += 0 != (batch.flags & OMPI_EVT_WIRE_FLAG_FINAL);
-        ompi_evt_wire_batch_destruct(&batch);
+        c->not_stored[r] += 0 != (batch.flags & MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED);
+        c->final[r] += 0 != (batch.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL);
+        mca_common_evt_wire_batch_destruct(&batch);
     }
     cr_assert_eq(rd.stats.damaged, 0, "%s", rd.error);
-    ompi_evt_nodefile_reader_close(&rd);
+    mca_common_evt_nodefile_reader_close(&rd);
 }
 
 /* Another process of the job writes a batch in rank 0's name (a batch
@@ -218,8 +218,8 @@ Test(pmix_sink, refuses_a_batch_its_source_did_not_send)
 {
     ompi_evt_pmix_sink_t sink;
     const uint32_t peers[2] = {0, 1};
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t who;
     pmix_proc_t rank1 = source_of(1);
     sink_content_t c;
     const void *b;
@@ -230,17 +230,17 @@ Test(pmix_sink, refuses_a_batch_its_source_did_not_send)
                  OPAL_SUCCESS);
     feed(&sink, "nodeF", 0, 0, 0, 5);
     /* from rank 1, claiming rank 0 */
-    make_batch("nodeF", 0, 1000, OMPI_EVT_WIRE_FLAG_FINAL, 7, &buf, &len);
+    make_batch("nodeF", 0, 1000, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 7, &buf, &len);
     ompi_evt_pmix_sink_take(&sink, &rank1, buf, len);
     free(buf);
     /* from rank 1, claiming rank 1 of another job */
     pmixtest_who(&who, "nodeF", 1);
     snprintf(who.nspace, sizeof(who.nspace), "other-job");
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &who, 65536), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &b, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &who, 65536), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &b, &len), OPAL_SUCCESS);
     ompi_evt_pmix_sink_take(&sink, &rank1, b, len);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
     /* without a source nothing is believed */
     make_batch("nodeF", 1, 0, 0, 2, &buf, &len);
     ompi_evt_pmix_sink_take(&sink, NULL, buf, len);
@@ -248,8 +248,8 @@ Test(pmix_sink, refuses_a_batch_its_source_did_not_send)
     cr_assert_eq(atomic_load(&sink.forged), 3);
     /* rank 0 is not done: the forged FINAL did not count */
     cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns()), 2);
-    feed(&sink, "nodeF", 0, 1, OMPI_EVT_WIRE_FLAG_FINAL, 3);
-    feed(&sink, "nodeF", 1, 0, OMPI_EVT_WIRE_FLAG_FINAL, 2);
+    feed(&sink, "nodeF", 0, 1, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 3);
+    feed(&sink, "nodeF", 1, 0, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 2);
     cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns() + 5000000000LL), 0);
     cr_assert_eq(atomic_load(&sink.duplicates), 0);
     ompi_evt_pmix_sink_close(&sink, 1000);
@@ -285,7 +285,7 @@ Test(pmix_sink, keeps_what_does_not_fit_as_drops)
     cr_assert_eq(ompi_evt_pmix_sink_test_open(&sink, dir, "nodeS", "pmixtest-job", peers, 2),
                  OPAL_SUCCESS);
     for (int i = 0; i < nbatches; ++i) {
-        const uint32_t flags = nbatches - 1 == i ? OMPI_EVT_WIRE_FLAG_FINAL : 0;
+        const uint32_t flags = nbatches - 1 == i ? MCA_COMMON_EVT_WIRE_FLAG_FINAL : 0;
         feed(&sink, "nodeS", 0, (uint64_t) i, flags, nrec);
         feed(&sink, "nodeS", 1, (uint64_t) i, flags, nrec);
     }

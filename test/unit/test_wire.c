@@ -1,4 +1,4 @@
-/* Unit tests: the export wire format (ompi/mca/evt/base/evt_base_wire.h).
+/* Unit tests: the export wire format (ompi/mca/common/evt/common_evt_wire.h).
  * Encoder -> decoder round trips of every element type and layout, the
  * full-batch retry, drops, clocks, offsets, flags; the decoder against
  * hand-made malformed batches (each rejected with its error), every
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
-#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire_internal.h"
 #include "test_wire_all_types.h"
 
 TestSuite(wire, .init = evt_test_setup, .fini = evt_test_teardown);
@@ -27,7 +27,7 @@ static opal_count_t fake_clock(void *ctx)
     return fake_ticks;
 }
 
-static void sender_init(ompi_evt_wire_sender_t *s, uint32_t rank)
+static void sender_init(mca_common_evt_wire_sender_t *s, uint32_t rank)
 {
     memset(s, 0, sizeof(*s));
     strcpy(s->nspace, "job-ns@1");
@@ -63,9 +63,9 @@ static mca_base_event_record_t make_rec(mca_base_event_t *ev, opal_count_t ts, c
     return r;
 }
 
-static void decode_ok(const void *buf, size_t len, ompi_evt_wire_batch_t *b)
+static void decode_ok(const void *buf, size_t len, mca_common_evt_wire_batch_t *b)
 {
-    int rc = ompi_evt_wire_decode(buf, len, b);
+    int rc = mca_common_evt_wire_decode(buf, len, b);
     cr_assert_eq(rc, OPAL_SUCCESS, "decode: %d (%s)", rc, NULL == b->error ? "" : b->error);
 }
 
@@ -84,25 +84,25 @@ Test(wire, round_trip_every_element_type)
         {-1, 1, -1, 1, 1.5e-300, true},
         {0, 0x80000000u, 0, 0x8000000000000000ull, INFINITY, false},
     };
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_batch_t b;
-    ompi_evt_wire_record_t r;
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t r;
     const void *buf;
     size_t len, cur = 0;
     int k = 0;
 
     sender_init(&snd, 7);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 65536), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 41, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_clock(&enc, src, 5000, 1700000000123456789LL),
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 65536), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 41, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_clock(&enc, src, 5000, 1700000000123456789LL),
                  OPAL_SUCCESS);
     for (int i = 0; i < 4; ++i) {
         mca_base_event_record_t rec = make_rec(ev, 5000 + i * 10, &vals[i], (uint32_t) i);
-        cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
     }
     cr_assert_eq(enc.num_records, 4);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     cr_assert_leq(len, 65536);
     cr_expect_eq(memcmp(buf, "OEVW", 4), 0);
 
@@ -127,46 +127,46 @@ Test(wire, round_trip_every_element_type)
     cr_expect_eq(b.types[0].payload_size, 4 + 4 + 8 + 8 + 8 + 1, "packed, no padding");
     {
         const char *names[6] = {"a_i32", "a_u32", "a_i64", "a_u64", "a_double", "a_bool"};
-        const uint8_t types[6] = {OMPI_EVT_WIRE_ELEM_INT32,  OMPI_EVT_WIRE_ELEM_UINT32,
-                                  OMPI_EVT_WIRE_ELEM_INT64,  OMPI_EVT_WIRE_ELEM_UINT64,
-                                  OMPI_EVT_WIRE_ELEM_DOUBLE, OMPI_EVT_WIRE_ELEM_BOOL};
+        const uint8_t types[6] = {MCA_COMMON_EVT_WIRE_ELEM_INT32,  MCA_COMMON_EVT_WIRE_ELEM_UINT32,
+                                  MCA_COMMON_EVT_WIRE_ELEM_INT64,  MCA_COMMON_EVT_WIRE_ELEM_UINT64,
+                                  MCA_COMMON_EVT_WIRE_ELEM_DOUBLE, MCA_COMMON_EVT_WIRE_ELEM_BOOL};
         for (int i = 0; i < 6; ++i) {
             cr_expect_str_eq(b.types[0].elements[i].name, names[i]);
             cr_expect_eq(b.types[0].elements[i].type, types[i]);
-            cr_expect_eq(ompi_evt_wire_element_find(&b.types[0], names[i]), i);
+            cr_expect_eq(mca_common_evt_wire_element_find(&b.types[0], names[i]), i);
         }
-        cr_expect_eq(ompi_evt_wire_element_find(&b.types[0], "nope"), -1);
+        cr_expect_eq(mca_common_evt_wire_element_find(&b.types[0], "nope"), -1);
     }
     cr_expect_eq(b.num_drops, 0);
     cr_assert_eq(b.num_records, 4);
-    while (ompi_evt_wire_batch_next_record(&b, &cur, &r)) {
-        ompi_evt_wire_value_t v;
-        const ompi_evt_wire_type_t *t = &b.types[r.type];
+    while (mca_common_evt_wire_batch_next_record(&b, &cur, &r)) {
+        mca_common_evt_wire_value_t v;
+        const mca_common_evt_wire_type_t *t = &b.types[r.type];
 
         cr_assert_lt(k, 4);
         cr_expect_eq(r.timestamp, 5000 + k * 10);
         cr_expect_eq(r.depth, k);
-        cr_assert_eq(ompi_evt_wire_element_value(t, r.payload, 0, &v), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_element_value(t, r.payload, 0, &v), OPAL_SUCCESS);
         cr_expect_eq(v.v.i, vals[k].i32);
-        cr_assert_eq(ompi_evt_wire_element_value(t, r.payload, 1, &v), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_element_value(t, r.payload, 1, &v), OPAL_SUCCESS);
         cr_expect_eq(v.v.u, vals[k].u32);
-        cr_assert_eq(ompi_evt_wire_element_value(t, r.payload, 2, &v), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_element_value(t, r.payload, 2, &v), OPAL_SUCCESS);
         cr_expect_eq(v.v.i, vals[k].i64);
-        cr_assert_eq(ompi_evt_wire_element_value(t, r.payload, 3, &v), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_element_value(t, r.payload, 3, &v), OPAL_SUCCESS);
         cr_expect_eq(v.v.u, vals[k].u64);
-        cr_assert_eq(ompi_evt_wire_element_value(t, r.payload, 4, &v), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_element_value(t, r.payload, 4, &v), OPAL_SUCCESS);
         cr_expect_eq(memcmp(&v.v.d, &vals[k].d, 8), 0, "double bit-exact");
-        cr_assert_eq(ompi_evt_wire_element_value(t, r.payload, 5, &v), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_element_value(t, r.payload, 5, &v), OPAL_SUCCESS);
         cr_expect_eq(v.v.b, vals[k].b);
-        cr_expect_eq(v.type, OMPI_EVT_WIRE_ELEM_BOOL);
-        cr_expect_eq(ompi_evt_wire_element_value(t, r.payload, 6, &v), OPAL_ERR_BAD_PARAM);
+        cr_expect_eq(v.type, MCA_COMMON_EVT_WIRE_ELEM_BOOL);
+        cr_expect_eq(mca_common_evt_wire_element_value(t, r.payload, 6, &v), OPAL_ERR_BAD_PARAM);
         ++k;
     }
     cr_expect_eq(k, 4);
-    ompi_evt_wire_batch_destruct(&b);
-    ompi_evt_wire_batch_destruct(&b); /* twice is harmless */
-    ompi_evt_wire_encoder_destruct(&enc);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b); /* twice is harmless */
+    mca_common_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 /* A padded native layout ({i32@0, u64@8}) is packed to 12 bytes; unnamed
@@ -179,33 +179,33 @@ Test(wire, padded_layout_and_unnamed_elements)
     mca_base_event_t *ev = evt_test_event("padded", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
     evt_test_payload_t p = {.a = -77, .b = 0xfedcba9876543210ull};
     mca_base_event_record_t rec = make_rec(ev, 9, &p, 0);
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_batch_t b;
-    ompi_evt_wire_record_t r;
-    ompi_evt_wire_value_t v;
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t r;
+    mca_common_evt_wire_value_t v;
     const void *buf;
     size_t len, cur = 0;
 
     sender_init(&snd, 0);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     decode_ok(buf, len, &b);
     cr_expect_eq(b.clocks[0].ordering, 1, "unordered source");
     cr_expect_eq(b.types[0].payload_size, 12);
     cr_expect_str_eq(b.types[0].elements[0].name, "");
     cr_expect_str_eq(b.types[0].elements[1].name, "");
-    cr_expect_eq(ompi_evt_wire_element_find(&b.types[0], ""), -1);
-    cr_assert(ompi_evt_wire_batch_next_record(&b, &cur, &r));
-    cr_assert_eq(ompi_evt_wire_element_value(&b.types[0], r.payload, 0, &v), OPAL_SUCCESS);
+    cr_expect_eq(mca_common_evt_wire_element_find(&b.types[0], ""), -1);
+    cr_assert(mca_common_evt_wire_batch_next_record(&b, &cur, &r));
+    cr_assert_eq(mca_common_evt_wire_element_value(&b.types[0], r.payload, 0, &v), OPAL_SUCCESS);
     cr_expect_eq(v.v.i, -77);
-    cr_expect_eq(v.type, OMPI_EVT_WIRE_ELEM_INT32);
-    cr_assert_eq(ompi_evt_wire_element_value(&b.types[0], r.payload, 1, &v), OPAL_SUCCESS);
+    cr_expect_eq(v.type, MCA_COMMON_EVT_WIRE_ELEM_INT32);
+    cr_assert_eq(mca_common_evt_wire_element_value(&b.types[0], r.payload, 1, &v), OPAL_SUCCESS);
     cr_expect_eq(v.v.u, 0xfedcba9876543210ull);
-    cr_expect_not(ompi_evt_wire_batch_next_record(&b, &cur, &r));
-    ompi_evt_wire_batch_destruct(&b);
+    cr_expect_not(mca_common_evt_wire_batch_next_record(&b, &cur, &r));
+    mca_common_evt_wire_batch_destruct(&b);
 
     /* a bool byte of 0x02 in the native payload becomes 1 on the wire */
     {
@@ -223,16 +223,16 @@ Test(wire, padded_layout_and_unnamed_elements)
                                                   MCA_BASE_VAR_BIND_NO_OBJECT, 0, src, NULL, &bev),
                       0);
         brec = make_rec(bev, 1, &raw, 0);
-        cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 1, 0), OPAL_SUCCESS);
-        cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &brec), OPAL_SUCCESS);
-        cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 1, 0), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &brec), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
         decode_ok(buf, len, &b);
         cur = 0;
-        cr_assert(ompi_evt_wire_batch_next_record(&b, &cur, &r));
+        cr_assert(mca_common_evt_wire_batch_next_record(&b, &cur, &r));
         cr_expect_eq(r.payload[0], 1);
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 /* The full-batch protocol: add until TEMP_OUT_OF_RESOURCE, finish, begin,
@@ -246,38 +246,38 @@ Test(wire, full_batch_retry)
     mca_base_event_t *ev2 = evt_test_event("two", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
     const size_t max = 4096;
     const int total = 2000;
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
     uint64_t seq = 0;
     int added = 0, decoded = 0, batches = 0, in_earlier = 0;
     int64_t next_ts = 0;
 
     sender_init(&snd, 3);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, max), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, seq, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, max), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, seq, 0), OPAL_SUCCESS);
     while (added < total) {
         all_payload_t p1 = {.i32 = added, .u64 = (uint64_t) added * 3, .b = added & 1};
         evt_test_payload_t p2 = {.a = added, .b = (uint64_t) added};
         mca_base_event_record_t rec = added % 3 ? make_rec(ev1, added, &p1, 0)
                                                 : make_rec(ev2, added, &p2, 0);
-        int rc = ompi_evt_wire_encoder_add_record(&enc, &rec);
+        int rc = mca_common_evt_wire_encoder_add_record(&enc, &rec);
 
         if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
             const void *buf;
             size_t len, cur = 0;
-            ompi_evt_wire_batch_t b;
-            ompi_evt_wire_record_t r;
+            mca_common_evt_wire_batch_t b;
+            mca_common_evt_wire_record_t r;
 
             cr_assert_gt(enc.num_records, 0, "an empty batch is never full");
-            cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+            cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
             cr_assert_leq(len, max);
             cr_assert_gt(len, max - 200, "a full batch is nearly full (%zu)", len);
             decode_ok(buf, len, &b);
             cr_expect_eq(b.seq, seq);
-            while (ompi_evt_wire_batch_next_record(&b, &cur, &r)) {
-                ompi_evt_wire_value_t v;
+            while (mca_common_evt_wire_batch_next_record(&b, &cur, &r)) {
+                mca_common_evt_wire_value_t v;
                 cr_assert_eq(r.timestamp, next_ts, "records in order, none lost");
-                cr_assert_eq(ompi_evt_wire_element_value(&b.types[r.type], r.payload, 0, &v),
+                cr_assert_eq(mca_common_evt_wire_element_value(&b.types[r.type], r.payload, 0, &v),
                              OPAL_SUCCESS);
                 cr_assert_eq(v.v.i, next_ts);
                 ++next_ts;
@@ -285,9 +285,9 @@ Test(wire, full_batch_retry)
             }
             cr_assert_eq(b.num_records, (uint32_t) (decoded - in_earlier));
             in_earlier = decoded;
-            ompi_evt_wire_batch_destruct(&b);
+            mca_common_evt_wire_batch_destruct(&b);
             ++batches;
-            cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, ++seq, 0), OPAL_SUCCESS);
+            cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, ++seq, 0), OPAL_SUCCESS);
             continue; /* retry the same record */
         }
         cr_assert_eq(rc, OPAL_SUCCESS);
@@ -296,20 +296,20 @@ Test(wire, full_batch_retry)
     {
         const void *buf;
         size_t len, cur = 0;
-        ompi_evt_wire_batch_t b;
-        ompi_evt_wire_record_t r;
-        cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+        mca_common_evt_wire_batch_t b;
+        mca_common_evt_wire_record_t r;
+        cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
         decode_ok(buf, len, &b);
-        while (ompi_evt_wire_batch_next_record(&b, &cur, &r)) {
+        while (mca_common_evt_wire_batch_next_record(&b, &cur, &r)) {
             cr_assert_eq(r.timestamp, next_ts);
             ++next_ts;
             ++decoded;
         }
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
     cr_expect_eq(decoded, total);
     cr_expect_gt(batches, 10, "%d full batches", batches);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 /* Drops: per type, summed, saturating, in the dictionary even without a
@@ -322,34 +322,36 @@ Test(wire, drops)
     mca_base_event_t *ev2 = evt_test_event("d2", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
     evt_test_payload_t p = {1, 2};
     mca_base_event_record_t rec = make_rec(ev2, 5, &p, 0);
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
     const void *buf;
     size_t len;
 
     sender_init(&snd, 1);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 9, OMPI_EVT_WIRE_FLAG_FINAL), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_drops(&enc, ev1, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 9, MCA_COMMON_EVT_WIRE_FLAG_FINAL),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_drops(&enc, ev1, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     decode_ok(buf, len, &b);
     cr_expect_eq(b.num_drops, 0, "count 0 adds nothing");
     cr_expect_eq(b.num_types, 0);
     cr_expect_eq(b.num_records, 0);
-    cr_expect_eq(b.flags, OMPI_EVT_WIRE_FLAG_FINAL);
-    ompi_evt_wire_batch_destruct(&b);
+    cr_expect_eq(b.flags, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
+    mca_common_evt_wire_batch_destruct(&b);
 
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 10, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_drops(&enc, ev1, 5), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_drops(&enc, ev2, 7), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_drops(&enc, ev1, 6), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_drops(&enc, ev2, UINT64_MAX - 1), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_set_flags(&enc, OMPI_EVT_WIRE_FLAG_FINAL), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 10, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_drops(&enc, ev1, 5), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_drops(&enc, ev2, 7), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_drops(&enc, ev1, 6), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_drops(&enc, ev2, UINT64_MAX - 1), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_set_flags(&enc, MCA_COMMON_EVT_WIRE_FLAG_FINAL),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     decode_ok(buf, len, &b);
-    cr_expect_eq(b.flags, OMPI_EVT_WIRE_FLAG_FINAL);
+    cr_expect_eq(b.flags, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
     cr_assert_eq(b.num_types, 2);
     cr_assert_eq(b.num_drops, 2);
     cr_assert_eq(b.num_records, 1);
@@ -362,10 +364,10 @@ Test(wire, drops)
             cr_expect_eq(b.drops[i].count, UINT64_MAX, "saturates");
         }
     }
-    ompi_evt_wire_batch_destruct(&b);
-    cr_expect_eq(ompi_evt_wire_encoder_add_drops(&enc, ev1, 1), OPAL_ERR_BAD_PARAM,
+    mca_common_evt_wire_batch_destruct(&b);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_drops(&enc, ev1, 1), OPAL_ERR_BAD_PARAM,
                  "no open batch after finish");
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 static opal_count_t second_ticks = 77;
@@ -395,9 +397,9 @@ Test(wire, host_clock_flag)
     mca_base_event_t *e2 = evt_test_event("h2", MCA_BASE_VAR_BIND_NO_OBJECT, 0, host);
     evt_test_payload_t p = {1, 2};
     mca_base_event_record_t r1 = make_rec(e1, 1, &p, 0), r2 = make_rec(e2, 2, &p, 0);
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
     const void *buf;
     size_t len;
 
@@ -406,11 +408,11 @@ Test(wire, host_clock_flag)
     cr_expect_not(mca_base_event_source_on_host_clock(own));
     cr_expect_not(mca_base_event_source_on_host_clock(NULL));
     sender_init(&snd, 3);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r1), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r2), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r1), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r2), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     decode_ok(buf, len, &b);
     cr_assert_eq(b.num_clocks, 2);
     cr_expect_str_eq(b.clocks[0].name, "ompi.wireown");
@@ -419,15 +421,15 @@ Test(wire, host_clock_flag)
     cr_expect_str_eq(b.clocks[1].name, "ompi.wirehost");
     cr_expect(b.clocks[1].host_clock, "the default clock, CLOCK_MONOTONIC");
     cr_expect_eq(b.clocks[1].ordering, 1, "both flags decoded");
-    ompi_evt_wire_batch_destruct(&b);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 /* Clocks: given pairs are carried as given, else sampled at the source's
  * first use (the source's clock and CLOCK_REALTIME together); one entry per
  * source, the type names its source; a pair cannot be given twice or after
  * the source was used. Offsets are carried by every batch after they were
- * added, at most OMPI_EVT_WIRE_MAX_OFFSETS. */
+ * added, at most MCA_COMMON_EVT_WIRE_MAX_OFFSETS. */
 Test(wire, clocks_and_offsets)
 {
     mca_base_event_source_t *s1 = evt_test_source("ompi.wire1", MCA_BASE_EVENT_SOURCE_ORDERED,
@@ -437,10 +439,12 @@ Test(wire, clocks_and_offsets)
     mca_base_event_t *e2;
     evt_test_payload_t p = {1, 2};
     mca_base_event_record_t r1 = make_rec(e1, 1, &p, 0), r2;
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_batch_t b;
-    ompi_evt_wire_offset_t off = {.local_realtime_ns = 123, .offset_ns = -456, .uncertainty_ns = 7};
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_offset_t off = {.local_realtime_ns = 123,
+                                        .offset_ns = -456,
+                                        .uncertainty_ns = 7};
     const void *buf;
     size_t len;
     int64_t before, after;
@@ -454,18 +458,19 @@ Test(wire, clocks_and_offsets)
     r2 = make_rec(e2, 2, &p, 0);
 
     sender_init(&snd, 2);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_clock(&enc, s2, 999, 888), OPAL_SUCCESS);
-    cr_expect_eq(ompi_evt_wire_encoder_add_clock(&enc, s2, 1, 1), OPAL_ERR_BAD_PARAM, "twice");
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 8192), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_clock(&enc, s2, 999, 888), OPAL_SUCCESS);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_clock(&enc, s2, 1, 1), OPAL_ERR_BAD_PARAM,
+                 "twice");
     fake_ticks = 31337;
     before = now_realtime();
-    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r1), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r1), OPAL_SUCCESS);
     after = now_realtime();
-    cr_expect_eq(ompi_evt_wire_encoder_add_clock(&enc, s1, 1, 1), OPAL_ERR_BAD_PARAM,
+    cr_expect_eq(mca_common_evt_wire_encoder_add_clock(&enc, s1, 1, 1), OPAL_ERR_BAD_PARAM,
                  "after the source's first record");
-    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r2), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r2), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     decode_ok(buf, len, &b);
     cr_assert_eq(b.num_clocks, 2);
     cr_expect_str_eq(b.clocks[0].name, "ompi.wire2");
@@ -481,26 +486,26 @@ Test(wire, clocks_and_offsets)
     cr_expect_eq(b.types[0].source, 1, "c1 on ompi.wire1");
     cr_expect_eq(b.types[1].source, 0, "c2 on ompi.wire2");
     cr_expect_eq(b.num_offsets, 0);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
 
-    for (int i = 0; i < OMPI_EVT_WIRE_MAX_OFFSETS; ++i) {
+    for (int i = 0; i < MCA_COMMON_EVT_WIRE_MAX_OFFSETS; ++i) {
         off.local_realtime_ns = 100 + i;
-        cr_assert_eq(ompi_evt_wire_encoder_add_offset(&enc, &off), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_offset(&enc, &off), OPAL_SUCCESS);
     }
-    cr_expect_eq(ompi_evt_wire_encoder_add_offset(&enc, &off), OPAL_ERR_OUT_OF_RESOURCE);
-    cr_expect_eq(ompi_evt_wire_encoder_add_offset(&enc, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_offset(&enc, &off), OPAL_ERR_OUT_OF_RESOURCE);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_offset(&enc, NULL), OPAL_ERR_BAD_PARAM);
     for (int batch = 0; batch < 2; ++batch) {
-        cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 1 + batch, 0), OPAL_SUCCESS);
-        cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r1), OPAL_SUCCESS);
-        cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 1 + batch, 0), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r1), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
         decode_ok(buf, len, &b);
-        cr_assert_eq(b.num_offsets, OMPI_EVT_WIRE_MAX_OFFSETS, "carried by every batch");
+        cr_assert_eq(b.num_offsets, MCA_COMMON_EVT_WIRE_MAX_OFFSETS, "carried by every batch");
         cr_expect_eq(b.offsets[3].local_realtime_ns, 103);
         cr_expect_eq(b.offsets[3].offset_ns, -456);
         cr_expect_eq(b.offsets[3].uncertainty_ns, 7);
-        ompi_evt_wire_batch_destruct(&b);
+        mca_common_evt_wire_batch_destruct(&b);
     }
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 static int64_t skewed_realtime(void)
@@ -519,48 +524,50 @@ Test(wire, offsets_into_open_batch_and_realtime_reader)
     mca_base_event_t *ev = evt_test_event("o1", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
     evt_test_payload_t p = {1, 2};
     mca_base_event_record_t rec = make_rec(ev, 1, &p, 0);
-    ompi_evt_wire_offset_t off = {.local_realtime_ns = 5, .offset_ns = -9, .uncertainty_ns = 1};
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_offset_t off = {.local_realtime_ns = 5,
+                                        .offset_ns = -9,
+                                        .uncertainty_ns = 1};
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
     const void *buf;
     size_t len;
     int64_t before;
     int rc;
 
     sender_init(&snd, 4);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_set_realtime(&enc, skewed_realtime), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_set_realtime(&enc, skewed_realtime), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
     before = now_realtime();
-    cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_offset(&enc, &off), OPAL_SUCCESS, "room: carried");
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &rec), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_offset(&enc, &off), OPAL_SUCCESS, "room: carried");
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     decode_ok(buf, len, &b);
     cr_expect_eq(b.num_offsets, 1);
     cr_expect_geq(b.clocks[0].realtime_ns, before + 5000000000LL, "the reader's time");
     cr_expect_lt(b.clocks[0].realtime_ns, now_realtime() + 5000000000LL);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
 
     /* fill the next batch to the last byte the records allow */
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 1, 0), OPAL_SUCCESS);
-    while (OPAL_SUCCESS == (rc = ompi_evt_wire_encoder_add_record(&enc, &rec))) {
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 1, 0), OPAL_SUCCESS);
+    while (OPAL_SUCCESS == (rc = mca_common_evt_wire_encoder_add_record(&enc, &rec))) {
     }
     cr_assert_eq(rc, OPAL_ERR_TEMP_OUT_OF_RESOURCE);
     off.local_realtime_ns = 6;
-    rc = ompi_evt_wire_encoder_add_offset(&enc, &off);
+    rc = mca_common_evt_wire_encoder_add_offset(&enc, &off);
     cr_assert(OPAL_SUCCESS == rc || OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     cr_assert_leq(len, 4096);
     decode_ok(buf, len, &b);
     cr_expect_eq(b.num_offsets, OPAL_SUCCESS == rc ? 2u : 1u, "carried only if it fit");
-    ompi_evt_wire_batch_destruct(&b);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 2, 0), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    mca_common_evt_wire_batch_destruct(&b);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 2, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     decode_ok(buf, len, &b);
     cr_expect_eq(b.num_offsets, 2, "the next batch carries both");
-    ompi_evt_wire_batch_destruct(&b);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 /* Argument checks, and a type that can never fit. */
@@ -571,33 +578,35 @@ Test(wire, encoder_errors)
     mca_base_event_t *ev = evt_test_event("e", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
     evt_test_payload_t p = {1, 2};
     mca_base_event_record_t rec = make_rec(ev, 1, &p, 0);
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
     const void *buf;
     size_t len;
 
     sender_init(&snd, 0);
-    cr_expect_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 100), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_wire_encoder_construct(&enc, &snd, OMPI_EVT_WIRE_MAX_BATCH + 1),
+    cr_expect_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 100), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_construct(&enc, &snd,
+                                                       MCA_COMMON_EVT_WIRE_MAX_BATCH + 1),
                  OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_wire_encoder_construct(NULL, &snd, 4096), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_wire_encoder_construct(&enc, NULL, 4096), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_construct(NULL, &snd, 4096), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_construct(&enc, NULL, 4096), OPAL_ERR_BAD_PARAM);
     snd.host[0] = '\0';
-    cr_expect_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_ERR_BAD_PARAM);
     sender_init(&snd, 0);
     snd.nspace[2] = '\n';
-    cr_expect_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_ERR_BAD_PARAM);
     sender_init(&snd, 0);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
-    cr_expect_eq(ompi_evt_wire_encoder_add_record(&enc, &rec), OPAL_ERR_BAD_PARAM, "not begun");
-    cr_expect_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_wire_encoder_set_flags(&enc, 1), OPAL_ERR_BAD_PARAM);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
-    cr_expect_eq(ompi_evt_wire_encoder_add_record(&enc, NULL), OPAL_ERR_BAD_PARAM);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_record(&enc, &rec), OPAL_ERR_BAD_PARAM,
+                 "not begun");
+    cr_expect_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_set_flags(&enc, 1), OPAL_ERR_BAD_PARAM);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_record(&enc, NULL), OPAL_ERR_BAD_PARAM);
     rec.data = NULL;
-    cr_expect_eq(ompi_evt_wire_encoder_add_record(&enc, &rec), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_wire_encoder_add_drops(&enc, NULL, 1), OPAL_ERR_BAD_PARAM);
-    cr_expect_eq(ompi_evt_wire_encoder_add_clock(&enc, NULL, 1, 1), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_record(&enc, &rec), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_drops(&enc, NULL, 1), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_clock(&enc, NULL, 1, 1), OPAL_ERR_BAD_PARAM);
     cr_expect_eq(enc.num_records, 0);
 
     /* 256 bools named 24 characters each: ~6.9 KB of dictionary */
@@ -622,28 +631,29 @@ Test(wire, encoder_errors)
                       0);
         cr_assert_eq(mca_base_event_set_element_names(big, names), OPAL_SUCCESS);
         brec = make_rec(big, 1, payload, 0);
-        cr_expect_eq(ompi_evt_wire_encoder_add_record(&enc, &brec), OPAL_ERR_VALUE_OUT_OF_BOUNDS,
-                     "never fits into 4096 bytes");
-        cr_expect_eq(ompi_evt_wire_encoder_add_drops(&enc, big, 1), OPAL_ERR_VALUE_OUT_OF_BOUNDS);
+        cr_expect_eq(mca_common_evt_wire_encoder_add_record(&enc, &brec),
+                     OPAL_ERR_VALUE_OUT_OF_BOUNDS, "never fits into 4096 bytes");
+        cr_expect_eq(mca_common_evt_wire_encoder_add_drops(&enc, big, 1),
+                     OPAL_ERR_VALUE_OUT_OF_BOUNDS);
         cr_expect_eq(enc.num_records, 0);
         /* and it does fit a larger encoder, where it round-trips */
         {
-            ompi_evt_wire_encoder_t e2;
-            ompi_evt_wire_batch_t b;
-            cr_assert_eq(ompi_evt_wire_encoder_construct(&e2, &snd, 16384), OPAL_SUCCESS);
-            cr_assert_eq(ompi_evt_wire_encoder_begin(&e2, 0, 0), OPAL_SUCCESS);
+            mca_common_evt_wire_encoder_t e2;
+            mca_common_evt_wire_batch_t b;
+            cr_assert_eq(mca_common_evt_wire_encoder_construct(&e2, &snd, 16384), OPAL_SUCCESS);
+            cr_assert_eq(mca_common_evt_wire_encoder_begin(&e2, 0, 0), OPAL_SUCCESS);
             payload[200] = 1;
-            cr_assert_eq(ompi_evt_wire_encoder_add_record(&e2, &brec), OPAL_SUCCESS);
-            cr_assert_eq(ompi_evt_wire_encoder_finish(&e2, &buf, &len), OPAL_SUCCESS);
+            cr_assert_eq(mca_common_evt_wire_encoder_add_record(&e2, &brec), OPAL_SUCCESS);
+            cr_assert_eq(mca_common_evt_wire_encoder_finish(&e2, &buf, &len), OPAL_SUCCESS);
             decode_ok(buf, len, &b);
             cr_expect_eq(b.types[0].num_elements, 256);
             cr_expect_eq(b.types[0].payload_size, 256);
             cr_expect_str_eq(b.types[0].elements[255].name, "element_number_000000255");
-            ompi_evt_wire_batch_destruct(&b);
-            ompi_evt_wire_encoder_destruct(&e2);
+            mca_common_evt_wire_batch_destruct(&b);
+            mca_common_evt_wire_encoder_destruct(&e2);
         }
     }
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 /* ------------------------------------------------------------------------
@@ -713,7 +723,7 @@ static void c_finish(craft_t *c)
 }
 static void c_sender(craft_t *c, const char *ns, const char *host)
 {
-    size_t at = c_sec(c, OMPI_EVT_WIRE_SECTION_SENDER, 1);
+    size_t at = c_sec(c, MCA_COMMON_EVT_WIRE_SECTION_SENDER, 1);
     c_str(c, ns);
     c_u32(c, 5);
     c_str(c, host);
@@ -722,7 +732,7 @@ static void c_sender(craft_t *c, const char *ns, const char *host)
 }
 static void c_clock(craft_t *c, const char *name, uint8_t ordering, uint64_t tps)
 {
-    size_t at = c_sec(c, OMPI_EVT_WIRE_SECTION_CLOCKS, 1);
+    size_t at = c_sec(c, MCA_COMMON_EVT_WIRE_SECTION_CLOCKS, 1);
     c_u16(c, 1);
     c_str(c, name);
     c_u8(c, ordering);
@@ -735,7 +745,7 @@ static void c_clock(craft_t *c, const char *name, uint8_t ordering, uint64_t tps
 static void c_type(craft_t *c, uint16_t src, const char *name, uint8_t t0, const char *n0,
                    uint8_t t1, const char *n1)
 {
-    size_t at = c_sec(c, OMPI_EVT_WIRE_SECTION_TYPES, 1);
+    size_t at = c_sec(c, MCA_COMMON_EVT_WIRE_SECTION_TYPES, 1);
     c_u16(c, 1);
     c_u16(c, src);
     c_str(c, name);
@@ -749,7 +759,7 @@ static void c_type(craft_t *c, uint16_t src, const char *name, uint8_t t0, const
 /* n records of type @p id, payload u32 + bool byte @p flag. */
 static void c_records(craft_t *c, uint32_t count_field, uint32_t n, uint16_t id, uint8_t flag)
 {
-    size_t at = c_sec(c, OMPI_EVT_WIRE_SECTION_RECORDS, 1);
+    size_t at = c_sec(c, MCA_COMMON_EVT_WIRE_SECTION_RECORDS, 1);
     c_u32(c, count_field);
     for (uint32_t i = 0; i < n; ++i) {
         c_u16(c, id);
@@ -767,7 +777,8 @@ static void c_valid(craft_t *c)
     c_begin(c);
     c_sender(c, "ns", "host");
     c_clock(c, "src", 0, 1000000000);
-    c_type(c, 0, "ev.x", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "flag");
+    c_type(c, 0, "ev.x", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", MCA_COMMON_EVT_WIRE_ELEM_BOOL,
+           "flag");
     c_records(c, 3, 3, 0, 1);
     c_finish(c);
 }
@@ -788,25 +799,25 @@ static void c_begin_clock(craft_t *c)
 static void c_begin_type(craft_t *c)
 {
     c_begin_clock(c);
-    c_type(c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
+    c_type(c, 0, "e", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", MCA_COMMON_EVT_WIRE_ELEM_BOOL, "y");
 }
 
 static void expect_reject(const craft_t *c, int code, const char *what)
 {
-    ompi_evt_wire_batch_t b;
-    int rc = ompi_evt_wire_decode(c->buf, c->len, &b);
+    mca_common_evt_wire_batch_t b;
+    int rc = mca_common_evt_wire_decode(c->buf, c->len, &b);
     cr_expect_eq(rc, code, "%s: rc %d (%s)", what, rc, NULL == b.error ? "-" : b.error);
     cr_expect_not_null(b.error, "%s: the reason is given", what);
     cr_expect_null(b.storage, "%s: nothing to free", what);
     cr_expect_eq(b.num_records, 0);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
 }
 
 Test(wire, crafted_valid_batch_decodes)
 {
     craft_t c;
-    ompi_evt_wire_batch_t b;
-    ompi_evt_wire_record_t r;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t r;
     size_t cur = 0;
     int n = 0;
 
@@ -814,14 +825,15 @@ Test(wire, crafted_valid_batch_decodes)
     decode_ok(c.buf, c.len, &b);
     cr_expect_eq(b.num_records, 3);
     cr_expect_str_eq(b.sender.host, "host");
-    while (ompi_evt_wire_batch_next_record(&b, &cur, &r)) {
-        ompi_evt_wire_value_t v;
-        cr_assert_eq(ompi_evt_wire_element_value(&b.types[0], r.payload, 0, &v), OPAL_SUCCESS);
+    while (mca_common_evt_wire_batch_next_record(&b, &cur, &r)) {
+        mca_common_evt_wire_value_t v;
+        cr_assert_eq(mca_common_evt_wire_element_value(&b.types[0], r.payload, 0, &v),
+                     OPAL_SUCCESS);
         cr_expect_eq(v.v.u, (uint64_t) n);
         ++n;
     }
     cr_expect_eq(n, 3);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
 }
 
 /* Type sections rejected: one type "name" {t0 n0, bool n1} on source src
@@ -833,13 +845,13 @@ static const struct {
     const char *n0, *n1;
     const char *why;
 } bad_types[] = {
-    {1, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", "y", "source id out of range"},
+    {1, "e", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", "y", "source id out of range"},
     {0, "e", 7, "x", "y", "element type 7"},
     {0, "e", 0, "x", "y", "element type 0"},
-    {0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", "x", "repeated element name"},
-    {0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "9x", "y", "element name starting with a digit"},
-    {0, "e\"vil", OMPI_EVT_WIRE_ELEM_UINT32, "x", "y", "quote in an event name"},
-    {0, "", OMPI_EVT_WIRE_ELEM_UINT32, "x", "y", "empty event name"},
+    {0, "e", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", "x", "repeated element name"},
+    {0, "e", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "9x", "y", "element name starting with a digit"},
+    {0, "e\"vil", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", "y", "quote in an event name"},
+    {0, "", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", "y", "empty event name"},
 };
 
 /* Record sections rejected after the type "e" {u32 x, bool y}: c_records()
@@ -902,12 +914,12 @@ Test(wire, malformed_batches_rejected)
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "sender twice");
     c_begin_sender(&c);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
+    c_type(&c, 0, "e", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", MCA_COMMON_EVT_WIRE_ELEM_BOOL, "y");
     c_clock(&c, "src", 0, 1);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "types before clocks (source id unknown)");
     c_begin_sender(&c);
-    at = c_sec(&c, 77, OMPI_EVT_WIRE_SECTION_REQUIRED);
+    at = c_sec(&c, 77, MCA_COMMON_EVT_WIRE_SECTION_REQUIRED);
     c_u32(&c, 1);
     c_end_sec(&c, at);
     c_finish(&c);
@@ -926,7 +938,7 @@ Test(wire, malformed_batches_rejected)
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "control character in host");
     c_begin(&c);
-    at = c_sec(&c, OMPI_EVT_WIRE_SECTION_SENDER, 1);
+    at = c_sec(&c, MCA_COMMON_EVT_WIRE_SECTION_SENDER, 1);
     c_str(&c, "ns");
     c_u32(&c, 1);
     c_end_sec(&c, at);
@@ -947,7 +959,7 @@ Test(wire, malformed_batches_rejected)
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "space in a source name");
     c_begin_sender(&c);
-    at = c_sec(&c, OMPI_EVT_WIRE_SECTION_CLOCKS, 1);
+    at = c_sec(&c, MCA_COMMON_EVT_WIRE_SECTION_CLOCKS, 1);
     c_u16(&c, 5000);
     c_end_sec(&c, at);
     c_finish(&c);
@@ -957,26 +969,26 @@ Test(wire, malformed_batches_rejected)
     for (size_t i = 0; i < sizeof(bad_types) / sizeof(bad_types[0]); ++i) {
         c_begin_clock(&c);
         c_type(&c, bad_types[i].src, bad_types[i].name, bad_types[i].t0, bad_types[i].n0,
-               OMPI_EVT_WIRE_ELEM_BOOL, bad_types[i].n1);
+               MCA_COMMON_EVT_WIRE_ELEM_BOOL, bad_types[i].n1);
         c_finish(&c);
         expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, bad_types[i].why);
     }
     /* 33 u64 elements: 264 bytes of payload */
     c_begin_clock(&c);
-    at = c_sec(&c, OMPI_EVT_WIRE_SECTION_TYPES, 1);
+    at = c_sec(&c, MCA_COMMON_EVT_WIRE_SECTION_TYPES, 1);
     c_u16(&c, 1);
     c_u16(&c, 0);
     c_str(&c, "e");
     c_u16(&c, 33);
     for (int i = 0; i < 33; ++i) {
-        c_u8(&c, OMPI_EVT_WIRE_ELEM_UINT64);
+        c_u8(&c, MCA_COMMON_EVT_WIRE_ELEM_UINT64);
         c_str(&c, "");
     }
     c_end_sec(&c, at);
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "payload over 256 bytes");
     c_begin_clock(&c);
-    at = c_sec(&c, OMPI_EVT_WIRE_SECTION_TYPES, 1);
+    at = c_sec(&c, MCA_COMMON_EVT_WIRE_SECTION_TYPES, 1);
     c_u16(&c, 1);
     c_u16(&c, 0);
     c_str(&c, "e");
@@ -987,7 +999,7 @@ Test(wire, malformed_batches_rejected)
 
     /* drops */
     c_begin_type(&c);
-    at = c_sec(&c, OMPI_EVT_WIRE_SECTION_DROPS, 1);
+    at = c_sec(&c, MCA_COMMON_EVT_WIRE_SECTION_DROPS, 1);
     c_u16(&c, 1);
     c_u16(&c, 1);
     c_u64(&c, 5);
@@ -995,7 +1007,7 @@ Test(wire, malformed_batches_rejected)
     c_finish(&c);
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "drop of an unknown type");
     c_begin_type(&c);
-    at = c_sec(&c, OMPI_EVT_WIRE_SECTION_DROPS, 1);
+    at = c_sec(&c, MCA_COMMON_EVT_WIRE_SECTION_DROPS, 1);
     c_u16(&c, 2);
     c_u16(&c, 0);
     c_u64(&c, 5);
@@ -1017,11 +1029,12 @@ Test(wire, malformed_batches_rejected)
     expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, "records without types");
 
     /* NULL arguments */
-    cr_expect_eq(ompi_evt_wire_decode(c.buf, c.len, NULL), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_decode(c.buf, c.len, NULL), OPAL_ERR_BAD_PARAM);
     {
-        ompi_evt_wire_batch_t b;
-        cr_expect_eq(ompi_evt_wire_decode(NULL, 10, &b), OPAL_ERR_BAD_PARAM);
-        cr_expect_eq(ompi_evt_wire_decode(c.buf, (size_t) OMPI_EVT_WIRE_MAX_BATCH + 1, &b),
+        mca_common_evt_wire_batch_t b;
+        cr_expect_eq(mca_common_evt_wire_decode(NULL, 10, &b), OPAL_ERR_BAD_PARAM);
+        cr_expect_eq(mca_common_evt_wire_decode(c.buf, (size_t) MCA_COMMON_EVT_WIRE_MAX_BATCH + 1,
+                                                &b),
                      OPAL_ERR_UNPACK_FAILURE);
     }
 }
@@ -1031,7 +1044,7 @@ Test(wire, malformed_batches_rejected)
 Test(wire, forward_compatible_additions)
 {
     craft_t c;
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
     size_t at;
 
     c_begin(&c);
@@ -1042,13 +1055,13 @@ Test(wire, forward_compatible_additions)
     c_u64(&c, 0x1234);
     c_end_sec(&c, at);
     c_clock(&c, "src", 0, 1000);
-    c_type(&c, 0, "e", OMPI_EVT_WIRE_ELEM_UINT32, "x", OMPI_EVT_WIRE_ELEM_BOOL, "y");
+    c_type(&c, 0, "e", MCA_COMMON_EVT_WIRE_ELEM_UINT32, "x", MCA_COMMON_EVT_WIRE_ELEM_BOOL, "y");
     c_records(&c, 1, 1, 0, 1);
     c_finish(&c);
     decode_ok(c.buf, c.len, &b);
     cr_expect_eq(b.num_records, 1);
     cr_expect_eq(b.num_clocks, 1);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
 }
 
 /* Every prefix of a valid encoded batch is rejected; every single-byte
@@ -1061,58 +1074,60 @@ Test(wire, every_truncation_and_flip)
                                                    fake_clock, NULL);
     mca_base_event_t *ev = all_types_event(src, "flip");
     mca_base_event_t *ev2 = evt_test_event("flip2", MCA_BASE_VAR_BIND_NO_OBJECT, 0, src);
-    ompi_evt_wire_sender_t snd;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_offset_t off = {1, 2, 3};
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_offset_t off = {1, 2, 3};
     const void *buf;
     uint8_t *copy;
     size_t len;
     int accepted = 0, rejected = 0;
 
     sender_init(&snd, 1);
-    cr_assert_eq(ompi_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_add_offset(&enc, &off), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_begin(&enc, 77, OMPI_EVT_WIRE_FLAG_FINAL), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_offset(&enc, &off), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 77, MCA_COMMON_EVT_WIRE_FLAG_FINAL),
+                 OPAL_SUCCESS);
     for (int i = 0; i < 3; ++i) {
         all_payload_t p = {.i32 = i, .b = true};
         evt_test_payload_t q = {i, 1};
         mca_base_event_record_t r = make_rec(ev, i, &p, 0);
         mca_base_event_record_t r2 = make_rec(ev2, i, &q, 1);
-        cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r), OPAL_SUCCESS);
-        cr_assert_eq(ompi_evt_wire_encoder_add_record(&enc, &r2), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_record(&enc, &r2), OPAL_SUCCESS);
     }
-    cr_assert_eq(ompi_evt_wire_encoder_add_drops(&enc, ev2, 3), OPAL_SUCCESS);
-    cr_assert_eq(ompi_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_drops(&enc, ev2, 3), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
     {
         uint64_t seq;
         uint32_t flags;
-        cr_assert_eq(ompi_evt_wire_peek(buf, len, &seq, &flags), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_peek(buf, len, &seq, &flags), OPAL_SUCCESS);
         cr_expect_eq(seq, 77);
-        cr_expect_eq(flags, OMPI_EVT_WIRE_FLAG_FINAL);
-        cr_expect_eq(ompi_evt_wire_peek(buf, len - 1, &seq, &flags), OPAL_ERR_UNPACK_FAILURE);
+        cr_expect_eq(flags, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
+        cr_expect_eq(mca_common_evt_wire_peek(buf, len - 1, &seq, &flags), OPAL_ERR_UNPACK_FAILURE);
     }
     for (size_t cut = 0; cut < len; ++cut) {
-        ompi_evt_wire_batch_t b;
+        mca_common_evt_wire_batch_t b;
         copy = malloc(cut + 1); /* exact-size copy: ASan sees any overread */
         memcpy(copy, buf, cut);
-        cr_assert_neq(ompi_evt_wire_decode(copy, cut, &b), OPAL_SUCCESS, "prefix of %zu", cut);
-        ompi_evt_wire_batch_destruct(&b);
+        cr_assert_neq(mca_common_evt_wire_decode(copy, cut, &b), OPAL_SUCCESS, "prefix of %zu",
+                      cut);
+        mca_common_evt_wire_batch_destruct(&b);
         free(copy);
     }
     copy = malloc(len);
     for (size_t i = 0; i < len; ++i) {
         for (int bit = 0; bit < 8; ++bit) {
-            ompi_evt_wire_batch_t b;
+            mca_common_evt_wire_batch_t b;
             int rc;
             memcpy(copy, buf, len);
             copy[i] ^= (uint8_t) (1u << bit);
-            rc = ompi_evt_wire_decode(copy, len, &b);
+            rc = mca_common_evt_wire_decode(copy, len, &b);
             if (OPAL_SUCCESS == rc) {
-                ompi_evt_wire_record_t r;
+                mca_common_evt_wire_record_t r;
                 size_t cur = 0;
                 uint32_t n = 0;
                 ++accepted;
-                while (ompi_evt_wire_batch_next_record(&b, &cur, &r)) {
+                while (mca_common_evt_wire_batch_next_record(&b, &cur, &r)) {
                     cr_assert_lt(r.type, b.num_types);
                     ++n;
                 }
@@ -1123,13 +1138,13 @@ Test(wire, every_truncation_and_flip)
                 cr_assert_not_null(b.error);
                 ++rejected;
             }
-            ompi_evt_wire_batch_destruct(&b);
+            mca_common_evt_wire_batch_destruct(&b);
         }
     }
     free(copy);
     cr_expect_gt(accepted, 0, "payload and timestamp bits are data");
     cr_expect_gt(rejected, 0);
-    ompi_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
 }
 
 Test(wire, crc32c_known_values)
@@ -1138,28 +1153,30 @@ Test(wire, crc32c_known_values)
     uint8_t zeros[32] = {0};
     uint8_t big[1000];
 
-    cr_expect_eq(ompi_evt_wire_crc32c(0, v, 9), 0xE3069283u);
-    cr_expect_eq(ompi_evt_wire_test_crc32c_sw(0, v, 9), 0xE3069283u);
-    cr_expect_eq(ompi_evt_wire_crc32c(0, zeros, 32), 0x8A9136AAu); /* RFC 3720 B.4 */
+    cr_expect_eq(mca_common_evt_wire_crc32c(0, v, 9), 0xE3069283u);
+    cr_expect_eq(mca_common_evt_wire_test_crc32c_sw(0, v, 9), 0xE3069283u);
+    cr_expect_eq(mca_common_evt_wire_crc32c(0, zeros, 32), 0x8A9136AAu); /* RFC 3720 B.4 */
     for (size_t i = 0; i < sizeof(big); ++i) {
         big[i] = (uint8_t) (i * 7 + 3);
     }
     for (size_t n = 0; n < 40; ++n) {
-        cr_expect_eq(ompi_evt_wire_crc32c(0, big + n, sizeof(big) - n),
-                     ompi_evt_wire_test_crc32c_sw(0, big + n, sizeof(big) - n), "offset %zu", n);
+        cr_expect_eq(mca_common_evt_wire_crc32c(0, big + n, sizeof(big) - n),
+                     mca_common_evt_wire_test_crc32c_sw(0, big + n, sizeof(big) - n), "offset %zu",
+                     n);
     }
     /* incremental == one shot */
-    cr_expect_eq(ompi_evt_wire_crc32c(ompi_evt_wire_crc32c(0, big, 333), big + 333, 667),
-                 ompi_evt_wire_crc32c(0, big, 1000));
+    cr_expect_eq(mca_common_evt_wire_crc32c(mca_common_evt_wire_crc32c(0, big, 333), big + 333,
+                                            667),
+                 mca_common_evt_wire_crc32c(0, big, 1000));
 }
 
 Test(wire, element_type_helpers)
 {
-    cr_expect_eq(ompi_evt_wire_elem_size(OMPI_EVT_WIRE_ELEM_INT32), 4);
-    cr_expect_eq(ompi_evt_wire_elem_size(OMPI_EVT_WIRE_ELEM_UINT64), 8);
-    cr_expect_eq(ompi_evt_wire_elem_size(OMPI_EVT_WIRE_ELEM_BOOL), 1);
-    cr_expect_eq(ompi_evt_wire_elem_size(0), 0);
-    cr_expect_eq(ompi_evt_wire_elem_size(7), 0);
-    cr_expect_str_eq(ompi_evt_wire_elem_name(OMPI_EVT_WIRE_ELEM_DOUBLE), "double");
-    cr_expect_str_eq(ompi_evt_wire_elem_name(99), "?");
+    cr_expect_eq(mca_common_evt_wire_elem_size(MCA_COMMON_EVT_WIRE_ELEM_INT32), 4);
+    cr_expect_eq(mca_common_evt_wire_elem_size(MCA_COMMON_EVT_WIRE_ELEM_UINT64), 8);
+    cr_expect_eq(mca_common_evt_wire_elem_size(MCA_COMMON_EVT_WIRE_ELEM_BOOL), 1);
+    cr_expect_eq(mca_common_evt_wire_elem_size(0), 0);
+    cr_expect_eq(mca_common_evt_wire_elem_size(7), 0);
+    cr_expect_str_eq(mca_common_evt_wire_elem_name(MCA_COMMON_EVT_WIRE_ELEM_DOUBLE), "double");
+    cr_expect_str_eq(mca_common_evt_wire_elem_name(99), "?");
 }

@@ -42,8 +42,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ompi/mca/evt/base/evt_base_name_filter.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_name_filter.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 /* ------------------------------------------------------------------------
  * Event types, interned (one per distinct name + layout + source)
@@ -58,9 +58,9 @@ typedef struct listen_type {
     char *source; /**< source name */
     uint16_t num_elements;
     uint16_t payload_size;
-    ompi_evt_wire_element_t *elements; /**< names owned here */
-    bool selected;                     /**< passes --events */
-    listen_p2p_kind_t p2p;             /**< a p2p completion with the fields below */
+    mca_common_evt_wire_element_t *elements; /**< names owned here */
+    bool selected;                           /**< passes --events */
+    listen_p2p_kind_t p2p;                   /**< a p2p completion with the fields below */
     /** Element indexes of the p2p fields (valid when p2p != NONE). */
     int p2p_comm, p2p_bytes, p2p_start, p2p_complete, p2p_peer, p2p_tag;
     void *sink_data[4]; /**< per-sink cache (escaped names ...) */
@@ -92,23 +92,23 @@ typedef struct listen_clock {
 
 typedef struct listen_proc {
     uint32_t id; /**< dense, 0.., in order of first sight */
-    char nspace[OMPI_EVT_WIRE_NSPACE_MAX + 1];
+    char nspace[MCA_COMMON_EVT_WIRE_NSPACE_MAX + 1];
     uint32_t rank;
-    char host[OMPI_EVT_WIRE_HOST_MAX + 1];
+    char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];
     uint32_t pid;
     listen_seqset_t seen;    /**< batches read (pass 1) */
     listen_seqset_t emitted; /**< batches merged (pass 2) */
     uint64_t batches, duplicates, records;
     /** batches that found no room where they were recorded (a node sink,
      *  --attach): only their drop counts are in the file
-     *  (OMPI_EVT_WIRE_FLAG_NOT_STORED) */
+     *  (MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED) */
     uint64_t not_stored;
     bool final_seen;
     uint64_t final_seq;
     bool host_changed; /**< batches of this proc came with another host */
     listen_clock_t *clocks;
     size_t num_clocks;
-    ompi_evt_wire_offset_t *offsets; /**< sorted by local_realtime_ns, unique */
+    mca_common_evt_wire_offset_t *offsets; /**< sorted by local_realtime_ns, unique */
     size_t num_offsets;
     /** the offset applied at each sample (listen_time_settle()): the sample's
      *  own, or, where it agrees within the uncertainties with what more
@@ -127,16 +127,16 @@ typedef struct listen_proc {
 
 /** An integer element's value as int64 (unsigned values reinterpreted);
  *  doubles truncated, bools 0/1. */
-static inline int64_t listen_value_i64(const ompi_evt_wire_value_t *v)
+static inline int64_t listen_value_i64(const mca_common_evt_wire_value_t *v)
 {
     switch (v->type) {
-    case OMPI_EVT_WIRE_ELEM_INT32:
-    case OMPI_EVT_WIRE_ELEM_INT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT64:
         return v->v.i;
-    case OMPI_EVT_WIRE_ELEM_UINT32:
-    case OMPI_EVT_WIRE_ELEM_UINT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
         return (int64_t) v->v.u;
-    case OMPI_EVT_WIRE_ELEM_DOUBLE:
+    case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE:
         if (!(v->v.d == v->v.d)) {
             return 0; /* NaN */
         }
@@ -151,10 +151,10 @@ static inline int64_t listen_value_i64(const ompi_evt_wire_value_t *v)
  * ------------------------------------------------------------------------ */
 
 /** --events: "PAT,PAT,^PAT" (glob '*'), the rule of evt_pmix_events
- *  (ompi/mca/evt/base/evt_base_name_filter.h). NULL/"" selects everything.
+ *  (ompi/mca/common/evt/common_evt_name_filter.h). NULL/"" selects everything.
  *  @retval 0, -1 (bad pattern list, message in err) */
 typedef struct listen_filter {
-    ompi_evt_base_name_filter_t names;
+    mca_common_evt_name_filter_t names;
 } listen_filter_t;
 int listen_filter_parse(listen_filter_t *f, const char *spec, char *err, size_t errlen);
 bool listen_filter_match(const listen_filter_t *f, const char *name);
@@ -195,14 +195,14 @@ void listen_registry_fini(listen_registry_t *reg);
 
 /** The types of a decoded batch, mapped to interned types: map[i] for
  *  batch-local type i. @retval 0, or -1 on allocation failure. */
-int listen_registry_map_types(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
+int listen_registry_map_types(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b,
                               listen_type_t **map);
 /** Find or add the process that sent @p b. NULL on allocation failure. */
-listen_proc_t *listen_registry_proc(listen_registry_t *reg, const ompi_evt_wire_batch_t *b);
+listen_proc_t *listen_registry_proc(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b);
 /** Pass 1: account one decoded batch (seq, final, drops, clock pairs,
  *  offsets, tick ranges). Returns false when the batch is ignored (other
  *  namespace). @retval -1 allocation failure. */
-int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b);
+int listen_registry_scan(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b);
 /** After pass 1: fix the time span (needs the time map). */
 void listen_registry_finish(listen_registry_t *reg);
 /** The process's clock entry named @p name, or NULL. */
@@ -215,7 +215,7 @@ listen_clock_t *listen_proc_clock(listen_proc_t *p, const char *name);
 /** Pass 1, per batch: what a batch tells about its process beyond its
  *  accounting (the job size; a recording that lost records). */
 struct listen_file;
-void listen_procs_note(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
+void listen_procs_note(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b,
                        const struct listen_file *file);
 /** After pass 1: order reg->procs by (namespace, rank) and number them so
  *  (every output lists them in that order, whatever order the batches came
@@ -278,7 +278,7 @@ int listen_time_settle(listen_proc_t *p);
 
 typedef struct listen_file {
     char *path;
-    char host[OMPI_EVT_WIRE_HOST_MAX + 1]; /**< from the node file header */
+    char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1]; /**< from the node file header */
     uint64_t frames, invalid_batches, damaged, skipped_bytes;
     bool truncated, read_error;
     char *first_error;           /**< first problem met, or NULL */
@@ -312,7 +312,7 @@ void listen_inputs_free(listen_inputs_t *in);
 typedef struct listen_batch {
     uint8_t *bytes;
     size_t len;
-    ompi_evt_wire_batch_t wire;
+    mca_common_evt_wire_batch_t wire;
     listen_proc_t *proc;
     listen_type_t **types;   /**< batch-local type id -> interned type */
     listen_clock_t **clocks; /**< batch-local source id -> the process's clock */
@@ -348,7 +348,7 @@ typedef struct listen_event {
     const listen_proc_t *proc;
     const listen_type_t *type;
     const listen_clock_t *clock; /**< to map other tick values of the record */
-    const ompi_evt_wire_type_t *wire_type;
+    const mca_common_evt_wire_type_t *wire_type;
     const uint8_t *payload;
     int64_t ticks; /**< the record's own timestamp */
     uint8_t depth;
@@ -510,7 +510,7 @@ char *listen_json_string(const char *s);
  *  integers exactly, doubles as json-c writes them (non-finite ones as the
  *  strings "nan", "inf", "-inf"), booleans as true/false. */
 #define LISTEN_JSON_VALUE_MAX 48
-size_t listen_json_value(char *out, size_t cap, const ompi_evt_wire_value_t *v);
+size_t listen_json_value(char *out, size_t cap, const mca_common_evt_wire_value_t *v);
 
 /** A type's names as JSON text, made once per type by the JSON writers. */
 typedef struct listen_json_type {

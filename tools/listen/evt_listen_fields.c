@@ -31,9 +31,9 @@ const char *listen_element_name(const listen_type_t *t, uint16_t i,
 /* The element at @p index of the event, as int64. */
 static int64_t element_i64(const listen_event_t *ev, int index)
 {
-    ompi_evt_wire_value_t v;
+    mca_common_evt_wire_value_t v;
 
-    (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) index, &v);
+    (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, (unsigned) index, &v);
     return listen_value_i64(&v);
 }
 

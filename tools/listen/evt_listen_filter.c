@@ -9,7 +9,7 @@
  * @file
  *
  * --events PATTERNS: the framework's event name filter (the rule of
- * evt_pmix_events, evt_base_name_filter.h), with the listener's messages.
+ * evt_pmix_events, common_evt_name_filter.h), with the listener's messages.
  */
 
 #include <stdio.h>
@@ -21,7 +21,7 @@
 int listen_filter_parse(listen_filter_t *f, const char *spec, char *err, size_t errlen)
 {
     const char *why = NULL;
-    int rc = ompi_evt_base_name_filter_parse(&f->names, spec, &why);
+    int rc = mca_common_evt_name_filter_parse(&f->names, spec, &why);
 
     if (OPAL_SUCCESS == rc) {
         return 0;
@@ -37,10 +37,10 @@ int listen_filter_parse(listen_filter_t *f, const char *spec, char *err, size_t 
 
 bool listen_filter_match(const listen_filter_t *f, const char *name)
 {
-    return ompi_evt_base_name_filter_match(&f->names, name);
+    return mca_common_evt_name_filter_match(&f->names, name);
 }
 
 void listen_filter_free(listen_filter_t *f)
 {
-    ompi_evt_base_name_filter_free(&f->names);
+    mca_common_evt_name_filter_free(&f->names);
 }

@@ -13,7 +13,7 @@
  * has the fixed size evt_file_size), and its records, already in time
  * order, are re-expressed as wire batches of the process (sender = the
  * file's job, rank, host and pid; clocks = the file's clock pairs; types =
- * the file's dictionary) in the byte layout of evt_base_wire.h, then
+ * the file's dictionary) in the byte layout of common_evt_wire.h, then
  * decoded by the wire decoder like any received batch. So the rest of the
  * listener (time mapping, merge, outputs, summary) treats a crashed rank's
  * flight recording and an exported job alike, and nothing in this file
@@ -32,9 +32,9 @@
 #include <unistd.h>
 
 #include "evt_listen.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
-#include "tools/evt_file_read.h"
-#include "tools/evt_input_open.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
+#include "ompi/mca/common/evt/common_evt_input_open.h"
 
 /* Records per batch: keeps a batch near 0.5 MiB for the largest payloads. */
 #define FLIGHT_BATCH_RECORDS 2048
@@ -91,7 +91,7 @@ static void patch_le(wbuf_t *w, size_t at, uint64_t v, size_t n)
 static void put_str(wbuf_t *w, const char *s)
 {
     size_t n = NULL == s ? 0 : strlen(s);
-    n = n > OMPI_EVT_WIRE_NAME_MAX ? OMPI_EVT_WIRE_NAME_MAX : n;
+    n = n > MCA_COMMON_EVT_WIRE_NAME_MAX ? MCA_COMMON_EVT_WIRE_NAME_MAX : n;
     put_le(w, n, 2);
     put(w, s, n);
 }
@@ -101,7 +101,8 @@ static size_t section_begin(wbuf_t *w, uint16_t kind)
 {
     size_t at;
     put_le(w, kind, 2);
-    put_le(w, OMPI_EVT_WIRE_SECTION_SENDER == kind ? OMPI_EVT_WIRE_SECTION_REQUIRED : 0, 2);
+    put_le(w, MCA_COMMON_EVT_WIRE_SECTION_SENDER == kind ? MCA_COMMON_EVT_WIRE_SECTION_REQUIRED : 0,
+           2);
     at = w->len;
     put_le(w, 0, 4);
     return at;
@@ -114,63 +115,65 @@ static void section_end(wbuf_t *w, size_t at)
 
 /* The file's element type codes are the wire's: a value's type passes as
  * it is. */
-_Static_assert((int) OMPI_EVT_FILE_TYPE_INT32 == (int) OMPI_EVT_WIRE_ELEM_INT32
-                   && (int) OMPI_EVT_FILE_TYPE_UINT32 == (int) OMPI_EVT_WIRE_ELEM_UINT32
-                   && (int) OMPI_EVT_FILE_TYPE_INT64 == (int) OMPI_EVT_WIRE_ELEM_INT64
-                   && (int) OMPI_EVT_FILE_TYPE_UINT64 == (int) OMPI_EVT_WIRE_ELEM_UINT64
-                   && (int) OMPI_EVT_FILE_TYPE_DOUBLE == (int) OMPI_EVT_WIRE_ELEM_DOUBLE
-                   && (int) OMPI_EVT_FILE_TYPE_BOOL == (int) OMPI_EVT_WIRE_ELEM_BOOL,
-               "evt/file and wire element type codes");
+_Static_assert(
+    (int) MCA_COMMON_EVT_FLIGHT_TYPE_INT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_INT32
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_UINT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_UINT32
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_INT64 == (int) MCA_COMMON_EVT_WIRE_ELEM_INT64
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_UINT64 == (int) MCA_COMMON_EVT_WIRE_ELEM_UINT64
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE == (int) MCA_COMMON_EVT_WIRE_ELEM_DOUBLE
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_BOOL == (int) MCA_COMMON_EVT_WIRE_ELEM_BOOL,
+    "evt/file and wire element type codes");
 
 struct listen_flight {
-    ompi_evt_fr_file_t *file;
+    mca_common_evt_flight_file_t *file;
     size_t next;  /* next record */
     uint64_t seq; /* next batch number */
     bool done;
     int32_t *type_of; /* per dictionary event: batch-local type id, or -1 */
     int32_t *src_of;  /* per dictionary source: batch-local source id, or -1 */
-    const ompi_evt_fr_event_t **types;
+    const mca_common_evt_flight_event_t **types;
     size_t ntypes;
-    const ompi_evt_fr_source_t **srcs;
+    const mca_common_evt_flight_source_t **srcs;
     size_t nsrcs;
     bool *type_ok; /* per dictionary event: the wire can carry its type */
 };
 
 bool listen_flight_is_recording(const char *path)
 {
-    char magic[sizeof(OMPI_EVT_FILE_MAGIC) - 1], why[256];
+    char magic[sizeof(MCA_COMMON_EVT_FLIGHT_MAGIC) - 1], why[256];
     bool yes;
     int fd;
 
     /* never blocks on a FIFO, never follows a link */
-    if (EVT_INPUT_OK != evt_input_open(AT_FDCWD, path, false, &fd, NULL, why, sizeof(why))) {
+    if (MCA_COMMON_EVT_INPUT_OK
+        != mca_common_evt_input_open(AT_FDCWD, path, false, &fd, NULL, why, sizeof(why))) {
         return false;
     }
     yes = (ssize_t) sizeof(magic) == pread(fd, magic, sizeof(magic), 0)
-          && 0 == memcmp(magic, OMPI_EVT_FILE_MAGIC, sizeof(magic));
+          && 0 == memcmp(magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(magic));
     (void) close(fd);
     return yes;
 }
 
-static size_t event_slot(const listen_flight_t *fl, const ompi_evt_fr_event_t *ev)
+static size_t event_slot(const listen_flight_t *fl, const mca_common_evt_flight_event_t *ev)
 {
     return (size_t) (ev - fl->file->events);
 }
 
-static size_t source_slot(const listen_flight_t *fl, const ompi_evt_fr_source_t *s)
+static size_t source_slot(const listen_flight_t *fl, const mca_common_evt_flight_source_t *s)
 {
     return (size_t) (s - fl->file->sources);
 }
 
 /* Can the record go into a batch at all? (Its type passed the probe at
  * open: listen_flight_open.) */
-static bool carried(const listen_flight_t *fl, const ompi_evt_fr_record_t *r)
+static bool carried(const listen_flight_t *fl, const mca_common_evt_flight_record_t *r)
 {
     return NULL != r->event && fl->type_ok[event_slot(fl, r->event)] && r->depth <= UINT8_MAX;
 }
 
 /* Enter an event type (and its source) into the batch's dictionary. */
-static void use_type(listen_flight_t *fl, const ompi_evt_fr_event_t *ev)
+static void use_type(listen_flight_t *fl, const mca_common_evt_flight_event_t *ev)
 {
     size_t e = event_slot(fl, ev), s = source_slot(fl, ev->source);
 
@@ -186,11 +189,11 @@ static void use_type(listen_flight_t *fl, const ompi_evt_fr_event_t *ev)
 
 static void put_types(wbuf_t *w, const listen_flight_t *fl)
 {
-    size_t at = section_begin(w, OMPI_EVT_WIRE_SECTION_TYPES);
+    size_t at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_TYPES);
 
     put_le(w, fl->ntypes, 2);
     for (size_t t = 0; t < fl->ntypes; ++t) {
-        const ompi_evt_fr_event_t *ev = fl->types[t];
+        const mca_common_evt_flight_event_t *ev = fl->types[t];
         put_le(w, (uint64_t) fl->src_of[source_slot(fl, ev->source)], 2);
         put_str(w, ev->name);
         put_le(w, ev->num_elements, 2);
@@ -202,21 +205,22 @@ static void put_types(wbuf_t *w, const listen_flight_t *fl)
     section_end(w, at);
 }
 
-static void put_record(wbuf_t *w, const listen_flight_t *fl, const ompi_evt_fr_record_t *r)
+static void put_record(wbuf_t *w, const listen_flight_t *fl,
+                       const mca_common_evt_flight_record_t *r)
 {
     put_le(w, (uint64_t) fl->type_of[event_slot(fl, r->event)], 2);
     put_le(w, r->depth, 1);
     put_le(w, 0, 1);
     put_le(w, (uint64_t) r->timestamp, 8);
     for (uint32_t i = 0; i < r->event->num_elements; ++i) {
-        ompi_evt_fr_value_t v;
-        size_t n = ompi_evt_wire_elem_size((uint8_t) r->event->elements[i].type);
+        mca_common_evt_flight_value_t v;
+        size_t n = mca_common_evt_wire_elem_size((uint8_t) r->event->elements[i].type);
         uint64_t bits = 0;
 
-        if (ompi_evt_fr_element(r, i, &v)) {
-            if (OMPI_EVT_WIRE_ELEM_DOUBLE == v.type) {
+        if (mca_common_evt_flight_element(r, i, &v)) {
+            if (MCA_COMMON_EVT_WIRE_ELEM_DOUBLE == v.type) {
                 memcpy(&bits, &v.v.d, sizeof(bits));
-            } else if (OMPI_EVT_WIRE_ELEM_BOOL == v.type) {
+            } else if (MCA_COMMON_EVT_WIRE_ELEM_BOOL == v.type) {
                 bits = v.v.b;
             } else {
                 bits = v.v.u;
@@ -227,9 +231,11 @@ static void put_record(wbuf_t *w, const listen_flight_t *fl, const ompi_evt_fr_r
 }
 
 /* A drop count the last batch can carry. */
-static const ompi_evt_fr_event_t *drop_event(const listen_flight_t *fl, size_t d)
+static const mca_common_evt_flight_event_t *drop_event(const listen_flight_t *fl, size_t d)
 {
-    const ompi_evt_fr_event_t *ev = ompi_evt_fr_event(fl->file, fl->file->drops[d].event_index);
+    const mca_common_evt_flight_event_t *ev = mca_common_evt_flight_event(fl->file,
+                                                                          fl->file->drops[d]
+                                                                              .event_index);
     return NULL != ev && fl->type_ok[event_slot(fl, ev)] && 0 < fl->file->drops[d].count ? ev
                                                                                          : NULL;
 }
@@ -244,10 +250,10 @@ static void dict_reset(listen_flight_t *fl)
 /* A sender string as the wire wants it: printable ASCII, 1..255 bytes. */
 static void put_printable(wbuf_t *w, const char *s)
 {
-    char tmp[OMPI_EVT_WIRE_NAME_MAX + 1];
+    char tmp[MCA_COMMON_EVT_WIRE_NAME_MAX + 1];
     size_t n = 0;
 
-    for (; '\0' != s[n] && n < OMPI_EVT_WIRE_NAME_MAX; ++n) {
+    for (; '\0' != s[n] && n < MCA_COMMON_EVT_WIRE_NAME_MAX; ++n) {
         tmp[n] = ' ' < s[n] && '~' >= s[n] ? s[n] : '?';
     }
     tmp[n] = '\0';
@@ -259,33 +265,33 @@ static void put_printable(wbuf_t *w, const char *s)
 static void write_batch(listen_flight_t *fl, wbuf_t *w, size_t from, size_t to, size_t taken,
                         bool last)
 {
-    const ompi_evt_fr_file_t *file = fl->file;
+    const mca_common_evt_flight_file_t *file = fl->file;
     size_t at;
 
     /* header: magic, version, header length, flags, sections, seq, length, reserved */
-    put(w, OMPI_EVT_WIRE_MAGIC, 4);
-    put_le(w, OMPI_EVT_WIRE_VERSION, 2);
-    put_le(w, OMPI_EVT_WIRE_HEADER_BYTES, 2);
-    put_le(w, last && file->closed ? OMPI_EVT_WIRE_FLAG_FINAL : 0, 4);
+    put(w, MCA_COMMON_EVT_WIRE_MAGIC, 4);
+    put_le(w, MCA_COMMON_EVT_WIRE_VERSION, 2);
+    put_le(w, MCA_COMMON_EVT_WIRE_HEADER_BYTES, 2);
+    put_le(w, last && file->closed ? MCA_COMMON_EVT_WIRE_FLAG_FINAL : 0, 4);
     put_le(w, last ? 5 : 4, 4);
     put_le(w, fl->seq, 8);
     put_le(w, 0, 4); /* total length, patched below */
     put_le(w, 0, 4);
 
-    at = section_begin(w, OMPI_EVT_WIRE_SECTION_SENDER);
+    at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_SENDER);
     put_printable(w, file->job);
     put_le(w, (uint64_t) (uint32_t) (0 > file->rank ? 0 : file->rank), 4);
     put_printable(w, file->host);
     put_le(w, file->pid, 4);
     section_end(w, at);
 
-    at = section_begin(w, OMPI_EVT_WIRE_SECTION_CLOCKS);
+    at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_CLOCKS);
     put_le(w, fl->nsrcs, 2);
     for (size_t s = 0; s < fl->nsrcs; ++s) {
         put_str(w, fl->srcs[s]->name);
         put_le(w,
-               (fl->srcs[s]->ordering ? OMPI_EVT_WIRE_CLOCK_UNORDERED : 0)
-                   | (fl->srcs[s]->host_clock ? OMPI_EVT_WIRE_CLOCK_HOST : 0),
+               (fl->srcs[s]->ordering ? MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED : 0)
+                   | (fl->srcs[s]->host_clock ? MCA_COMMON_EVT_WIRE_CLOCK_HOST : 0),
                1);
         put_le(w, (uint64_t) fl->srcs[s]->ticks_per_second, 8);
         put_le(w, (uint64_t) fl->srcs[s]->sample_ticks, 8);
@@ -297,11 +303,11 @@ static void write_batch(listen_flight_t *fl, wbuf_t *w, size_t from, size_t to, 
 
     if (last) {
         size_t n = 0, count_at;
-        at = section_begin(w, OMPI_EVT_WIRE_SECTION_DROPS);
+        at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_DROPS);
         count_at = w->len;
         put_le(w, 0, 2);
         for (size_t d = 0; d < file->ndrops; ++d) {
-            const ompi_evt_fr_event_t *ev = drop_event(fl, d);
+            const mca_common_evt_flight_event_t *ev = drop_event(fl, d);
             if (NULL != ev) {
                 put_le(w, (uint64_t) fl->type_of[event_slot(fl, ev)], 2);
                 put_le(w, file->drops[d].count, 8);
@@ -312,7 +318,7 @@ static void write_batch(listen_flight_t *fl, wbuf_t *w, size_t from, size_t to, 
         section_end(w, at);
     }
 
-    at = section_begin(w, OMPI_EVT_WIRE_SECTION_RECORDS);
+    at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_RECORDS);
     put_le(w, taken, 4);
     for (size_t i = from; i < to; ++i) {
         if (carried(fl, &file->records[i])) {
@@ -328,13 +334,13 @@ static void write_batch(listen_flight_t *fl, wbuf_t *w, size_t from, size_t to, 
  * writer closed the file. */
 static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
 {
-    const ompi_evt_fr_file_t *file = fl->file;
+    const mca_common_evt_flight_file_t *file = fl->file;
     size_t end = fl->next, taken = 0;
     bool last;
 
     dict_reset(fl);
     for (; end < file->nrecords && taken < FLIGHT_BATCH_RECORDS; ++end) {
-        const ompi_evt_fr_record_t *r = &file->records[end];
+        const mca_common_evt_flight_record_t *r = &file->records[end];
         if (!carried(fl, r)) {
             f->flight_uncarried++;
             continue;
@@ -358,17 +364,17 @@ static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
 /* Can the wire carry this event type (names, element count, payload
  * size)? Asked of the wire decoder itself, with a batch holding only the
  * type: the rule stays in one place. */
-static bool probe_type(listen_flight_t *fl, const ompi_evt_fr_event_t *ev)
+static bool probe_type(listen_flight_t *fl, const mca_common_evt_flight_event_t *ev)
 {
     wbuf_t w = {NULL, 0, 0, false};
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
     bool ok;
 
-    if (NULL == ev->source || OMPI_EVT_WIRE_MAX_ELEMENTS < ev->num_elements) {
+    if (NULL == ev->source || MCA_COMMON_EVT_WIRE_MAX_ELEMENTS < ev->num_elements) {
         return false;
     }
     for (uint32_t i = 0; i < ev->num_elements; ++i) {
-        if (0 == ompi_evt_wire_elem_size((uint8_t) ev->elements[i].type)) {
+        if (0 == mca_common_evt_wire_elem_size((uint8_t) ev->elements[i].type)) {
             return false;
         }
     }
@@ -376,8 +382,8 @@ static bool probe_type(listen_flight_t *fl, const ompi_evt_fr_event_t *ev)
     use_type(fl, ev);
     write_batch(fl, &w, 0, 0, 0, false);
     memset(&b, 0, sizeof(b));
-    ok = !w.failed && OPAL_SUCCESS == ompi_evt_wire_decode(w.p, w.len, &b);
-    ompi_evt_wire_batch_destruct(&b);
+    ok = !w.failed && OPAL_SUCCESS == mca_common_evt_wire_decode(w.p, w.len, &b);
+    mca_common_evt_wire_batch_destruct(&b);
     free(w.p);
     return ok;
 }
@@ -390,7 +396,7 @@ listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    if (0 != ompi_evt_fr_open(f->path, &fl->file)) {
+    if (0 != mca_common_evt_flight_open(f->path, &fl->file)) {
         snprintf(err, errlen, "%s: cannot read the flight recording", f->path);
         free(fl);
         return NULL;
@@ -445,7 +451,7 @@ int listen_flight_next(listen_flight_t *fl, listen_file_t *f, listen_batch_t **o
     }
     b->bytes = w.p;
     b->len = w.len;
-    rc = ompi_evt_wire_decode(b->bytes, b->len, &b->wire);
+    rc = mca_common_evt_wire_decode(b->bytes, b->len, &b->wire);
     if (OPAL_SUCCESS != rc) {
         /* a name the wire cannot carry: the batch is lost, said once */
         char msg[300];
@@ -468,7 +474,7 @@ void listen_flight_close(listen_flight_t *fl)
     if (NULL == fl) {
         return;
     }
-    ompi_evt_fr_free(fl->file);
+    mca_common_evt_flight_free(fl->file);
     free(fl->type_of);
     free(fl->src_of);
     free(fl->types);

@@ -13,7 +13,7 @@
  * a node file when its first bytes say so; a folder contributes every node
  * file in it (sorted by name), and a file in it named *.evt that is not one
  * is an error (a foreign file where a node file was expected). Files are
- * opened without blocking or following links (evt_input_open.h): a FIFO
+ * opened without blocking or following links (common_evt_input_open.h): a FIFO
  * planted in a shared folder must not hang the reader, and another user's
  * file there is not part of the caller's job unless asked. Each batch
  * is copied out of the reader, decoded (validated) and handed over; an
@@ -33,9 +33,9 @@
 #include <unistd.h>
 
 #include "evt_listen.h"
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
-#include "tools/evt_input_open.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_input_open.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -51,19 +51,19 @@ static bool has_suffix(const char *s, const char *suf)
 /* Add one node file or evt/file recording; an error when it is neither. */
 static int add_file(listen_inputs_t *in, const char *path, char *err, size_t errlen)
 {
-    ompi_evt_nodefile_reader_t r;
+    mca_common_evt_nodefile_reader_t r;
     char real[PATH_MAX];
     listen_file_t *f;
     bool flight = listen_flight_is_recording(path);
     int rc;
 
     if (!flight) {
-        rc = ompi_evt_nodefile_reader_open(&r, path);
+        rc = mca_common_evt_nodefile_reader_open(&r, path);
         if (OPAL_SUCCESS != rc) {
             snprintf(err, errlen, "%s", r.error);
             return -1;
         }
-        ompi_evt_nodefile_reader_close(&r);
+        mca_common_evt_nodefile_reader_close(&r);
     }
     if (NULL == realpath(path, real)) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -112,11 +112,11 @@ static int skip(listen_inputs_t *in, const char *path, const char *why, char *er
 /* The file open on @p fd starts with a node file's or evt/file's magic. */
 static bool has_magic(int fd)
 {
-    char m[sizeof(OMPI_EVT_FILE_MAGIC) - 1];
+    char m[sizeof(MCA_COMMON_EVT_FLIGHT_MAGIC) - 1];
     ssize_t n = pread(fd, m, sizeof(m), 0);
 
-    return (4 <= n && 0 == memcmp(m, OMPI_EVT_NODEFILE_MAGIC, 4))
-           || ((ssize_t) sizeof(m) == n && 0 == memcmp(m, OMPI_EVT_FILE_MAGIC, sizeof(m)));
+    return (4 <= n && 0 == memcmp(m, MCA_COMMON_EVT_NODEFILE_MAGIC, 4))
+           || ((ssize_t) sizeof(m) == n && 0 == memcmp(m, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(m)));
 }
 
 int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t errlen)
@@ -135,7 +135,8 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
     if (!S_ISDIR(st.st_mode)) {
         /* named: anyone's, but a regular file (judged by a descriptor
          * opened without blocking, before anything reads it) */
-        if (EVT_INPUT_OK != evt_input_open(AT_FDCWD, arg, false, &fd, NULL, why, sizeof(why))) {
+        if (MCA_COMMON_EVT_INPUT_OK
+            != mca_common_evt_input_open(AT_FDCWD, arg, false, &fd, NULL, why, sizeof(why))) {
             snprintf(err, errlen, "%s: %s", arg, why);
             return -1;
         }
@@ -167,13 +168,14 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
     }
     for (size_t i = 0; i < n && 0 == ret; ++i) {
         char path[PATH_MAX];
-        bool named = has_suffix(names[i], OMPI_EVT_NODEFILE_SUFFIX)
-                     || has_suffix(names[i], OMPI_EVT_FILE_SUFFIX);
-        evt_input_status_t rc;
+        bool named = has_suffix(names[i], MCA_COMMON_EVT_NODEFILE_SUFFIX)
+                     || has_suffix(names[i], MCA_COMMON_EVT_FLIGHT_SUFFIX);
+        mca_common_evt_input_status_t rc;
 
         snprintf(path, sizeof(path), "%s/%s", arg, names[i]);
-        rc = evt_input_open(dirfd(d), names[i], !in->all_owners, &fd, NULL, why, sizeof(why));
-        if (EVT_INPUT_OK != rc) {
+        rc = mca_common_evt_input_open(dirfd(d), names[i], !in->all_owners, &fd, NULL, why,
+                                       sizeof(why));
+        if (MCA_COMMON_EVT_INPUT_OK != rc) {
             /* what is named like an input is said; anything else is not ours */
             if (named) {
                 ret = skip(in, path, why, err, errlen);
@@ -190,7 +192,7 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
     if (0 == ret && 0 == found) {
         snprintf(err, errlen,
                  "%s: no node files (*%s) or evt/file recordings (*%s) to read in this folder%s",
-                 arg, OMPI_EVT_NODEFILE_SUFFIX, OMPI_EVT_FILE_SUFFIX,
+                 arg, MCA_COMMON_EVT_NODEFILE_SUFFIX, MCA_COMMON_EVT_FLIGHT_SUFFIX,
                  0 < in->num_skipped ? " (some were skipped: see above)" : "");
         ret = -1;
     }
@@ -223,7 +225,7 @@ void listen_inputs_free(listen_inputs_t *in)
 
 struct listen_cursor {
     listen_file_t *file;
-    ompi_evt_nodefile_reader_t reader;
+    mca_common_evt_nodefile_reader_t reader;
     listen_flight_t *flight; /* an evt/file recording instead of a node file */
     bool done;
 };
@@ -253,7 +255,7 @@ listen_cursor_t *listen_cursor_open(listen_file_t *f, char *err, size_t errlen)
         }
         return c;
     }
-    if (OPAL_SUCCESS != ompi_evt_nodefile_reader_open(&c->reader, f->path)) {
+    if (OPAL_SUCCESS != mca_common_evt_nodefile_reader_open(&c->reader, f->path)) {
         snprintf(err, errlen, "%s", c->reader.error);
         free(c);
         return NULL;
@@ -277,7 +279,7 @@ int listen_cursor_next(listen_cursor_t *c, listen_batch_t **out)
         size_t len;
         uint64_t off;
         listen_batch_t *b;
-        int rc = ompi_evt_nodefile_reader_next(&c->reader, &buf, &len, &off);
+        int rc = mca_common_evt_nodefile_reader_next(&c->reader, &buf, &len, &off);
 
         if (OPAL_ERR_NOT_FOUND == rc || OPAL_SUCCESS != rc) {
             f->frames = c->reader.stats.frames;
@@ -302,7 +304,7 @@ int listen_cursor_next(listen_cursor_t *c, listen_batch_t **out)
         }
         memcpy(b->bytes, buf, len);
         b->len = len;
-        rc = ompi_evt_wire_decode(b->bytes, len, &b->wire);
+        rc = mca_common_evt_wire_decode(b->bytes, len, &b->wire);
         if (OPAL_SUCCESS != rc) {
             char msg[600];
             f->invalid_batches++;
@@ -332,7 +334,7 @@ void listen_cursor_close(listen_cursor_t *c)
         free(c);
         return;
     }
-    ompi_evt_nodefile_reader_close(&c->reader);
+    mca_common_evt_nodefile_reader_close(&c->reader);
     free(c);
 }
 
@@ -341,7 +343,7 @@ void listen_batch_free(listen_batch_t *b)
     if (NULL == b) {
         return;
     }
-    ompi_evt_wire_batch_destruct(&b->wire);
+    mca_common_evt_wire_batch_destruct(&b->wire);
     free(b->types);
     free(b->clocks);
     free(b->bytes);

@@ -78,11 +78,11 @@ static void *jproc_make(void *ctx, const void *key)
 static int jl_event(void *ctx, const listen_event_t *ev)
 {
     jsonl_t *s = ctx;
-    size_t vat[OMPI_EVT_WIRE_MAX_ELEMENTS], vlen[OMPI_EVT_WIRE_MAX_ELEMENTS];
+    size_t vat[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS], vlen[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS];
     const jproc_t *ph = listen_slot_get(&s->procs, ev->proc->id, jproc_make, NULL, ev->proc);
     const listen_json_type_t *jt = listen_slot_get(&s->types, ev->type->id, jtype_make, NULL,
                                                    ev->type);
-    ompi_evt_wire_value_t v;
+    mca_common_evt_wire_value_t v;
     bool any = false;
     char *line;
     size_t n;
@@ -93,7 +93,7 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     line = s->out.buf + s->out.used;
     memcpy(line, "{\"time_ns\":", 11);
     n = 11;
-    v.type = OMPI_EVT_WIRE_ELEM_INT64;
+    v.type = MCA_COMMON_EVT_WIRE_ELEM_INT64;
     v.v.i = ev->time_ns;
     n += listen_json_value(line + n, LISTEN_JSON_VALUE_MAX, &v);
     if (LISTEN_P2P_NONE != ev->type->p2p) {
@@ -117,7 +117,7 @@ static int jl_event(void *ctx, const listen_event_t *ev)
     memcpy(line + n, ",\"elements\":[", 13);
     n += 13;
     for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
+        (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
         if (0 < i) {
             line[n++] = ',';
         }

@@ -85,21 +85,21 @@ int listen_scan_run(listen_inputs_t *in, listen_registry_t *reg, const listen_fi
 
 typedef struct {
     int64_t t;
-    uint32_t off;       /**< the record's offset in the batch's records */
-    uint32_t pos;       /**< its position in the batch (stable sort key) */
+    uint32_t off; /**< the record's offset in the batch's records */
+    uint32_t pos; /**< its position in the batch (stable sort key) */
 } rrec_t;
 
 typedef struct {
     rrec_t *recs;
-    uint32_t n, i;      /**< records, next one */
-    uint64_t tie;       /**< read order of the run: equal times keep it */
+    uint32_t n, i; /**< records, next one */
+    uint64_t tie;  /**< read order of the run: equal times keep it */
     listen_batch_t *b;
 } run_t;
 
 typedef struct {
     run_t **a;
     size_t n, cap;
-    size_t held;        /**< records in all runs not yet written */
+    size_t held; /**< records in all runs not yet written */
 } heap_t;
 
 static inline bool before(const run_t *x, const run_t *y)
@@ -190,7 +190,7 @@ static int cmp_rrec(const void *x, const void *y)
 
 typedef struct {
     listen_cursor_t *cur;
-    int64_t hw;     /**< watermark: latest job time seen in this file */
+    int64_t hw; /**< watermark: latest job time seen in this file */
     bool done;
 } input_t;
 
@@ -206,12 +206,12 @@ static int emit(out_t *o, const run_t *run)
 {
     const rrec_t *rr = &run->recs[run->i];
     listen_batch_t *b = run->b;
-    ompi_evt_wire_record_t r;
+    mca_common_evt_wire_record_t r;
     size_t cur = rr->off;
     listen_event_t ev;
     int rc = 0;
 
-    (void) ompi_evt_wire_batch_next_record(&b->wire, &cur, &r); /* validated at decode */
+    (void) mca_common_evt_wire_batch_next_record(&b->wire, &cur, &r); /* validated at decode */
     ev.time_ns = rr->t;
     ev.proc = b->proc;
     ev.type = b->types[r.type];
@@ -249,8 +249,8 @@ static void run_free(run_t *run)
 static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uint64_t *tie,
                        input_t *in, listen_merge_stats_t *st)
 {
-    const ompi_evt_wire_batch_t *w = &b->wire;
-    ompi_evt_wire_record_t r;
+    const mca_common_evt_wire_batch_t *w = &b->wire;
+    mca_common_evt_wire_record_t r;
     size_t cur = 0, prev = 0;
     uint32_t n = 0;
     bool sorted = true;
@@ -298,7 +298,7 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
         free(run);
         return -1;
     }
-    while (ompi_evt_wire_batch_next_record(w, &cur, &r)) {
+    while (mca_common_evt_wire_batch_next_record(w, &cur, &r)) {
         const listen_type_t *t = b->types[r.type];
         rrec_t *e = &run->recs[n];
 

@@ -47,7 +47,7 @@
 
 typedef struct {
     char *name;
-    uint8_t type;       /**< wire element type */
+    uint8_t type; /**< wire element type */
 } attr_t;
 
 typedef struct {
@@ -55,18 +55,18 @@ typedef struct {
     char *tmpdir;
     OTF2_Archive *ar;
     OTF2_AttributeList *al;
-    OTF2_EvtWriter **w;          /**< per location */
-    uint64_t *last;              /**< last timestamp written per location */
-    size_t num_locs;             /**< procs + placeholder ranks */
+    OTF2_EvtWriter **w; /**< per location */
+    uint64_t *last;     /**< last timestamp written per location */
+    size_t num_locs;    /**< procs + placeholder ranks */
     size_t num_procs;
     /* namespaces: per proc, its namespace number; per namespace, max rank
      * and the location of each rank */
     uint32_t *ns_of;
     size_t num_ns;
     int64_t *ns_max_rank;
-    uint64_t **ns_loc;           /**< [ns][rank] -> location */
-    uint64_t *loc_of;            /**< per process id, its location */
-    size_t *proc_at;             /**< per location, its process id or SIZE_MAX */
+    uint64_t **ns_loc; /**< [ns][rank] -> location */
+    uint64_t *loc_of;  /**< per process id, its location */
+    size_t *proc_at;   /**< per location, its process id or SIZE_MAX */
     const listen_registry_t *reg;
     /* per type id: the attribute ids of its elements (uint32_t[]); a type
      * with ids is a region written */
@@ -89,8 +89,7 @@ static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc
     return OTF2_FLUSH;
 }
 
-static const OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush,
-                                              .otf2_post_flush = NULL};
+static const OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush, .otf2_post_flush = NULL};
 
 /* OTF2's buffers: chunks come from here. Event buffers share a budget;
  * when a location's buffer would exceed it, NULL makes OTF2 flush that
@@ -107,8 +106,7 @@ typedef struct {
 
 static uint64_t mem_used;
 
-static void *mem_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd,
-                       uint64_t size)
+static void *mem_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **pbd, uint64_t size)
 {
     membuf_t *m = *pbd;
     void *c;
@@ -315,23 +313,23 @@ static uint64_t ts_of(otf_t *s, size_t loc, int64_t t)
 static int add_attrs(otf_t *s, const uint32_t *ids, const listen_event_t *ev)
 {
     for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
-        ompi_evt_wire_value_t v;
+        mca_common_evt_wire_value_t v;
         OTF2_ErrorCode rc;
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
+        (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
         switch (v.type) {
-        case OMPI_EVT_WIRE_ELEM_INT32:
+        case MCA_COMMON_EVT_WIRE_ELEM_INT32:
             rc = OTF2_AttributeList_AddInt32(s->al, ids[i], (int32_t) v.v.i);
             break;
-        case OMPI_EVT_WIRE_ELEM_UINT32:
+        case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
             rc = OTF2_AttributeList_AddUint32(s->al, ids[i], (uint32_t) v.v.u);
             break;
-        case OMPI_EVT_WIRE_ELEM_INT64:
+        case MCA_COMMON_EVT_WIRE_ELEM_INT64:
             rc = OTF2_AttributeList_AddInt64(s->al, ids[i], v.v.i);
             break;
-        case OMPI_EVT_WIRE_ELEM_UINT64:
+        case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
             rc = OTF2_AttributeList_AddUint64(s->al, ids[i], v.v.u);
             break;
-        case OMPI_EVT_WIRE_ELEM_DOUBLE:
+        case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE:
             rc = OTF2_AttributeList_AddDouble(s->al, ids[i], v.v.d);
             break;
         default:
@@ -429,15 +427,15 @@ static OTF2_StringRef str(strs_t *st, const char *s)
 static OTF2_Type otf2_type(uint8_t t)
 {
     switch (t) {
-    case OMPI_EVT_WIRE_ELEM_INT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT32:
         return OTF2_TYPE_INT32;
-    case OMPI_EVT_WIRE_ELEM_UINT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
         return OTF2_TYPE_UINT32;
-    case OMPI_EVT_WIRE_ELEM_INT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT64:
         return OTF2_TYPE_INT64;
-    case OMPI_EVT_WIRE_ELEM_UINT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
         return OTF2_TYPE_UINT64;
-    case OMPI_EVT_WIRE_ELEM_DOUBLE:
+    case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE:
         return OTF2_TYPE_DOUBLE;
     default:
         return OTF2_TYPE_UINT8;
@@ -464,7 +462,8 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
     {
         OTF2_StringRef m = str(&st, "machine");
         if (OTF2_SUCCESS
-            != OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, 0, m, m, OTF2_UNDEFINED_SYSTEM_TREE_NODE)) {
+            != OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, 0, m, m,
+                                                        OTF2_UNDEFINED_SYSTEM_TREE_NODE)) {
             return -1;
         }
     }
@@ -483,8 +482,8 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
                 hosts[nhosts++] = reg->procs[i]->host;
                 if (OTF2_SUCCESS
                     != OTF2_GlobalDefWriter_WriteSystemTreeNode(gw, (OTF2_SystemTreeNodeRef) nhosts,
-                                                                str(&st, reg->procs[i]->host),
-                                                                node, 0)) {
+                                                                str(&st, reg->procs[i]->host), node,
+                                                                0)) {
                     ret = -1;
                 }
             }
@@ -587,8 +586,9 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
         cn = str(&st, name);
         if (OTF2_SUCCESS
                 != OTF2_GlobalDefWriter_WriteGroup(gw, (OTF2_GroupRef) (2 * k), str(&st, ""),
-                                                   OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                                   OTF2_GROUP_FLAG_NONE, (uint32_t) n, s->ns_loc[k])
+                                                   OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                                   OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                                   (uint32_t) n, s->ns_loc[k])
             || OTF2_SUCCESS
                    != OTF2_GlobalDefWriter_WriteGroup(gw, (OTF2_GroupRef) (2 * k + 1), cn,
                                                       OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
@@ -664,8 +664,10 @@ static int ot_end(void *ctx, const listen_registry_t *reg)
         char anchor[4300];
         snprintf(anchor, sizeof(anchor), "%s/traces.otf2", final);
         if (!S_ISDIR(sb.st_mode) || 0 != access(anchor, F_OK)) {
-            fprintf(stderr, "ompi-evt-listen: %s exists and is not an OTF2 archive: kept; the "
-                    "archive is in %s\n", final, s->tmpdir);
+            fprintf(stderr,
+                    "ompi-evt-listen: %s exists and is not an OTF2 archive: kept; the "
+                    "archive is in %s\n",
+                    final, s->tmpdir);
             return -1;
         }
         (void) nftw(final, rm_entry, 16, FTW_DEPTH | FTW_PHYS);

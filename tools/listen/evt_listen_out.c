@@ -31,8 +31,7 @@
 
 #include "evt_listen.h"
 
-FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *err,
-                      size_t errlen)
+FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *err, size_t errlen)
 {
     size_t n = strlen(dir) + strlen(name) + 64;
     char *tmp = malloc(n);
@@ -64,8 +63,8 @@ FILE *listen_out_open(const char *dir, const char *name, char **tmp_path, char *
     return f;
 }
 
-int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name,
-                      char *err, size_t errlen)
+int listen_out_commit(FILE *f, const char *tmp_path, const char *dir, const char *name, char *err,
+                      size_t errlen)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
     char *final = malloc(n);
@@ -221,8 +220,8 @@ char *listen_json_string(const char *s)
     if (NULL == o) {
         return NULL;
     }
-    out = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN
-                                                       | JSON_C_TO_STRING_NOSLASHESCAPE));
+    out = strdup(
+        json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(o);
     return out;
 }
@@ -279,9 +278,10 @@ void listen_json_type_free(void *p)
     free(j);
 }
 
-static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                 "8081828384858687888990919293949596979899";
+static const char digits2[201]
+    = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
 
 static inline size_t ndigits(uint64_t v)
 {
@@ -325,23 +325,23 @@ static size_t put(char *out, size_t cap, const char *s, size_t n)
     return n;
 }
 
-size_t listen_json_value(char *out, size_t cap, const ompi_evt_wire_value_t *v)
+size_t listen_json_value(char *out, size_t cap, const mca_common_evt_wire_value_t *v)
 {
     /* cap >= LISTEN_JSON_VALUE_MAX (integers take at most 20 digits and a sign) */
     switch (v->type) {
-    case OMPI_EVT_WIRE_ELEM_INT32:
-    case OMPI_EVT_WIRE_ELEM_INT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT64:
         if (v->v.i < 0) {
             out[0] = '-';
             return 1 + u64_to(out + 1, 0 - (uint64_t) v->v.i);
         }
         return u64_to(out, (uint64_t) v->v.i);
-    case OMPI_EVT_WIRE_ELEM_UINT32:
-    case OMPI_EVT_WIRE_ELEM_UINT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
         return u64_to(out, v->v.u);
-    case OMPI_EVT_WIRE_ELEM_BOOL:
+    case MCA_COMMON_EVT_WIRE_ELEM_BOOL:
         return v->v.b ? put(out, cap, "true", 4) : put(out, cap, "false", 5);
-    case OMPI_EVT_WIRE_ELEM_DOUBLE: {
+    case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE: {
         json_object *o;
         const char *s;
         size_t n;
@@ -421,4 +421,3 @@ int listen_out_private_tree(const char *dir)
 
     return 0 > fd ? -1 : private_tree_at(fd, 0);
 }
-

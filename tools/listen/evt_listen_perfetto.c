@@ -39,13 +39,13 @@
 
 #include "evt_listen.h"
 
-#define LANES         32
+#define LANES 32
 /** Sends or receives waiting for their partner, at most (then not paired). */
-#define MAX_PENDING   (1u << 20)
+#define MAX_PENDING (1u << 20)
 
 /* One unmatched send or receive. */
 typedef struct pend {
-    int64_t ts;        /**< flow point (job ns) */
+    int64_t ts;         /**< flow point (job ns) */
     int64_t start, end; /**< the request's start and completion (job ns) */
     int64_t rank;
     uint64_t uncertainty; /**< the most uncertain of its rank's clock offsets (ns) */
@@ -60,7 +60,7 @@ typedef struct {
     uint32_t ns;
     int64_t src, dst, tag;
     bool used;
-    bool sends;        /**< the queue holds sends (else receives) */
+    bool sends; /**< the queue holds sends (else receives) */
     pend_t *head, *tail;
 } pq_t;
 
@@ -70,7 +70,7 @@ typedef struct {
     bool first;
     int64_t origin;
     listen_slots_t types; /**< listen_json_type_t per type id */
-    uint32_t *ns_of;   /**< namespace number per process id */
+    uint32_t *ns_of;      /**< namespace number per process id */
     int64_t (*lane_end)[LANES];
     uint32_t *lanes_named;
     uint64_t *uncertainty; /**< per process id, its most uncertain clock offset (ns) */
@@ -80,7 +80,7 @@ typedef struct {
     size_t pending;
     uint64_t flow_id;
     uint64_t flows, unpaired, mismatched;
-    uint64_t unsafe;      /**< not paired: a side's recording misses records */
+    uint64_t unsafe; /**< not paired: a side's recording misses records */
     /* flows whose receive completed before its send started (after clock
      * alignment): the worst, by how much, between which ranks */
     uint64_t acausal, acausal_beyond; /**< ... and by more than the offsets' uncertainty */
@@ -99,7 +99,7 @@ static inline void ap(pf_t *s, const char *str, size_t n)
 
 static inline void ap_u64(pf_t *s, uint64_t u)
 {
-    ompi_evt_wire_value_t v = {.type = OMPI_EVT_WIRE_ELEM_UINT64};
+    mca_common_evt_wire_value_t v = {.type = MCA_COMMON_EVT_WIRE_ELEM_UINT64};
     v.v.u = u;
     s->out.used += listen_json_value(s->out.buf + s->out.used, LISTEN_JSON_VALUE_MAX, &v);
 }
@@ -222,8 +222,8 @@ static void write_args(pf_t *s, const listen_json_type_t *pt, const listen_event
 {
     APS(s, ",\"args\":{");
     for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
-        ompi_evt_wire_value_t v;
-        (void) ompi_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
+        mca_common_evt_wire_value_t v;
+        (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
         if (0 < i) {
             APS(s, ",");
         }

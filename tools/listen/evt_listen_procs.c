@@ -35,12 +35,12 @@ static void note_world_size(listen_proc_t *p, int64_t n)
     }
 }
 
-void listen_procs_note(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
+void listen_procs_note(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b,
                        const struct listen_file *file)
 {
     const listen_file_t *f = file;
     listen_proc_t *p;
-    ompi_evt_wire_record_t r;
+    mca_common_evt_wire_record_t r;
     size_t cur = 0;
 
     if (NULL != reg->only_nspace && 0 != strcmp(reg->only_nspace, b->sender.nspace)) {
@@ -58,7 +58,7 @@ void listen_procs_note(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
     }
     /* the job size from the initialization event, selected by --events or not */
     for (uint32_t t = 0; t < b->num_types; ++t) {
-        const ompi_evt_wire_type_t *wt = &b->types[t];
+        const mca_common_evt_wire_type_t *wt = &b->types[t];
         int k = -1;
         if (NULL == wt->name || 0 != strcmp(wt->name, INIT_EVENT)) {
             continue;
@@ -73,10 +73,11 @@ void listen_procs_note(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
             continue;
         }
         cur = 0;
-        while (ompi_evt_wire_batch_next_record(b, &cur, &r)) {
-            ompi_evt_wire_value_t v;
+        while (mca_common_evt_wire_batch_next_record(b, &cur, &r)) {
+            mca_common_evt_wire_value_t v;
             if (r.type == t
-                && OPAL_SUCCESS == ompi_evt_wire_element_value(wt, r.payload, (unsigned) k, &v)) {
+                && OPAL_SUCCESS
+                       == mca_common_evt_wire_element_value(wt, r.payload, (unsigned) k, &v)) {
                 note_world_size(p, listen_value_i64(&v));
             }
         }

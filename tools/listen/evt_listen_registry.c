@@ -281,10 +281,10 @@ static int proc_types_fit(listen_proc_t *p, size_t ntypes)
  * event with the same name suffix and fields) */
 static void classify_p2p(listen_type_t *t)
 {
-    const ompi_evt_wire_type_t w = {.name = t->name,
-                                    .num_elements = t->num_elements,
-                                    .payload_size = t->payload_size,
-                                    .elements = t->elements};
+    const mca_common_evt_wire_type_t w = {.name = t->name,
+                                          .num_elements = t->num_elements,
+                                          .payload_size = t->payload_size,
+                                          .elements = t->elements};
     size_t n = strlen(t->name);
     const char *send = "p2p_send_complete", *recv = "p2p_recv_complete";
     listen_p2p_kind_t kind = LISTEN_P2P_NONE;
@@ -294,12 +294,12 @@ static void classify_p2p(listen_type_t *t)
     } else if (n >= strlen(recv) && 0 == strcmp(t->name + n - strlen(recv), recv)) {
         kind = LISTEN_P2P_RECV;
     }
-    t->p2p_comm = ompi_evt_wire_element_find(&w, "comm");
-    t->p2p_bytes = ompi_evt_wire_element_find(&w, "bytes");
-    t->p2p_start = ompi_evt_wire_element_find(&w, "start_time");
-    t->p2p_complete = ompi_evt_wire_element_find(&w, "complete_time");
-    t->p2p_peer = ompi_evt_wire_element_find(&w, "peer");
-    t->p2p_tag = ompi_evt_wire_element_find(&w, "tag");
+    t->p2p_comm = mca_common_evt_wire_element_find(&w, "comm");
+    t->p2p_bytes = mca_common_evt_wire_element_find(&w, "bytes");
+    t->p2p_start = mca_common_evt_wire_element_find(&w, "start_time");
+    t->p2p_complete = mca_common_evt_wire_element_find(&w, "complete_time");
+    t->p2p_peer = mca_common_evt_wire_element_find(&w, "peer");
+    t->p2p_tag = mca_common_evt_wire_element_find(&w, "tag");
     if (0 > t->p2p_comm || 0 > t->p2p_bytes || 0 > t->p2p_start || 0 > t->p2p_complete
         || 0 > t->p2p_peer || 0 > t->p2p_tag) {
         kind = LISTEN_P2P_NONE;
@@ -308,7 +308,7 @@ static void classify_p2p(listen_type_t *t)
                           t->p2p_complete, t->p2p_peer,  t->p2p_tag};
         for (int i = 0; i < 6; ++i) {
             uint8_t et = t->elements[f[i]].type;
-            if (OMPI_EVT_WIRE_ELEM_DOUBLE == et || OMPI_EVT_WIRE_ELEM_BOOL == et) {
+            if (MCA_COMMON_EVT_WIRE_ELEM_DOUBLE == et || MCA_COMMON_EVT_WIRE_ELEM_BOOL == et) {
                 kind = LISTEN_P2P_NONE; /* the fields must be integers */
             }
         }
@@ -317,7 +317,7 @@ static void classify_p2p(listen_type_t *t)
 }
 
 /* Key of a type: name, source, then (type byte, name) per element. */
-static size_t type_key(const ompi_evt_wire_type_t *w, const char *source, char *out)
+static size_t type_key(const mca_common_evt_wire_type_t *w, const char *source, char *out)
 {
     size_t n = 0, l;
     l = strlen(w->name) + 1;
@@ -335,7 +335,7 @@ static size_t type_key(const ompi_evt_wire_type_t *w, const char *source, char *
     return n;
 }
 
-int listen_registry_map_types(listen_registry_t *reg, const ompi_evt_wire_batch_t *b,
+int listen_registry_map_types(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b,
                               listen_type_t **map)
 {
     reg_private_t *pv = reg->type_index;
@@ -346,7 +346,7 @@ int listen_registry_map_types(listen_registry_t *reg, const ompi_evt_wire_batch_
         return -1;
     }
     for (uint32_t i = 0; i < b->num_types; ++i) {
-        const ompi_evt_wire_type_t *w = &b->types[i];
+        const mca_common_evt_wire_type_t *w = &b->types[i];
         const char *source = b->clocks[w->source].name;
         size_t klen = type_key(w, source, key);
         listen_type_t *t = map_get(&pv->types, key, klen);
@@ -397,10 +397,10 @@ int listen_registry_map_types(listen_registry_t *reg, const ompi_evt_wire_batch_
     return 0;
 }
 
-listen_proc_t *listen_registry_proc(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
+listen_proc_t *listen_registry_proc(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b)
 {
     reg_private_t *pv = reg->type_index;
-    char key[OMPI_EVT_WIRE_NSPACE_MAX + 8];
+    char key[MCA_COMMON_EVT_WIRE_NSPACE_MAX + 8];
     size_t nl = strlen(b->sender.nspace);
     listen_proc_t *p;
 
@@ -448,7 +448,7 @@ listen_clock_t *listen_proc_clock(listen_proc_t *p, const char *name)
     return NULL;
 }
 
-static int add_offset(listen_proc_t *p, const ompi_evt_wire_offset_t *o)
+static int add_offset(listen_proc_t *p, const mca_common_evt_wire_offset_t *o)
 {
     size_t i = 0;
     while (i < p->num_offsets && p->offsets[i].local_realtime_ns < o->local_realtime_ns) {
@@ -468,7 +468,7 @@ static int add_offset(listen_proc_t *p, const ompi_evt_wire_offset_t *o)
     return 0;
 }
 
-int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
+int listen_registry_scan(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b)
 {
     listen_type_t *stack_map[64];
     listen_type_t **map = stack_map;
@@ -476,7 +476,7 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
     size_t cmap_stack[64];
     size_t *cmap = cmap_stack;
     listen_proc_t *p;
-    ompi_evt_wire_record_t r;
+    mca_common_evt_wire_record_t r;
     size_t cur = 0;
     int added, ret = 1;
 
@@ -512,10 +512,10 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
     if (0 != strcmp(p->host, b->sender.host)) {
         p->host_changed = true;
     }
-    if (b->flags & OMPI_EVT_WIRE_FLAG_NOT_STORED) {
+    if (b->flags & MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED) {
         p->not_stored++;
     }
-    if (b->flags & OMPI_EVT_WIRE_FLAG_FINAL) {
+    if (b->flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) {
         p->final_seen = true;
         p->final_seq = b->seq;
     }
@@ -531,7 +531,7 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
     }
     /* each source's reference pair: the one of the lowest batch number */
     for (uint32_t i = 0; i < b->num_clocks; ++i) {
-        const ompi_evt_wire_clock_t *c = &b->clocks[i];
+        const mca_common_evt_wire_clock_t *c = &b->clocks[i];
         listen_clock_t *lc = listen_proc_clock(p, c->name);
         if (NULL == lc) {
             void *n = realloc(p->clocks, (p->num_clocks + 1) * sizeof(*p->clocks));
@@ -563,7 +563,7 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
         }
         cmap[i] = (size_t) (lc - p->clocks);
     }
-    while (ompi_evt_wire_batch_next_record(b, &cur, &r)) {
+    while (mca_common_evt_wire_batch_next_record(b, &cur, &r)) {
         listen_clock_t *lc = &p->clocks[cmap[b->types[r.type].source]];
         if (!map[r.type]->selected) {
             continue;
@@ -574,10 +574,10 @@ int listen_registry_scan(listen_registry_t *reg, const ompi_evt_wire_batch_t *b)
         }
         if (LISTEN_P2P_NONE != map[r.type]->p2p) {
             /* a p2p slice starts before its record: the span covers it */
-            ompi_evt_wire_value_t v;
+            mca_common_evt_wire_value_t v;
             if (OPAL_SUCCESS
-                    == ompi_evt_wire_element_value(&b->types[r.type], r.payload,
-                                                   (unsigned) map[r.type]->p2p_start, &v)
+                    == mca_common_evt_wire_element_value(&b->types[r.type], r.payload,
+                                                         (unsigned) map[r.type]->p2p_start, &v)
                 && listen_value_i64(&v) < lc->min_ticks && listen_value_i64(&v) <= r.timestamp) {
                 lc->min_ticks = listen_value_i64(&v);
             }

@@ -37,7 +37,7 @@ static int64_t clamp64(__int128 v)
  * the samples' own): linear between the two around it, the nearest one's
  * value outside them. *@p unc (may be NULL): the larger uncertainty of the
  * one or two samples it came from. @p n > 0 samples, sorted by time. */
-static int64_t offset_through(const ompi_evt_wire_offset_t *s, const int64_t *val,
+static int64_t offset_through(const mca_common_evt_wire_offset_t *s, const int64_t *val,
                               const bool *use, size_t n, int64_t rt, uint64_t *unc)
 {
     size_t lo = n, hi = n;
@@ -63,7 +63,7 @@ static int64_t offset_through(const ompi_evt_wire_offset_t *s, const int64_t *va
     }
     if (NULL != unc) {
         *unc = s[lo].uncertainty_ns > s[hi].uncertainty_ns ? s[lo].uncertainty_ns
-                                                          : s[hi].uncertainty_ns;
+                                                           : s[hi].uncertainty_ns;
     }
     num = ((__int128) VAL(hi) - VAL(lo)) * ((__int128) rt - s[lo].local_realtime_ns);
     den = (__int128) s[hi].local_realtime_ns - s[lo].local_realtime_ns;
@@ -82,7 +82,7 @@ static int64_t offset_at(const listen_proc_t *p, int64_t rt)
 
 int listen_time_settle(listen_proc_t *p)
 {
-    const ompi_evt_wire_offset_t *s = p->offsets;
+    const mca_common_evt_wire_offset_t *s = p->offsets;
     size_t n = p->num_offsets;
     int64_t *applied;
     bool *used;
@@ -103,7 +103,7 @@ int listen_time_settle(listen_proc_t *p)
         return -1;
     }
     /* the most certain first (ties: the earlier); n is small (at most
-     * OMPI_EVT_WIRE_MAX_OFFSETS per process) */
+     * MCA_COMMON_EVT_WIRE_MAX_OFFSETS per process) */
     for (size_t i = 0; i < n; ++i) {
         size_t j = i;
         order[i] = i;

@@ -15,7 +15,7 @@
  *
  * Installed, and what of it is an interface: the layout of the control
  * block (ompi_evt_ring_ctl_t) and of the record header (ompi_evt_ring_hdr_t)
- * is ABI, shared with the flight-recorder file format (evt_file_format.h
+ * is ABI, shared with the flight-recorder file format (common_evt_flight_format.h
  * restates it, and evt/file's static assertions keep the two in step: a
  * change is a new file format version) and with a component's ring
  * storage (ompi_evt_base_storage_t). The inline functions are the kit's
@@ -133,9 +133,9 @@ BEGIN_C_DECLS
 #if defined(OMPI_EVT_RING_TSAN)
 void AnnotateIgnoreReadsBegin(const char *file, int line);
 void AnnotateIgnoreReadsEnd(const char *file, int line);
-#    define OMPI_EVT_RING_OPTIMISTIC __attribute__((no_sanitize("thread")))
+#    define OMPI_EVT_RING_OPTIMISTIC           __attribute__((no_sanitize("thread")))
 #    define OMPI_EVT_RING_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
-#    define OMPI_EVT_RING_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#    define OMPI_EVT_RING_IGNORE_READS_END()   AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
 #else
 #    define OMPI_EVT_RING_OPTIMISTIC
 #    define OMPI_EVT_RING_IGNORE_READS_BEGIN()
@@ -183,7 +183,7 @@ typedef struct ompi_evt_ring_ctl_t {
         /** Overwrite mode: (evicted mod 2^32) << 32 | the oldest it goes
          *  with, stored by evict() between evicted and oldest. A reader
          *  of a file left by a process that died inside evict() uses it
-         *  to make evicted and oldest agree (tools/evt_file_read.c). */
+         *  to make evicted and oldest agree (ompi/mca/common/evt/common_evt_flight_read.c). */
         atomic_ullong evict_mark;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) p;
     struct {
@@ -228,8 +228,8 @@ typedef struct ompi_evt_ring_spsc_t {
         ompi_evt_ring_ctl_t *ctl;
         unsigned char *data; /**< capacity bytes, 8-byte aligned */
         unsigned int capacity;
-        unsigned int mask;   /**< capacity - 1 */
-        bool overwrite;      /**< overwrite mode (see the file comment) */
+        unsigned int mask; /**< capacity - 1 */
+        bool overwrite;    /**< overwrite mode (see the file comment) */
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) g;
 } ompi_evt_ring_spsc_t;
 
@@ -423,8 +423,8 @@ static inline void ompi_evt_ring_spsc_commit(ompi_evt_ring_spsc_t *ring)
 /** Copy @p len bytes in as one record: reserve + memcpy + commit.
  *  @retval false  full (nothing written; the caller counts the drop)
  *  Context: RAISE, SIGNAL (inside enter()/exit() if handlers produce too). */
-static inline bool ompi_evt_ring_spsc_push(ompi_evt_ring_spsc_t *ring, const void *buf,
-                                           size_t len, uint32_t kind)
+static inline bool ompi_evt_ring_spsc_push(ompi_evt_ring_spsc_t *ring, const void *buf, size_t len,
+                                           uint32_t kind)
 {
     void *dst = ompi_evt_ring_spsc_reserve(ring, len, kind);
     if (OPAL_UNLIKELY(NULL == dst)) {
@@ -448,10 +448,9 @@ static inline bool ompi_evt_ring_spsc_push(ompi_evt_ring_spsc_t *ring, const voi
  * reader of a file mapping never finds a partly overwritten record between
  * oldest and tail. The CAS on head pairs with the consumer's claim CAS.
  */
-static inline bool ompi_evt_ring_spsc_evict(ompi_evt_ring_spsc_t *ring, size_t len,
-                                            void (*evicted)(const ompi_evt_ring_hdr_t *hdr,
-                                                            void *arg),
-                                            void *arg)
+static inline bool
+ompi_evt_ring_spsc_evict(ompi_evt_ring_spsc_t *ring, size_t len,
+                         void (*evicted)(const ompi_evt_ring_hdr_t *hdr, void *arg), void *arg)
 {
     /* relaxed: written only by this producer */
     unsigned int pos = atomic_load_explicit(&ring->g.ctl->p.tail, memory_order_relaxed);
@@ -477,8 +476,8 @@ static inline bool ompi_evt_ring_spsc_evict(ompi_evt_ring_spsc_t *ring, size_t l
         if ((int) (h - ring->p.oldest) <= 0) {
             h = atomic_load_explicit(&ring->g.ctl->c.head, memory_order_acquire);
             if (h == ring->p.oldest
-                && atomic_compare_exchange_strong_explicit(&ring->g.ctl->c.head, &h,
-                                                           h + hdr->size, memory_order_acq_rel,
+                && atomic_compare_exchange_strong_explicit(&ring->g.ctl->c.head, &h, h + hdr->size,
+                                                           memory_order_acq_rel,
                                                            memory_order_acquire)) {
                 h += hdr->size;
                 if (OMPI_EVT_RING_KIND_SKIP != hdr->kind && NULL != evicted) {
@@ -492,7 +491,8 @@ static inline bool ompi_evt_ring_spsc_evict(ompi_evt_ring_spsc_t *ring, size_t l
     }
     /* The count first, then the mark pairing it with the new oldest, then
      * oldest (all release: a reader of the file after a crash between any
-     * two finds a state the reader makes consistent: tools/evt_file_read.c). */
+     * two finds a state the reader makes consistent: ompi/mca/common/evt/common_evt_flight_read.c).
+     */
     ring->p.evicted = count;
     atomic_store_explicit(&ring->g.ctl->p.evicted, count, memory_order_release);
     atomic_store_explicit(&ring->g.ctl->p.evict_mark,
@@ -586,9 +586,8 @@ static inline bool ompi_evt_ring_spsc_claim(ompi_evt_ring_spsc_t *ring, unsigned
 {
     unsigned int expect = ring->c.pos;
 
-    if (atomic_compare_exchange_strong_explicit(&ring->g.ctl->c.head, &expect,
-                                                ring->c.pos + size, memory_order_acq_rel,
-                                                memory_order_acquire)) {
+    if (atomic_compare_exchange_strong_explicit(&ring->g.ctl->c.head, &expect, ring->c.pos + size,
+                                                memory_order_acq_rel, memory_order_acquire)) {
         ring->c.pos += size;
         return true;
     }

@@ -24,7 +24,7 @@
  * when the module is installed and at every later event registration, is
  * where the component writes the event type into the file's dictionary
  * (name, layout, source clock) before any record of it can exist. The
- * format is in evt_file_format.h.
+ * format is in common_evt_flight_format.h.
  *
  * Why the job's session directory is not the default folder: mpirun
  * removes it at the end of the job, crash or not (checked with Open MPI
@@ -62,12 +62,12 @@ BEGIN_C_DECLS
 /** The component: the base component plus its parameter values. */
 typedef struct ompi_evt_file_component_t {
     ompi_evt_base_component_t super;
-    int priority;        /**< evt_file_priority */
-    char *dir;           /**< evt_file_dir ("" or NULL: the default) */
-    size_t size;         /**< evt_file_size, bytes per process */
-    int rings;           /**< evt_file_rings */
-    bool sync;           /**< evt_file_sync: msync at finalize and fatal signals */
-    int drain_interval;  /**< evt_file_drain_interval, microseconds */
+    int priority;       /**< evt_file_priority */
+    char *dir;          /**< evt_file_dir ("" or NULL: the default) */
+    size_t size;        /**< evt_file_size, bytes per process */
+    int rings;          /**< evt_file_rings */
+    bool sync;          /**< evt_file_sync: msync at finalize and fatal signals */
+    int drain_interval; /**< evt_file_drain_interval, microseconds */
 } ompi_evt_file_component_t;
 
 OMPI_DECLSPEC extern ompi_evt_file_component_t mca_evt_file_component;
@@ -79,8 +79,7 @@ extern ompi_evt_base_module_t ompi_evt_file_module;
  *  @retval NULL  it fits; *ring_capacity and *file_size set
  *  @retval a reason  it does not (evt_base_verbose)
  *  Context: INIT. */
-const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity,
-                                 size_t *file_size);
+const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity, size_t *file_size);
 
 /* ------------------------------------------------------------------------
  * Test-only seams (test/mpi, test/unit; never called by the project)

@@ -21,7 +21,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/evt/file/evt_file_internal.h"
 #include "opal/mca/base/mca_base_event.h"
 
@@ -33,17 +33,17 @@ static uint32_t file_type_code(mca_base_var_type_t type)
 {
     switch (type) {
     case MCA_BASE_VAR_TYPE_INT32_T:
-        return OMPI_EVT_FILE_TYPE_INT32;
+        return MCA_COMMON_EVT_FLIGHT_TYPE_INT32;
     case MCA_BASE_VAR_TYPE_UINT32_T:
-        return OMPI_EVT_FILE_TYPE_UINT32;
+        return MCA_COMMON_EVT_FLIGHT_TYPE_UINT32;
     case MCA_BASE_VAR_TYPE_INT64_T:
-        return OMPI_EVT_FILE_TYPE_INT64;
+        return MCA_COMMON_EVT_FLIGHT_TYPE_INT64;
     case MCA_BASE_VAR_TYPE_UINT64_T:
-        return OMPI_EVT_FILE_TYPE_UINT64;
+        return MCA_COMMON_EVT_FLIGHT_TYPE_UINT64;
     case MCA_BASE_VAR_TYPE_DOUBLE:
-        return OMPI_EVT_FILE_TYPE_DOUBLE;
+        return MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE;
     case MCA_BASE_VAR_TYPE_BOOL:
-        return OMPI_EVT_FILE_TYPE_BOOL;
+        return MCA_COMMON_EVT_FLIGHT_TYPE_BOOL;
     default:
         return 0;
     }
@@ -63,7 +63,7 @@ static void bit_set(unsigned char *bits, int i)
  * Context: under the engine mutex (the only dictionary writer). */
 static unsigned char *dict_reserve(size_t size)
 {
-    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
+    mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
     /* relaxed: this thread (under the engine mutex) is the only writer */
     uint64_t used = __atomic_load_n(&h->dict_used, __ATOMIC_RELAXED);
 
@@ -76,12 +76,12 @@ static unsigned char *dict_reserve(size_t size)
 /* Seal and publish the entry written at @p e. Context: as dict_reserve().
  * Ordering: release store of dict_used: the entry's bytes are in the file
  * before a reader (after a crash) counts them. */
-static void dict_commit(ompi_evt_file_entry_t *e)
+static void dict_commit(mca_common_evt_flight_dict_entry_t *e)
 {
-    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
+    mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
 
     e->sum = 0;
-    e->sum = ompi_evt_file_sum(e, e->size);
+    e->sum = mca_common_evt_flight_sum(e, e->size);
     __atomic_store_n(&h->dict_used, __atomic_load_n(&h->dict_used, __ATOMIC_RELAXED) + e->size,
                      __ATOMIC_RELEASE);
 }
@@ -95,11 +95,12 @@ static void dict_refuse(void)
 static bool dict_add_source(const mca_base_event_source_t *s)
 {
     size_t name_len = strlen(s->name);
-    size_t size = ompi_evt_file_round_up(sizeof(ompi_evt_file_entry_t)
-                                             + sizeof(ompi_evt_file_source_t) + name_len,
-                                         OMPI_EVT_FILE_ALIGN);
-    ompi_evt_file_entry_t *e;
-    ompi_evt_file_source_t *b;
+    size_t size = ompi_evt_file_round_up(sizeof(mca_common_evt_flight_dict_entry_t)
+                                             + sizeof(mca_common_evt_flight_dict_source_t)
+                                             + name_len,
+                                         MCA_COMMON_EVT_FLIGHT_ALIGN);
+    mca_common_evt_flight_dict_entry_t *e;
+    mca_common_evt_flight_dict_source_t *b;
     int64_t before, after, best = 0;
 
     if (0 > s->index || FILE_TRACKED_SOURCES <= s->index) {
@@ -108,19 +109,19 @@ static bool dict_add_source(const mca_base_event_source_t *s)
     if (bit_test(ompi_evt_file_state.sources_done, s->index)) {
         return true;
     }
-    e = (ompi_evt_file_entry_t *) dict_reserve(size);
+    e = (mca_common_evt_flight_dict_entry_t *) dict_reserve(size);
     if (NULL == e || UINT16_MAX < name_len) {
         return false;
     }
     memset(e, 0, size);
     e->size = (uint32_t) size;
-    e->kind = OMPI_EVT_FILE_ENTRY_SOURCE;
-    b = (ompi_evt_file_source_t *) (e + 1);
+    e->kind = MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE;
+    b = (mca_common_evt_flight_dict_source_t *) (e + 1);
     b->index = s->index;
     b->ordering = (uint32_t) s->ordering;
     b->ticks_per_second = s->ticks_per_second;
     b->max_ticks = s->max_ticks;
-    b->flags = mca_base_event_source_on_host_clock(s) ? OMPI_EVT_FILE_SOURCE_HOST_CLOCK : 0;
+    b->flags = mca_base_event_source_on_host_clock(s) ? MCA_COMMON_EVT_FLIGHT_SOURCE_HOST_CLOCK : 0;
     /* the clock pair: the source's clock between two CLOCK_REALTIME reads,
      * the tightest of a few tries (a preemption between the reads would
      * be the pair's error) */
@@ -153,10 +154,11 @@ static size_t element_name_len(const mca_base_event_t *ev, int i)
  * Context: as dict_reserve(). */
 static void dict_add_names(const mca_base_event_t *ev)
 {
-    size_t size = sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_names_t)
+    size_t size = sizeof(mca_common_evt_flight_dict_entry_t)
+                  + sizeof(mca_common_evt_flight_dict_names_t)
                   + (size_t) ev->num_elements * sizeof(uint32_t);
-    ompi_evt_file_entry_t *e;
-    ompi_evt_file_names_t *b;
+    mca_common_evt_flight_dict_entry_t *e;
+    mca_common_evt_flight_dict_names_t *b;
     uint32_t *lens;
     unsigned char *names;
 
@@ -168,15 +170,15 @@ static void dict_add_names(const mca_base_event_t *ev)
     for (int i = 0; i < ev->num_elements; ++i) {
         size += element_name_len(ev, i);
     }
-    size = ompi_evt_file_round_up(size, OMPI_EVT_FILE_ALIGN);
-    e = (ompi_evt_file_entry_t *) dict_reserve(size);
+    size = ompi_evt_file_round_up(size, MCA_COMMON_EVT_FLIGHT_ALIGN);
+    e = (mca_common_evt_flight_dict_entry_t *) dict_reserve(size);
     if (NULL == e) {
         return; /* the records stay readable, by position */
     }
     memset(e, 0, size);
     e->size = (uint32_t) size;
-    e->kind = OMPI_EVT_FILE_ENTRY_NAMES;
-    b = (ompi_evt_file_names_t *) (e + 1);
+    e->kind = MCA_COMMON_EVT_FLIGHT_ENTRY_NAMES;
+    b = (mca_common_evt_flight_dict_names_t *) (e + 1);
     b->index = ev->index;
     b->num_elements = (uint32_t) ev->num_elements;
     lens = (uint32_t *) (b + 1);
@@ -193,11 +195,12 @@ static void dict_add_names(const mca_base_event_t *ev)
  * when it has them already. Context: as dict_reserve(). */
 static void dict_add_event(const mca_base_event_t *ev)
 {
-    size_t size = sizeof(ompi_evt_file_entry_t) + sizeof(ompi_evt_file_event_t);
+    size_t size = sizeof(mca_common_evt_flight_dict_entry_t)
+                  + sizeof(mca_common_evt_flight_dict_event_t);
     size_t name_len = strlen(ev->name);
-    ompi_evt_file_entry_t *e;
-    ompi_evt_file_event_t *b;
-    ompi_evt_file_element_t *el;
+    mca_common_evt_flight_dict_entry_t *e;
+    mca_common_evt_flight_dict_event_t *b;
+    mca_common_evt_flight_dict_element_t *el;
     unsigned char *names;
 
     if (0 > ev->index || FILE_TRACKED_EVENTS <= ev->index) {
@@ -220,9 +223,9 @@ static void dict_add_event(const mca_base_event_t *ev)
     for (int i = 0; i < ev->num_elements; ++i) {
         size += element_name_len(ev, i);
     }
-    size += (size_t) ev->num_elements * sizeof(ompi_evt_file_element_t) + name_len;
-    size = ompi_evt_file_round_up(size, OMPI_EVT_FILE_ALIGN);
-    e = (ompi_evt_file_entry_t *) dict_reserve(size);
+    size += (size_t) ev->num_elements * sizeof(mca_common_evt_flight_dict_element_t) + name_len;
+    size = ompi_evt_file_round_up(size, MCA_COMMON_EVT_FLIGHT_ALIGN);
+    e = (mca_common_evt_flight_dict_entry_t *) dict_reserve(size);
     if (NULL == e) {
         bit_set(ompi_evt_file_state.names_done, ev->index);
         dict_refuse();
@@ -230,8 +233,8 @@ static void dict_add_event(const mca_base_event_t *ev)
     }
     memset(e, 0, size);
     e->size = (uint32_t) size;
-    e->kind = OMPI_EVT_FILE_ENTRY_EVENT;
-    b = (ompi_evt_file_event_t *) (e + 1);
+    e->kind = MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT;
+    b = (mca_common_evt_flight_dict_event_t *) (e + 1);
     b->index = ev->index;
     b->source = ev->source->index;
     b->extent = (uint32_t) ev->extent;
@@ -239,7 +242,7 @@ static void dict_add_event(const mca_base_event_t *ev)
     b->flags = ev->flags;
     b->bind = ev->bind;
     b->name_len = (uint32_t) name_len;
-    el = (ompi_evt_file_element_t *) (b + 1);
+    el = (mca_common_evt_flight_dict_element_t *) (b + 1);
     for (int i = 0; i < ev->num_elements; ++i) {
         el[i].type = file_type_code(ev->types[i]);
         el[i].offset = (uint32_t) ev->offsets[i];

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "opal/mca/base/mca_base_event.h"
 
 BEGIN_C_DECLS
@@ -41,7 +41,7 @@ BEGIN_C_DECLS
 typedef struct ompi_evt_file_state_t {
     unsigned char *base; /* the mapping; NULL when none */
     size_t size;         /* bytes mapped */
-    ompi_evt_file_header_t *hdr;
+    mca_common_evt_flight_header_t *hdr;
     char path[PATH_MAX + NAME_MAX + 2];
     int rings_held; /* rings the kit holds (alloc minus release) */
     bool finalized; /* evtm_finalize ran: unmap at the last release */

@@ -47,30 +47,33 @@
 #include <unistd.h>
 
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/file/evt_file.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
 #include "ompi/mca/evt/file/evt_file_internal.h"
 #include "opal/constants.h"
 #include "opal/util/output.h"
 
 /* The format describes the kit's layout: keep them in step. */
-_Static_assert(OMPI_EVT_FILE_CTL_SIZE == sizeof(ompi_evt_ring_ctl_t), "ctl size");
-_Static_assert(OMPI_EVT_FILE_CTL_TAIL == offsetof(ompi_evt_ring_ctl_t, p.tail), "tail");
-_Static_assert(OMPI_EVT_FILE_CTL_OLDEST == offsetof(ompi_evt_ring_ctl_t, p.oldest), "oldest");
-_Static_assert(OMPI_EVT_FILE_CTL_EVICTED == offsetof(ompi_evt_ring_ctl_t, p.evicted), "evicted");
-_Static_assert(OMPI_EVT_FILE_CTL_EVICT_MARK == offsetof(ompi_evt_ring_ctl_t, p.evict_mark),
+_Static_assert(MCA_COMMON_EVT_FLIGHT_CTL_SIZE == sizeof(ompi_evt_ring_ctl_t), "ctl size");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_CTL_TAIL == offsetof(ompi_evt_ring_ctl_t, p.tail), "tail");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_CTL_OLDEST == offsetof(ompi_evt_ring_ctl_t, p.oldest),
+               "oldest");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_CTL_EVICTED == offsetof(ompi_evt_ring_ctl_t, p.evicted),
+               "evicted");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_CTL_EVICT_MARK == offsetof(ompi_evt_ring_ctl_t, p.evict_mark),
                "evict_mark");
-_Static_assert(OMPI_EVT_FILE_CTL_HEAD == offsetof(ompi_evt_ring_ctl_t, c.head), "head");
-_Static_assert(OMPI_EVT_FILE_RING_HDR_SIZE == sizeof(ompi_evt_ring_hdr_t), "ring header");
-_Static_assert(OMPI_EVT_FILE_REC_SIZE == sizeof(ompi_evt_kit_rec_t), "kit record");
-_Static_assert(OMPI_EVT_FILE_KIND_RECORD == OMPI_EVT_KIT_KIND_RECORD, "record kind");
-_Static_assert(OMPI_EVT_FILE_KIND_SKIP == OMPI_EVT_RING_KIND_SKIP, "skip kind");
-_Static_assert(OMPI_EVT_FILE_MAX_PAYLOAD == MCA_BASE_EVENT_MAX_PAYLOAD, "payload cap");
-_Static_assert(OMPI_EVT_FILE_CTL_SIZE <= OMPI_EVT_FILE_RING_CTL_SPACE, "ctl fits");
-_Static_assert(sizeof(ompi_evt_file_header_t) <= OMPI_EVT_FILE_HEADER_SIZE, "header fits");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_CTL_HEAD == offsetof(ompi_evt_ring_ctl_t, c.head), "head");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE == sizeof(ompi_evt_ring_hdr_t), "ring header");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_REC_SIZE == sizeof(ompi_evt_kit_rec_t), "kit record");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_KIND_RECORD == OMPI_EVT_KIT_KIND_RECORD, "record kind");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_KIND_SKIP == OMPI_EVT_RING_KIND_SKIP, "skip kind");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_MAX_PAYLOAD == MCA_BASE_EVENT_MAX_PAYLOAD, "payload cap");
+_Static_assert(MCA_COMMON_EVT_FLIGHT_CTL_SIZE <= MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE, "ctl fits");
+_Static_assert(sizeof(mca_common_evt_flight_header_t) <= MCA_COMMON_EVT_FLIGHT_HEADER_SIZE,
+               "header fits");
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "counters in the mapping need lock-free atomics");
 
 /* file_progress() takes the drop counts once per this many calls. */
@@ -121,16 +124,16 @@ const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity, 
     if (1 > rings || 4096 < rings) {
         return "evt_file_rings must be in [1, 4096]";
     }
-    fixed = OMPI_EVT_FILE_HEADER_SIZE + OMPI_EVT_FILE_DICT_MIN
+    fixed = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE + OMPI_EVT_FILE_DICT_MIN
             + ompi_evt_file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
     if (size <= fixed) {
         return "evt_file_size is too small for the header and the dictionary";
     }
     per_ring = (size - fixed) / (size_t) rings;
-    if (per_ring <= OMPI_EVT_FILE_RING_CTL_SPACE) {
+    if (per_ring <= MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE) {
         return "evt_file_size is too small for evt_file_rings rings";
     }
-    per_ring -= OMPI_EVT_FILE_RING_CTL_SPACE;
+    per_ring -= MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE;
     if (per_ring > OMPI_EVT_RING_MAX_CAPACITY) {
         per_ring = OMPI_EVT_RING_MAX_CAPACITY;
     }
@@ -140,7 +143,7 @@ const char *ompi_evt_file_layout(size_t size, int rings, size_t *ring_capacity, 
         return "evt_file_size leaves less than 4096 bytes per ring";
     }
     *ring_capacity = cap;
-    *file_size = fixed + (size_t) rings * (OMPI_EVT_FILE_RING_CTL_SPACE + cap);
+    *file_size = fixed + (size_t) rings * (MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + cap);
     return NULL;
 }
 
@@ -314,16 +317,16 @@ int64_t ompi_evt_file_realtime_ns(void)
 }
 
 /* Fill the fixed part of the header. Context: INIT. */
-static void file_write_header(ompi_evt_file_header_t *h, size_t file_size, const char *job,
+static void file_write_header(mca_common_evt_flight_header_t *h, size_t file_size, const char *job,
                               size_t capacity, int rings)
 {
     size_t drops_bytes = ompi_evt_file_round_up(OMPI_EVT_FILE_DROPS_COUNT * sizeof(uint64_t), 4096);
-    size_t rings_bytes = (size_t) rings * (OMPI_EVT_FILE_RING_CTL_SPACE + capacity);
+    size_t rings_bytes = (size_t) rings * (MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + capacity);
 
-    memcpy(h->magic, OMPI_EVT_FILE_MAGIC, sizeof(h->magic));
-    h->version = OMPI_EVT_FILE_VERSION;
-    h->endian = OMPI_EVT_FILE_ENDIAN;
-    h->header_size = OMPI_EVT_FILE_HEADER_SIZE;
+    memcpy(h->magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(h->magic));
+    h->version = MCA_COMMON_EVT_FLIGHT_VERSION;
+    h->endian = MCA_COMMON_EVT_FLIGHT_ENDIAN;
+    h->header_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
     h->file_size = file_size;
     h->rank = file_env_int("OMPI_COMM_WORLD_RANK");
     h->world_size = file_env_int("OMPI_COMM_WORLD_SIZE");
@@ -336,19 +339,20 @@ static void file_write_header(ompi_evt_file_header_t *h, size_t file_size, const
     h->created_ns = ompi_evt_file_realtime_ns();
     h->ring_count = (uint32_t) rings;
     h->ring_capacity = (uint32_t) capacity;
-    h->dict_offset = OMPI_EVT_FILE_HEADER_SIZE;
+    h->dict_offset = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
     /* the dictionary takes what the power-of-two rings leave (at least
      * OMPI_EVT_FILE_DICT_MIN, ompi_evt_file_layout()) */
-    h->dict_size = file_size - OMPI_EVT_FILE_HEADER_SIZE - drops_bytes - rings_bytes;
+    h->dict_size = file_size - MCA_COMMON_EVT_FLIGHT_HEADER_SIZE - drops_bytes - rings_bytes;
     h->drops_offset = h->dict_offset + h->dict_size;
     h->drops_count = OMPI_EVT_FILE_DROPS_COUNT;
     h->rings_offset = h->drops_offset + drops_bytes;
-    h->ring_stride = OMPI_EVT_FILE_RING_CTL_SPACE + capacity;
-    h->ctl_size = OMPI_EVT_FILE_CTL_SIZE;
-    h->ring_hdr_size = OMPI_EVT_FILE_RING_HDR_SIZE;
-    h->rec_size = OMPI_EVT_FILE_REC_SIZE;
-    h->header_sum = ompi_evt_file_sum(h, offsetof(ompi_evt_file_header_t, header_sum));
-    h->state = OMPI_EVT_FILE_STATE_OPEN;
+    h->ring_stride = MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + capacity;
+    h->ctl_size = MCA_COMMON_EVT_FLIGHT_CTL_SIZE;
+    h->ring_hdr_size = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
+    h->rec_size = MCA_COMMON_EVT_FLIGHT_REC_SIZE;
+    h->header_sum = mca_common_evt_flight_sum(h,
+                                              offsetof(mca_common_evt_flight_header_t, header_sum));
+    h->state = MCA_COMMON_EVT_FLIGHT_STATE_OPEN;
 }
 
 /* Async-signal handler (evt_file_sync): push the mapping to disk, then let
@@ -450,7 +454,7 @@ static int file_module_init(void)
     for (char *p = host; '\0' != *p; ++p) {
         *p = '/' == *p ? '_' : *p;
     }
-    (void) snprintf(name, sizeof(name), "evt.%s.%d.%s.%lu" OMPI_EVT_FILE_SUFFIX, job,
+    (void) snprintf(name, sizeof(name), "evt.%s.%d.%s.%lu" MCA_COMMON_EVT_FLIGHT_SUFFIX, job,
                     file_env_int("OMPI_COMM_WORLD_RANK"), host, (unsigned long) getpid());
     (void) snprintf(ompi_evt_file_state.path, sizeof(ompi_evt_file_state.path), "%s/%s", dir, name);
     /* Built under a hidden name and published complete (file_publish()):
@@ -543,7 +547,7 @@ cleanup:
 static int file_storage_alloc(void *ctx, int index, size_t capacity, ompi_evt_ring_ctl_t **ctl,
                               void **data)
 {
-    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
+    mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
     unsigned char *slot;
 
     if (NULL == h || 0 > index || (uint32_t) index >= h->ring_count
@@ -552,7 +556,7 @@ static int file_storage_alloc(void *ctx, int index, size_t capacity, ompi_evt_ri
     }
     slot = ompi_evt_file_state.base + h->rings_offset + (size_t) index * h->ring_stride;
     *ctl = (ompi_evt_ring_ctl_t *) slot;
-    *data = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
+    *data = slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE;
     ++ompi_evt_file_state.rings_held;
     return OMPI_SUCCESS;
 }
@@ -612,7 +616,7 @@ static void file_storage_atfork_child(void *ctx)
 /* Move the engine's export drop counts into the file. Context: DRAIN, INIT. */
 static void file_take_drops(void)
 {
-    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
+    mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
     uint64_t *drops;
     int n;
 
@@ -656,7 +660,7 @@ static int file_flush(void)
  * selection, with no file). */
 static int file_module_finalize(void)
 {
-    ompi_evt_file_header_t *h = ompi_evt_file_state.hdr;
+    mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
 
     if (NULL == h || ompi_evt_file_state.finalized) {
         return OMPI_SUCCESS;
@@ -665,7 +669,7 @@ static int file_module_finalize(void)
     h->closed_ns = ompi_evt_file_realtime_ns();
     /* release: what was recorded before is in the file when a reader sees
      * CLOSED */
-    __atomic_store_n(&h->state, OMPI_EVT_FILE_STATE_CLOSED, __ATOMIC_RELEASE);
+    __atomic_store_n(&h->state, MCA_COMMON_EVT_FLIGHT_STATE_CLOSED, __ATOMIC_RELEASE);
     file_signals_remove();
     if (mca_evt_file_component.sync) {
         int rc = msync(ompi_evt_file_state.base, ompi_evt_file_state.size, MS_SYNC);

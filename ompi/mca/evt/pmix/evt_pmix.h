@@ -14,10 +14,10 @@
  * evt_base_kit.h), exactly as evt/ring: per-thread lock-free rings, drained
  * at progress, drain points and a timer; local tools keep their callbacks.
  * On top, the module is an exporter (MCA_BASE_EVENT_DELIVERY_EXPORTS):
- *   - evtm_exports: the evt_pmix_events filter (evt/base's evt_base_name_filter.h) says
+ *   - evtm_exports: the evt_pmix_events filter (evt/base's common_evt_name_filter.h) says
  *     which events leave the process; only their gates stay open;
  *   - evtm_consume: each drained record of an exported event is encoded
- *     into the current batch (the wire format, evt_base_wire.h);
+ *     into the current batch (the wire format, common_evt_wire.h);
  *   - evtm_progress / evtm_flush: full batches, batches older than
  *     evt_pmix_flush_interval, and the batch of a drain point leave with
  *     PMIx_Notify_event (non-blocking, completion callback,
@@ -52,7 +52,7 @@
 
 #include "ompi_config.h"
 
-#include "ompi/mca/evt/base/evt_base_name_filter.h"
+#include "ompi/mca/common/evt/common_evt_name_filter.h"
 #include "ompi/mca/evt/evt.h"
 
 BEGIN_C_DECLS
@@ -106,7 +106,7 @@ typedef struct ompi_evt_pmix_component_t {
     int verbose;           /**< evt_pmix_verbose */
     int output;            /**< opal_output stream (verbose) */
     /** Parsed evt_pmix_events (by evtc_init). */
-    ompi_evt_base_name_filter_t filter;
+    mca_common_evt_name_filter_t filter;
 } ompi_evt_pmix_component_t;
 
 OMPI_DECLSPEC extern ompi_evt_pmix_component_t mca_evt_pmix_component;

@@ -169,7 +169,7 @@ static int serve(const ompi_evt_pmix_clock_t *clock, MPI_Comm comm, int size, in
     return OPAL_SUCCESS;
 }
 
-void ompi_evt_pmix_clock_drop_noise(ompi_evt_wire_offset_t *sample)
+void ompi_evt_pmix_clock_drop_noise(mca_common_evt_wire_offset_t *sample)
 {
     if (sample->offset_ns < (int64_t) sample->uncertainty_ns
         && -sample->offset_ns < (int64_t) sample->uncertainty_ns) {
@@ -183,7 +183,7 @@ void ompi_evt_pmix_clock_drop_noise(ompi_evt_wire_offset_t *sample)
  * OMPI_EVT_PMIX_CLOCK_GOOD_RTT_NS or OMPI_EVT_PMIX_CLOCK_MIN_NS have passed
  * (round trips stretched by a descheduled process are outlasted), at most
  * OMPI_EVT_PMIX_CLOCK_MAX_ROUNDS - 1; keep the shortest. */
-static int measure(MPI_Comm comm, int64_t deadline, ompi_evt_wire_offset_t *sample)
+static int measure(MPI_Comm comm, int64_t deadline, mca_common_evt_wire_offset_t *sample)
 {
     int64_t best_rtt = INT64_MAX;
     int32_t more = 1, end = 0;
@@ -345,7 +345,7 @@ static int clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align
 
 /* A rank reading another rank's clock: its leader's sample. */
 static int follow(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
-                  ompi_evt_wire_offset_t *sample)
+                  mca_common_evt_wire_offset_t *sample)
 {
     int64_t v[3];
     int rc = recv_wait(NULL, 0, MPI_BYTE, 0, CLOCK_TAG_DONE, clock->comm, deadline, true);
@@ -364,7 +364,7 @@ static int follow(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
 
 /* A leader: measure, then hand the sample to the ranks reading its clock. */
 static int lead(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
-                ompi_evt_wire_offset_t *sample)
+                mca_common_evt_wire_offset_t *sample)
 {
     int rc = measure(clock->comm, deadline, sample);
     int64_t v[3] = {sample->local_realtime_ns, sample->offset_ns, (int64_t) sample->uncertainty_ns};
@@ -377,10 +377,10 @@ static int lead(const ompi_evt_pmix_clock_t *clock, int64_t deadline,
 }
 
 static int clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
-                       ompi_evt_wire_offset_t *sample)
+                       mca_common_evt_wire_offset_t *sample)
 {
     int64_t deadline = mono_ns() + (int64_t) timeout_ms * 1000000;
-    ompi_evt_wire_offset_t measured = {0};
+    mca_common_evt_wire_offset_t measured = {0};
     int initialized = 0, finalized = 0, rank, size, rc;
 
     (void) PMPI_Initialized(&initialized);
@@ -450,7 +450,7 @@ int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, boo
 }
 
 int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
-                              ompi_evt_wire_offset_t *sample)
+                              mca_common_evt_wire_offset_t *sample)
 {
     int rc;
 

@@ -53,7 +53,7 @@
 #include <stdint.h>
 
 #include "mpi.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 BEGIN_C_DECLS
 
@@ -71,7 +71,7 @@ BEGIN_C_DECLS
  *  same CLOCK_REALTIME (same node name as PMIx gives it, same kernel boot,
  *  same test-only skew), so their offset to each other is exactly 0. */
 typedef struct ompi_evt_pmix_clock_key_t {
-    char host[OMPI_EVT_WIRE_HOST_MAX + 1];
+    char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];
     char boot_id[40]; /**< /proc/sys/kernel/random/boot_id, "" if unreadable */
     int64_t skew_ns;  /**< evt_pmix_test_clock_skew on this node */
     int32_t align;    /**< this rank runs with evt_pmix_clock_align */
@@ -127,7 +127,7 @@ int ompi_evt_pmix_clock_groups(ompi_evt_pmix_clock_t *clock, const ompi_evt_pmix
 /** An offset smaller in magnitude than its uncertainty becomes 0: it
  *  cannot be told apart from 0, and applying it would reorder events that
  *  are correctly ordered. Context: ANY. */
-void ompi_evt_pmix_clock_drop_noise(ompi_evt_wire_offset_t *sample);
+void ompi_evt_pmix_clock_drop_noise(mca_common_evt_wire_offset_t *sample);
 
 /** This node's CLOCK_REALTIME in ns as the export reports it: the clock
  *  plus the test-only skew (evt_pmix_test_clock_skew). Context: ANY,
@@ -174,7 +174,7 @@ int ompi_evt_pmix_clock_parse_skew(const char *spec, const char *host, int64_t *
  * Context: INIT (MPI is usable; no other thread of the process in MPI).
  */
 int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
-                              ompi_evt_wire_offset_t *sample);
+                              mca_common_evt_wire_offset_t *sample);
 
 /** Release what is left (the communicator, if MPI is still usable).
  *  Context: INIT. */

@@ -22,11 +22,11 @@
 #include <sys/stat.h>
 
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/base/evt_base_var.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
 #include "ompi/mca/evt/pmix/evt_pmix_clock.h"
 #include "opal/mca/base/mca_base_var.h"
@@ -180,7 +180,7 @@ static int pmix_close(void)
 {
     ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
 
-    ompi_evt_base_name_filter_free(&c->filter);
+    mca_common_evt_name_filter_free(&c->filter);
     if (0 <= c->output) {
         opal_output_close(c->output);
         c->output = -1;
@@ -309,8 +309,8 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
         opal_output_verbose(1, output, "evt:pmix: not usable: %s", why);
         return NULL;
     }
-    ompi_evt_base_name_filter_free(&c->filter);
-    if (OPAL_SUCCESS != ompi_evt_base_name_filter_parse(&c->filter, c->events, &why)) {
+    mca_common_evt_name_filter_free(&c->filter);
+    if (OPAL_SUCCESS != mca_common_evt_name_filter_parse(&c->filter, c->events, &why)) {
         bad_param("evt_pmix_events", c->events, why);
         return NULL;
     }
@@ -322,8 +322,8 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
         }
         free(custom);
     }
-    if (c->batch_bytes < (int) OMPI_EVT_WIRE_MIN_BATCH
-        || (unsigned) c->batch_bytes > OMPI_EVT_WIRE_MAX_BATCH) {
+    if (c->batch_bytes < (int) MCA_COMMON_EVT_WIRE_MIN_BATCH
+        || (unsigned) c->batch_bytes > MCA_COMMON_EVT_WIRE_MAX_BATCH) {
         (void) snprintf(value, sizeof(value), "%d", c->batch_bytes);
         bad_param("evt_pmix_batch_bytes", value, "must be between 4096 and 67108864");
         goto fail;
@@ -372,6 +372,6 @@ static ompi_evt_base_module_t *pmix_init(int *priority)
     return &ompi_evt_pmix_module;
 
 fail:
-    ompi_evt_base_name_filter_free(&c->filter);
+    mca_common_evt_name_filter_free(&c->filter);
     return NULL;
 }

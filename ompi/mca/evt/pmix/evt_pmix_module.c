@@ -23,10 +23,11 @@
 #include <unistd.h>
 
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_identity.h"
+#include "ompi/mca/common/evt/common_evt_latch.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/pmix/evt_pmix.h"
 #include "ompi/mca/evt/pmix/evt_pmix_clock.h"
-#include "ompi/mca/evt/pmix/evt_pmix_latch.h"
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
 #include "opal/util/output.h"
@@ -82,41 +83,6 @@ static pmix_data_range_t pmix_range(int range)
         return PMIX_RANGE_CUSTOM;
     default:
         return PMIX_RANGE_LOCAL;
-    }
-}
-
-/* Who we are before PMIx is up: what the server put in our environment
- * (PMIX_NAMESPACE, PMIX_RANK) and the host name. Context: INIT. */
-static void identity_from_env(ompi_evt_wire_sender_t *who)
-{
-    const char *ns = getenv("PMIX_NAMESPACE"), *rank = getenv("PMIX_RANK");
-
-    memset(who, 0, sizeof(*who));
-    (void) snprintf(who->nspace, sizeof(who->nspace), "%s",
-                    NULL == ns || '\0' == ns[0] ? "unknown" : ns);
-    who->rank = NULL == rank ? 0 : (uint32_t) strtoul(rank, NULL, 10);
-    if (0 != gethostname(who->host, sizeof(who->host) - 1) || '\0' == who->host[0]) {
-        (void) snprintf(who->host, sizeof(who->host), "localhost");
-    }
-    who->pid = (uint32_t) getpid();
-}
-
-/* Who we are once PMIx is up: its namespace and rank, and the node name it
- * gives (PMIX_HOSTNAME: what names the node for the whole job, e.g. under
- * an rsh agent that runs two "nodes" on one machine). Context: INIT. */
-static void identity_from_pmix(ompi_evt_wire_sender_t *who)
-{
-    pmix_value_t *val = NULL;
-
-    identity_from_env(who);
-    (void) snprintf(who->nspace, sizeof(who->nspace), "%s", pm.me.nspace);
-    who->rank = pm.me.rank;
-    if (PMIX_SUCCESS == PMIx_Get(&pm.me, PMIX_HOSTNAME, NULL, 0, &val) && NULL != val
-        && PMIX_STRING == val->type && NULL != val->data.string) {
-        (void) snprintf(who->host, sizeof(who->host), "%s", val->data.string);
-    }
-    if (NULL != val) {
-        PMIX_VALUE_RELEASE(val);
     }
 }
 
@@ -252,8 +218,8 @@ static void lost_register(void)
 
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_HDLR_NAME, "ompi.evt.pmix.lost", PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_EVENT_HDLR_FIRST, &yes, PMIX_BOOL);
-    rc = ompi_evt_pmix_latch_register(codes, 2, info, 2, lost_handler, 10000, &status,
-                                      &pm.lost_handler);
+    rc = mca_common_evt_latch_register(codes, 2, info, 2, lost_handler, 10000, &status,
+                                       &pm.lost_handler);
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
     if (OPAL_ERR_OUT_OF_RESOURCE == rc) {
@@ -274,8 +240,8 @@ static void lost_deregister(void)
     /* without memory for the latch nothing is asked: still registered */
     if (pm.lost_registered
         && OPAL_ERR_OUT_OF_RESOURCE
-               != ompi_evt_pmix_latch_deregister(pm.lost_handler,
-                                                 mca_evt_pmix_component.finalize_timeout)) {
+               != mca_common_evt_latch_deregister(pm.lost_handler,
+                                                  mca_evt_pmix_component.finalize_timeout)) {
         pm.lost_registered = false;
     }
 }
@@ -309,7 +275,7 @@ static void skew_start(const char *host)
 static void clock_sample(bool last)
 {
     ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
-    ompi_evt_wire_offset_t sample;
+    mca_common_evt_wire_offset_t sample;
     int timeout = 0 < c->finalize_timeout ? c->finalize_timeout : 1;
     int rc;
 
@@ -345,7 +311,7 @@ static void clock_sample(bool last)
  * Context: INIT. */
 static void filter_check(void)
 {
-    const ompi_evt_base_name_filter_t *f = &mca_evt_pmix_component.filter;
+    const mca_common_evt_name_filter_t *f = &mca_evt_pmix_component.filter;
     int nevents = mca_base_event_get_count();
     int nselected = 0;
 
@@ -354,14 +320,14 @@ static void filter_check(void)
     }
     for (int i = 0; i < nevents; ++i) {
         const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
-        nselected += NULL != ev && ompi_evt_base_name_filter_match(f, ev->name);
+        nselected += NULL != ev && mca_common_evt_name_filter_match(f, ev->name);
     }
     for (int p = 0; p < f->num; ++p) {
         bool matched = false;
 
         for (int i = 0; i < nevents && !matched; ++i) {
             const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
-            matched = NULL != ev && ompi_evt_base_name_glob(f->patterns[p], ev->name);
+            matched = NULL != ev && mca_common_evt_name_glob(f->patterns[p], ev->name);
         }
         if (!matched) {
             opal_output(0,
@@ -451,7 +417,7 @@ static bool finalize_fence(void)
 static void pmix_connect(void)
 {
     ompi_evt_pmix_component_t *c = &mca_evt_pmix_component;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_sender_t who;
     pmix_status_t rc;
 
     if (pm.connected || pm.finished || !pm.built) {
@@ -468,7 +434,7 @@ static void pmix_connect(void)
     }
     pm.connected = true;
     lost_register();
-    identity_from_pmix(&who);
+    (void) mca_common_evt_identity(&who);
     if (OPAL_SUCCESS != ompi_evt_pmix_sender_set_identity(&pm.sender, &who)) {
         opal_output_verbose(1, c->output,
                             "evt:pmix: the node name \"%s\" or namespace \"%s\" cannot be "
@@ -633,7 +599,7 @@ static int pmix_module_init(void)
         .range = pmix_range(c->range),
         .realtime_ns = ompi_evt_pmix_clock_realtime_ns,
     };
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_sender_t who;
     void *custom = NULL;
     int rc;
 
@@ -645,7 +611,7 @@ static int pmix_module_init(void)
         }
         params.custom = custom;
     }
-    identity_from_env(&who);
+    (void) mca_common_evt_identity(&who);
     rc = ompi_evt_pmix_sender_construct(&pm.sender, &who, &params);
     free(custom);
     if (OPAL_SUCCESS != rc) {
@@ -673,14 +639,14 @@ static int pmix_module_finalize(void)
         ompi_evt_pmix_sender_destruct(&pm.sender);
         pm.built = false;
     }
-    ompi_evt_base_name_filter_free(&mca_evt_pmix_component.filter);
+    mca_common_evt_name_filter_free(&mca_evt_pmix_component.filter);
     return OMPI_SUCCESS;
 }
 
 /* Under the engine mutex: no engine call. Context: ANY. */
 static bool pmix_exports(const mca_base_event_t *event)
 {
-    return ompi_evt_base_name_filter_match(&mca_evt_pmix_component.filter, event->name);
+    return mca_common_evt_name_filter_match(&mca_evt_pmix_component.filter, event->name);
 }
 
 /* Context: DRAIN. */

@@ -19,8 +19,8 @@
 #include <time.h>
 
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
-#include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/constants.h"
+#include "opal/mca/base/mca_base_event_delivery.h"
 
 /* Test seam: PMIx_Notify_event, or what a unit test puts in its place. */
 static ompi_evt_pmix_notify_fn_t notify_fn = PMIx_Notify_event;
@@ -58,19 +58,19 @@ static inline void stat_add(atomic_ulong *counter, unsigned long n)
  * completion): no lock of ours. */
 static void batch_count_dropped(ompi_evt_pmix_sender_t *s, const void *buf, size_t len)
 {
-    ompi_evt_wire_batch_t b;
-    ompi_evt_wire_record_t rec;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t rec;
     uint64_t *n;
     size_t cursor = 0;
 
     memset(&b, 0, sizeof(b));
-    if (OPAL_SUCCESS != ompi_evt_wire_decode(buf, len, &b)) {
+    if (OPAL_SUCCESS != mca_common_evt_wire_decode(buf, len, &b)) {
         /* our own encoder's output: cannot happen */
         return;
     }
     n = calloc(0 == b.num_types ? 1 : b.num_types, sizeof(*n));
     if (NULL != n) {
-        while (ompi_evt_wire_batch_next_record(&b, &cursor, &rec)) {
+        while (mca_common_evt_wire_batch_next_record(&b, &cursor, &rec)) {
             ++n[rec.type];
         }
         stat_add(&s->stats.records_dropped, b.num_records);
@@ -87,7 +87,7 @@ static void batch_count_dropped(ompi_evt_pmix_sender_t *s, const void *buf, size
         }
         free(n);
     }
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
 }
 
 /* The notification of @p slot did not go through. Context: DRAIN, INIT,
@@ -154,7 +154,7 @@ static void slot_notify(ompi_evt_pmix_sender_t *s, ompi_evt_pmix_slot_t *slot)
     /* relaxed: only the drainer looks at a slot that is not FREE; the
      * completion may store FREE before the call below returns */
     atomic_store_explicit(&slot->state, OMPI_EVT_PMIX_SLOT_INFLIGHT, memory_order_relaxed);
-    rc = notify_fn(OMPI_EVT_WIRE_PMIX_STATUS, NULL, s->params.range, slot->info, slot->ninfo,
+    rc = notify_fn(MCA_COMMON_EVT_WIRE_PMIX_STATUS, NULL, s->params.range, slot->info, slot->ninfo,
                    slot_done, slot);
     if (PMIX_SUCCESS == rc) {
         return; /* slot_done() comes */
@@ -202,7 +202,7 @@ static int send_pending(ompi_evt_pmix_sender_t *s)
 static void batch_begin(ompi_evt_pmix_sender_t *s)
 {
     /* cannot fail on a constructed encoder */
-    (void) ompi_evt_wire_encoder_begin(&s->enc, s->next_seq++, s->batch_flags);
+    (void) mca_common_evt_wire_encoder_begin(&s->enc, s->next_seq++, s->batch_flags);
     s->batch_items = 0;
 }
 
@@ -230,7 +230,7 @@ static void poll_drops(ompi_evt_pmix_sender_t *s)
         if (!s->enc.open) {
             batch_begin(s);
         }
-        rc = ompi_evt_wire_encoder_add_drops(&s->enc, ev, n);
+        rc = mca_common_evt_wire_encoder_add_drops(&s->enc, ev, n);
         if (OPAL_SUCCESS != rc) {
             mca_base_event_count_export_dropped(ev, n);
             if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
@@ -261,7 +261,7 @@ static int queue_batch(ompi_evt_pmix_sender_t *s)
     poll_drops(s);
     slot->records = s->enc.num_records;
     slot->seq = s->enc.seq;
-    rc = ompi_evt_wire_encoder_finish(&s->enc, &buf, &len);
+    rc = mca_common_evt_wire_encoder_finish(&s->enc, &buf, &len);
     if (OPAL_SUCCESS != rc || len > s->params.batch_bytes) {
         return OPAL_ERROR; /* cannot happen with a constructed encoder */
     }
@@ -283,7 +283,7 @@ static void abandon_all(ompi_evt_pmix_sender_t *s)
         size_t len;
 
         if (0 < s->batch_items
-            && OPAL_SUCCESS == ompi_evt_wire_encoder_finish(&s->enc, &buf, &len)) {
+            && OPAL_SUCCESS == mca_common_evt_wire_encoder_finish(&s->enc, &buf, &len)) {
             batch_count_dropped(s, buf, len);
         }
         s->enc.open = false;
@@ -303,7 +303,8 @@ static void count_one_dropped(ompi_evt_pmix_sender_t *s, const mca_base_event_re
  * ------------------------------------------------------------------------ */
 
 /* Context: INIT. */
-int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s, const ompi_evt_wire_sender_t *who,
+int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s,
+                                   const mca_common_evt_wire_sender_t *who,
                                    const ompi_evt_pmix_send_params_t *params)
 {
     int rc;
@@ -313,11 +314,11 @@ int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s, const ompi_evt_wir
         || (PMIX_RANGE_CUSTOM == params->range && 0 == params->ncustom)) {
         return OPAL_ERR_BAD_PARAM;
     }
-    rc = ompi_evt_wire_encoder_construct(&s->enc, who, params->batch_bytes);
+    rc = mca_common_evt_wire_encoder_construct(&s->enc, who, params->batch_bytes);
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    (void) ompi_evt_wire_encoder_set_realtime(&s->enc, params->realtime_ns);
+    (void) mca_common_evt_wire_encoder_set_realtime(&s->enc, params->realtime_ns);
     (void) pthread_mutex_init(&s->lock, NULL);
     s->who = *who;
     s->params = *params;
@@ -350,7 +351,7 @@ int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s, const ompi_evt_wir
         }
         /* [0] carries the batch without copying it: it points at buf (set
          * at each send), and is never destructed by PMIx's macros */
-        PMIX_LOAD_KEY(slot->info[0].key, OMPI_EVT_WIRE_PMIX_KEY);
+        PMIX_LOAD_KEY(slot->info[0].key, MCA_COMMON_EVT_WIRE_PMIX_KEY);
         slot->info[0].value.type = PMIX_BYTE_OBJECT;
         PMIX_INFO_LOAD(&slot->info[1], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
         PMIX_INFO_LOAD(&slot->info[2], PMIX_EVENT_DO_NOT_CACHE, &yes, PMIX_BOOL);
@@ -390,7 +391,7 @@ void ompi_evt_pmix_sender_destruct(ompi_evt_pmix_sender_t *s)
     }
     free(s->slots);
     free(s->custom);
-    ompi_evt_wire_encoder_destruct(&s->enc);
+    mca_common_evt_wire_encoder_destruct(&s->enc);
     s->slots = NULL;
     s->custom = NULL;
     if (0 != s->nslots || 0 != s->params.batch_bytes) {
@@ -401,26 +402,27 @@ void ompi_evt_pmix_sender_destruct(ompi_evt_pmix_sender_t *s)
 }
 
 /* Context: INIT. */
-int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s, const ompi_evt_wire_sender_t *who)
+int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s,
+                                      const mca_common_evt_wire_sender_t *who)
 {
-    ompi_evt_wire_encoder_t enc;
+    mca_common_evt_wire_encoder_t enc;
     int rc;
 
     if (0 == strcmp(who->nspace, s->who.nspace) && who->rank == s->who.rank
         && 0 == strcmp(who->host, s->who.host) && who->pid == s->who.pid) {
         return OPAL_SUCCESS;
     }
-    rc = ompi_evt_wire_encoder_construct(&enc, who, s->params.batch_bytes);
+    rc = mca_common_evt_wire_encoder_construct(&enc, who, s->params.batch_bytes);
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    (void) ompi_evt_wire_encoder_set_realtime(&enc, s->params.realtime_ns);
+    (void) mca_common_evt_wire_encoder_set_realtime(&enc, s->params.realtime_ns);
     (void) pthread_mutex_lock(&s->lock);
     if (s->enc.open && 0 < s->batch_items && OPAL_SUCCESS != queue_batch(s)) {
         /* every slot waits for a connection: this batch cannot wait too */
         abandon_all(s);
     }
-    ompi_evt_wire_encoder_destruct(&s->enc);
+    mca_common_evt_wire_encoder_destruct(&s->enc);
     s->enc = enc;
     s->who = *who;
     (void) pthread_mutex_unlock(&s->lock);
@@ -428,12 +430,13 @@ int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s, const ompi_evt_
 }
 
 /* Context: INIT. */
-int ompi_evt_pmix_sender_add_offset(ompi_evt_pmix_sender_t *s, const ompi_evt_wire_offset_t *sample)
+int ompi_evt_pmix_sender_add_offset(ompi_evt_pmix_sender_t *s,
+                                    const mca_common_evt_wire_offset_t *sample)
 {
     int rc;
 
     (void) pthread_mutex_lock(&s->lock);
-    rc = ompi_evt_wire_encoder_add_offset(&s->enc, sample);
+    rc = mca_common_evt_wire_encoder_add_offset(&s->enc, sample);
     if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
         /* kept for the next batch: let the open one go if it can */
         if (0 < s->batch_items && !s->finishing
@@ -505,7 +508,7 @@ int ompi_evt_pmix_sender_consume(ompi_evt_pmix_sender_t *s, const mca_base_event
     if (!s->enc.open) {
         batch_begin(s);
     }
-    rc = ompi_evt_wire_encoder_add_record(&s->enc, rec);
+    rc = mca_common_evt_wire_encoder_add_record(&s->enc, rec);
     if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc && s->finishing) {
         /* the FINAL batch is full: ompi_evt_pmix_sender_finish() sends it;
          * the record stays in its ring */
@@ -522,7 +525,7 @@ int ompi_evt_pmix_sender_consume(ompi_evt_pmix_sender_t *s, const mca_base_event
         }
         if (OPAL_SUCCESS == rc) {
             batch_begin(s);
-            rc = ompi_evt_wire_encoder_add_record(&s->enc, rec);
+            rc = mca_common_evt_wire_encoder_add_record(&s->enc, rec);
         }
     }
     if (OPAL_SUCCESS != rc) {
@@ -602,7 +605,7 @@ static int queue_final(ompi_evt_pmix_sender_t *s, int64_t deadline)
     s->finishing = true;
     /* the FINAL batch carries every offset sample: an open batch too full
      * for the last one leaves first, as an ordinary batch */
-    while (ompi_evt_wire_encoder_offsets_pending(&s->enc)
+    while (mca_common_evt_wire_encoder_offsets_pending(&s->enc)
            && OMPI_EVT_PMIX_SEND_LOST > atomic_load_explicit(&s->state, memory_order_relaxed)
            && OPAL_ERR_WOULD_BLOCK == queue_batch(s)) {
         (void) pthread_mutex_unlock(&s->lock);
@@ -612,9 +615,9 @@ static int queue_final(ompi_evt_pmix_sender_t *s, int64_t deadline)
         sleep_ms(1);
         (void) pthread_mutex_lock(&s->lock);
     }
-    s->batch_flags = OMPI_EVT_WIRE_FLAG_FINAL;
+    s->batch_flags = MCA_COMMON_EVT_WIRE_FLAG_FINAL;
     if (s->enc.open) {
-        (void) ompi_evt_wire_encoder_set_flags(&s->enc, OMPI_EVT_WIRE_FLAG_FINAL);
+        (void) mca_common_evt_wire_encoder_set_flags(&s->enc, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
     } else {
         batch_begin(s);
     }

@@ -54,7 +54,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "opal/mca/base/mca_base_event.h"
 
 BEGIN_C_DECLS
@@ -99,7 +99,7 @@ typedef struct ompi_evt_pmix_send_params_t {
     const pmix_proc_t *custom; /**< PMIX_RANGE_CUSTOM targets (copied) */
     size_t ncustom;
     /** CLOCK_REALTIME of the batches' clock pairs (NULL: clock_gettime);
-     *  see ompi_evt_wire_encoder_set_realtime() */
+     *  see mca_common_evt_wire_encoder_set_realtime() */
     int64_t (*realtime_ns)(void);
 } ompi_evt_pmix_send_params_t;
 
@@ -119,8 +119,8 @@ typedef struct ompi_evt_pmix_sender_t {
     /** OMPI_EVT_PMIX_SEND_*; written under the lock, and LOST by the
      *  completion callback (CAS from CONNECTED). */
     atomic_int state;
-    ompi_evt_wire_encoder_t enc;
-    ompi_evt_wire_sender_t who;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_sender_t who;
     ompi_evt_pmix_send_params_t params;
     pmix_proc_t *custom;
     uint64_t next_seq;
@@ -145,7 +145,8 @@ typedef struct ompi_evt_pmix_sender_t {
  *         OPAL_ERR_OUT_OF_RESOURCE
  * Context: INIT.
  */
-int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s, const ompi_evt_wire_sender_t *who,
+int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s,
+                                   const mca_common_evt_wire_sender_t *who,
                                    const ompi_evt_pmix_send_params_t *params);
 
 /** Release the storage. Slots still in flight (their completion never came)
@@ -158,7 +159,8 @@ void ompi_evt_pmix_sender_destruct(ompi_evt_pmix_sender_t *s);
  * The offset samples given before are not carried by later batches: add
  * them after it. Context: INIT.
  */
-int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s, const ompi_evt_wire_sender_t *who);
+int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s,
+                                      const mca_common_evt_wire_sender_t *who);
 
 /**
  * A sample of this rank's clock offset (evt_pmix_clock.h): the open batch
@@ -168,7 +170,7 @@ int ompi_evt_pmix_sender_set_identity(ompi_evt_pmix_sender_t *s, const ompi_evt_
  * Context: INIT.
  */
 int ompi_evt_pmix_sender_add_offset(ompi_evt_pmix_sender_t *s,
-                                    const ompi_evt_wire_offset_t *sample);
+                                    const mca_common_evt_wire_offset_t *sample);
 
 /** PMIx is up: hand the batches waiting in their slots to PMIx, from now
  *  on send as they fill. Context: INIT. */

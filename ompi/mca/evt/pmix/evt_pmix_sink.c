@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "ompi/mca/common/evt/common_evt_latch.h"
 #include "ompi/mca/evt/base/evt_base_report.h"
-#include "ompi/mca/evt/pmix/evt_pmix_latch.h"
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
 #include "opal/constants.h"
@@ -75,7 +75,7 @@ static void log_once(ompi_evt_pmix_sink_t *sink, const char *what, const char *d
 /* Is @p b sent by who it says? PMIx tells who sent the notification; the
  * batch's own sender field is only what the sender wrote. Context: the
  * handler thread, sink lock held. */
-static bool sender_is_source(ompi_evt_pmix_sink_t *sink, const ompi_evt_wire_batch_t *b,
+static bool sender_is_source(ompi_evt_pmix_sink_t *sink, const mca_common_evt_wire_batch_t *b,
                              const pmix_proc_t *source)
 {
     if (NULL != source && b->sender.rank == source->rank
@@ -101,9 +101,9 @@ static bool sender_is_source(ompi_evt_pmix_sink_t *sink, const ompi_evt_wire_bat
  * records counted per type), in the reserve if need be, so a reader still
  * accounts for every event. Context: the handler thread, sink lock held. */
 static void keep_as_drops(ompi_evt_pmix_sink_t *sink, ompi_evt_pmix_sink_peer_t *peer,
-                          const void *buf, size_t len, const ompi_evt_wire_batch_t *b)
+                          const void *buf, size_t len, const mca_common_evt_wire_batch_t *b)
 {
-    ompi_evt_wire_batch_t restated = *b;
+    mca_common_evt_wire_batch_t restated = *b;
     void *drops = NULL;
     size_t dlen = 0;
     int rc;
@@ -120,12 +120,13 @@ static void keep_as_drops(ompi_evt_pmix_sink_t *sink, ompi_evt_pmix_sink_peer_t 
             "incomplete (said once; the totals follow at the end)",
             sink->file.path, sink->file.error);
     }
-    rc = ompi_evt_wire_batch_as_drops(buf, len, b, OMPI_EVT_WIRE_FLAG_NOT_STORED, &drops, &dlen);
+    rc = mca_common_evt_wire_batch_as_drops(buf, len, b, MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED,
+                                            &drops, &dlen);
     if (OPAL_SUCCESS == rc) {
-        restated.flags |= OMPI_EVT_WIRE_FLAG_NOT_STORED;
-        rc = ompi_evt_nodefile_append_decoded(&sink->file, drops, dlen, &restated);
+        restated.flags |= MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED;
+        rc = mca_common_evt_nodefile_append_decoded(&sink->file, drops, dlen, &restated);
         if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
-            rc = ompi_evt_nodefile_append_reserved(&sink->file, drops, dlen, &restated);
+            rc = mca_common_evt_nodefile_append_reserved(&sink->file, drops, dlen, &restated);
         }
         free(drops);
     }
@@ -143,13 +144,13 @@ static void keep_as_drops(ompi_evt_pmix_sink_t *sink, ompi_evt_pmix_sink_peer_t 
 void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *source, const void *buf,
                              size_t len)
 {
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
     ompi_evt_pmix_sink_peer_t *peer;
     int rc;
 
     (void) pthread_mutex_lock(&sink->lock);
     memset(&b, 0, sizeof(b));
-    rc = ompi_evt_wire_decode(buf, len, &b);
+    rc = mca_common_evt_wire_decode(buf, len, &b);
     if (OPAL_SUCCESS != rc) {
         count(&sink->rejected, 1);
         log_once(sink, "a notification that is not a valid batch was ignored", b.error);
@@ -179,7 +180,7 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
     }
     peer->seen = true;
     peer->next_seq = b.seq + 1;
-    rc = ompi_evt_nodefile_append_decoded(&sink->file, buf, len, &b);
+    rc = mca_common_evt_nodefile_append_decoded(&sink->file, buf, len, &b);
     if (OPAL_SUCCESS != rc) {
         count(&sink->write_errors, 1);
         log_once(sink, "a batch could not be written", sink->file.error);
@@ -191,7 +192,7 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
         count(&sink->bytes, len);
         atomic_store_explicit(&sink->last_append_ns, ompi_evt_pmix_now_ns(), memory_order_relaxed);
     }
-    if (0 != (b.flags & OMPI_EVT_WIRE_FLAG_FINAL) && !peer->final) {
+    if (0 != (b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) && !peer->final) {
         peer->final = true;
         if (peer->expected) {
             /* release: pairs with the acquire in ompi_evt_pmix_sink_wait() */
@@ -199,7 +200,7 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
         }
     }
 out:
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     (void) pthread_mutex_unlock(&sink->lock);
 }
 
@@ -211,7 +212,7 @@ static void sink_handler(size_t id, pmix_status_t status, const pmix_proc_t *sou
     ompi_evt_pmix_sink_t *sink = the_sink;
 
     for (size_t i = 0; NULL != sink && i < ninfo; ++i) {
-        if (PMIX_CHECK_KEY(&info[i], OMPI_EVT_WIRE_PMIX_KEY)) {
+        if (PMIX_CHECK_KEY(&info[i], MCA_COMMON_EVT_WIRE_PMIX_KEY)) {
             if (PMIX_BYTE_OBJECT == info[i].value.type) {
                 ompi_evt_pmix_sink_take(sink, source, info[i].value.data.bo.bytes,
                                         info[i].value.data.bo.size);
@@ -250,7 +251,7 @@ static int sink_prepare(ompi_evt_pmix_sink_t *sink, const char *dir, const char 
             ++sink->nexpected;
         }
     }
-    rc = ompi_evt_nodefile_open(&sink->file, dir, host);
+    rc = mca_common_evt_nodefile_open(&sink->file, dir, host);
     if (OPAL_SUCCESS != rc) {
         /* said here, by this rank: this decides that nothing of the node
          * is recorded, and a help message forwarded through mpirun may be
@@ -266,7 +267,8 @@ static int sink_prepare(ompi_evt_pmix_sink_t *sink, const char *dir, const char 
         sink->peers = NULL;
         return rc;
     }
-    if (OPAL_SUCCESS != ompi_evt_nodefile_set_reserve(&sink->file, OMPI_EVT_PMIX_SINK_RESERVE)) {
+    if (OPAL_SUCCESS
+        != mca_common_evt_nodefile_set_reserve(&sink->file, OMPI_EVT_PMIX_SINK_RESERVE)) {
         ompi_evt_base_report_warning(OMPI_EVT_REPORT_THIS_PROCESS,
                                      "node sink %s: less than %d KiB of room (%s): batches that "
                                      "do not fit will be lost without being counted",
@@ -289,7 +291,7 @@ int ompi_evt_pmix_sink_open(ompi_evt_pmix_sink_t *sink, const char *dir, const c
                             const char *nspace, const uint32_t *peers, int npeers, int output,
                             int timeout_ms)
 {
-    pmix_status_t code = OMPI_EVT_WIRE_PMIX_STATUS, status = PMIX_ERROR;
+    pmix_status_t code = MCA_COMMON_EVT_WIRE_PMIX_STATUS, status = PMIX_ERROR;
     pmix_info_t name;
     int rc;
 
@@ -300,8 +302,8 @@ int ompi_evt_pmix_sink_open(ompi_evt_pmix_sink_t *sink, const char *dir, const c
     the_sink = sink;
 
     PMIX_INFO_LOAD(&name, PMIX_EVENT_HDLR_NAME, "ompi.evt.sink", PMIX_STRING);
-    rc = ompi_evt_pmix_latch_register(&code, 1, &name, 1, sink_handler, timeout_ms, &status,
-                                      &sink->handler);
+    rc = mca_common_evt_latch_register(&code, 1, &name, 1, sink_handler, timeout_ms, &status,
+                                       &sink->handler);
     PMIX_INFO_DESTRUCT(&name);
     if (OPAL_SUCCESS != rc) {
         goto fail;
@@ -320,8 +322,8 @@ fail:
                                                       : PMIx_Error_string(status),
                                host);
     the_sink = NULL;
-    ompi_evt_nodefile_close(&sink->file);
-    ompi_evt_nodefile_remove(&sink->file);
+    mca_common_evt_nodefile_close(&sink->file);
+    mca_common_evt_nodefile_remove(&sink->file);
     sink->open = false;
     free(sink->peers);
     sink->peers = NULL;
@@ -359,7 +361,7 @@ void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms)
     }
     if (sink->registered) {
         sink->registered = false;
-        if (OPAL_ERR_TIMEOUT == ompi_evt_pmix_latch_deregister(sink->handler, timeout_ms)) {
+        if (OPAL_ERR_TIMEOUT == mca_common_evt_latch_deregister(sink->handler, timeout_ms)) {
             /* the handler may still run: keep the sink's memory (the_sink
              * stays) and the file open */
             opal_output_verbose(1, sink->output,
@@ -430,7 +432,7 @@ void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms)
                     "evt_pmix_finalize_timeout ms after this one)",
                     sink->file.path, nmissing, missing);
     }
-    ompi_evt_nodefile_close(&sink->file);
+    mca_common_evt_nodefile_close(&sink->file);
     sink->open = false;
     free(sink->peers);
     sink->peers = NULL;

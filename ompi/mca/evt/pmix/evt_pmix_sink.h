@@ -9,15 +9,15 @@
  * @file
  *
  * The node sink (evt_pmix_sink=DIR): in the lowest local rank of each node,
- * a PMIx event handler for OMPI_EVT_WIRE_PMIX_STATUS that appends every
+ * a PMIx event handler for MCA_COMMON_EVT_WIRE_PMIX_STATUS that appends every
  * valid batch sent from its node to DIR/<host>.evt (the node file,
- * evt_base_nodefile.h). Nothing is decoded to text during the run.
+ * common_evt_nodefile.h). Nothing is decoded to text during the run.
  *
  * The handler runs on PMIx's threads: its progress thread, and, in PMIx
  * 4.2, also the thread that calls PMIx_Notify_event when the process
  * itself is a receiver (the sink's rank delivers its own batches to itself
  * from inside its drain). The sink's lock serialises them. It
- * validates each batch (ompi_evt_wire_decode), refuses a batch whose
+ * validates each batch (mca_common_evt_wire_decode), refuses a batch whose
  * sender (namespace, rank) is not the notification's PMIx source (any
  * process of the job could otherwise write in another's name: its batch
  * numbers would make the real ones look like duplicates), keeps only
@@ -28,7 +28,7 @@
  * appends.
  *
  * No room (file system full, quota, RLIMIT_FSIZE): a batch that does not
- * fit is written restated as drops (ompi_evt_wire_batch_as_drops(): same
+ * fit is written restated as drops (mca_common_evt_wire_batch_as_drops(): same
  * number, records counted per type, flagged NOT_STORED), into a reserve
  * kept free for that (OMPI_EVT_PMIX_SINK_RESERVE), so a reader still
  * accounts for every event and knows the recording is incomplete. The
@@ -53,8 +53,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 BEGIN_C_DECLS
 
@@ -67,19 +67,19 @@ BEGIN_C_DECLS
 typedef struct ompi_evt_pmix_sink_peer_t {
     char nspace[PMIX_MAX_NSLEN + 1];
     uint32_t rank;
-    bool expected;     /**< a local peer of the sink's job (its FINAL is awaited) */
-    bool seen;         /**< a batch arrived */
-    bool final;        /**< its FINAL batch arrived */
-    uint64_t next_seq; /**< expected next batch sequence number */
-    uint64_t batches;  /**< appended */
-    uint64_t missing;  /**< batch numbers skipped (never arrived) */
-    uint64_t unstored; /**< did not fit: kept as counts of drops (or lost) */
+    bool expected;      /**< a local peer of the sink's job (its FINAL is awaited) */
+    bool seen;          /**< a batch arrived */
+    bool final;         /**< its FINAL batch arrived */
+    uint64_t next_seq;  /**< expected next batch sequence number */
+    uint64_t batches;   /**< appended */
+    uint64_t missing;   /**< batch numbers skipped (never arrived) */
+    uint64_t unstored;  /**< did not fit: kept as counts of drops (or lost) */
     uint64_t uncounted; /**< did not fit even as counts */
 } ompi_evt_pmix_sink_peer_t;
 
 typedef struct ompi_evt_pmix_sink_t {
-    ompi_evt_nodefile_t file;
-    char host[OMPI_EVT_WIRE_HOST_MAX + 1];
+    mca_common_evt_nodefile_t file;
+    char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];
     char nspace[PMIX_MAX_NSLEN + 1];
     int output;     /**< opal_output stream for verbose lines */
     size_t handler; /**< PMIx event handler id */
@@ -112,7 +112,7 @@ typedef struct ompi_evt_pmix_sink_t {
  * @param[in] peers, npeers  ranks of @p nspace on this node (their FINAL
  *                           batches are awaited at the end)
  * @retval OPAL_SUCCESS
- * @retval the node file's error (ompi_evt_nodefile_open()), or
+ * @retval the node file's error (mca_common_evt_nodefile_open()), or
  *         OPAL_ERROR / OPAL_ERR_TIMEOUT for the registration
  * Context: INIT, after PMIx is up. One sink per process.
  */

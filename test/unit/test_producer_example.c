@@ -1,6 +1,6 @@
 /* The example code of "Writing an MPI_T event producer" (the page of Open
  * MPI main's opal/mca/base/mca_base_event.h), pasted
- * unchanged (its registration code lives in test/mpi/evt_seed_producer.h, the
+ * unchanged (its registration code lives in test/mpi/evt_example_producer.h, the
  * one copy in the tree), then a tool-side registration checking the delivered
  * payloads.
  * What the page leaves to the reader (compute_value(), register_bound_event(),
@@ -12,7 +12,7 @@
 #include "opal/runtime/opal.h"
 
 /* ---- the page's registration code, pasted once for the whole tree ---- */
-#include "test/mpi/evt_seed_producer.h"
+#include "test/mpi/evt_example_producer.h"
 
 static int32_t next_value = 41;
 static int32_t compute_value(void)
@@ -82,7 +82,7 @@ static void bound_cb(mca_base_event_record_t *inst, mca_base_event_registration_
     cr_assert_eq(mca_base_event_copy(inst, &got_handle[ngot_handle++]), OPAL_SUCCESS);
 }
 
-Test(seed_example, producer_page_code_delivers)
+Test(producer_example, producer_page_code_delivers)
 {
     cr_assert_eq(opal_init_util(NULL, NULL), OPAL_SUCCESS);
     cr_assert_eq(mca_base_event_init(), OPAL_SUCCESS);

@@ -23,16 +23,16 @@
  * preallocated first where the file system can, and RLIMIT_FSIZE is
  * respected, so no SIGXFSZ); otherwise nothing is written and the caller
  * learns it (OPAL_ERR_TEMP_OUT_OF_RESOURCE). A writer may keep a reserve
- * (ompi_evt_nodefile_set_reserve()) that ordinary appends leave free, for
+ * (mca_common_evt_nodefile_set_reserve()) that ordinary appends leave free, for
  * the small frames that say what did not fit
- * (ompi_evt_nodefile_append_reserved()).
+ * (mca_common_evt_nodefile_append_reserved()).
  *
  * Byte layout, version 1, integers little-endian; crc = CRC-32C.
  *   file header  u8[4] "OEVN", u16 version (1), u16 header length (8-byte
  *                multiple), u32 crc of the header with this field 0,
  *                u16 host length, u16 reserved, i64 CLOCK_REALTIME ns at
  *                creation, host bytes, zero padding to the header length
- *   frame        u8[4] "OEVF", u32 batch length (<= OMPI_EVT_WIRE_MAX_BATCH),
+ *   frame        u8[4] "OEVF", u32 batch length (<= MCA_COMMON_EVT_WIRE_MAX_BATCH),
  *                u32 crc of the batch, u32 crc of the frame's first 12
  *                bytes; the batch (a valid wire batch); zero padding to a
  *                multiple of 8
@@ -52,8 +52,8 @@
  * usually the ones after it too.
  */
 
-#ifndef OMPI_EVT_BASE_NODEFILE_H
-#define OMPI_EVT_BASE_NODEFILE_H
+#ifndef MCA_COMMON_EVT_NODEFILE_H
+#define MCA_COMMON_EVT_NODEFILE_H
 
 #include "ompi_config.h"
 
@@ -63,17 +63,17 @@
 
 BEGIN_C_DECLS
 
-#define OMPI_EVT_NODEFILE_VERSION    1
-#define OMPI_EVT_NODEFILE_MAGIC      "OEVN"
-#define OMPI_EVT_NODEFILE_FRAME      "OEVF"
-#define OMPI_EVT_NODEFILE_IDX_MAGIC  "OEVI"
-#define OMPI_EVT_NODEFILE_SUFFIX     ".evt"
-#define OMPI_EVT_NODEFILE_IDX_SUFFIX ".evt.idx"
-#define OMPI_EVT_NODEFILE_FRAME_BYTES 16
-#define OMPI_EVT_NODEFILE_ENTRY_BYTES 32
+#define MCA_COMMON_EVT_NODEFILE_VERSION     1
+#define MCA_COMMON_EVT_NODEFILE_MAGIC       "OEVN"
+#define MCA_COMMON_EVT_NODEFILE_FRAME       "OEVF"
+#define MCA_COMMON_EVT_NODEFILE_IDX_MAGIC   "OEVI"
+#define MCA_COMMON_EVT_NODEFILE_SUFFIX      ".evt"
+#define MCA_COMMON_EVT_NODEFILE_IDX_SUFFIX  ".evt.idx"
+#define MCA_COMMON_EVT_NODEFILE_FRAME_BYTES 16
+#define MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES 32
 
 /** A node file open for appending. */
-typedef struct ompi_evt_nodefile_t {
+typedef struct mca_common_evt_nodefile_t {
     int fd;            /**< -1 when closed */
     int idx_fd;        /**< -1 when closed */
     uint64_t offset;   /**< where the next frame goes */
@@ -83,8 +83,8 @@ typedef struct ompi_evt_nodefile_t {
     uint64_t limit;    /**< largest file size allowed (RLIMIT_FSIZE at open) */
     bool prealloc;     /**< the file system preallocates (fallocate) */
     char path[4096];
-    char error[256];   /**< after a failure: what went wrong */
-} ompi_evt_nodefile_t;
+    char error[256]; /**< after a failure: what went wrong */
+} mca_common_evt_nodefile_t;
 
 /**
  * Create DIR/<host>.evt and its index.
@@ -99,11 +99,11 @@ typedef struct ompi_evt_nodefile_t {
  * @retval OPAL_ERR_FILE_OPEN_FAILURE  any other failure (f->error says which)
  * Context: INIT or ANY (not a hot path). Locks: none.
  */
-OMPI_DECLSPEC int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir,
-                                         const char *host);
+OMPI_DECLSPEC int mca_common_evt_nodefile_open(mca_common_evt_nodefile_t *f, const char *dir,
+                                               const char *host);
 
 /**
- * Validate @p batch (ompi_evt_wire_decode) and append it as one frame, then
+ * Validate @p batch (mca_common_evt_wire_decode) and append it as one frame, then
  * its index entry.
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_BAD_PARAM          not a valid batch: nothing written,
@@ -116,27 +116,28 @@ OMPI_DECLSPEC int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir
  *                                     to the last complete frame
  * Context: ANY, one thread at a time per file (the sink's). Locks: none.
  */
-OMPI_DECLSPEC int ompi_evt_nodefile_append(ompi_evt_nodefile_t *f, const void *batch, size_t len);
+OMPI_DECLSPEC int mca_common_evt_nodefile_append(mca_common_evt_nodefile_t *f, const void *batch,
+                                                 size_t len);
 
 /**
  * Append a batch the caller has already validated: @p decoded is the
- * successful ompi_evt_wire_decode() of exactly these @p len bytes (a sink
+ * successful mca_common_evt_wire_decode() of exactly these @p len bytes (a sink
  * that decodes anyway to filter saves the second decode). Same frame, same
- * index entry, same errors as ompi_evt_nodefile_append() except that the
+ * index entry, same errors as mca_common_evt_nodefile_append() except that the
  * bytes are not validated again.
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_BAD_PARAM          NULL, closed file, no decoded batch
- * @retval OPAL_ERR_FILE_WRITE_FAILURE as ompi_evt_nodefile_append()
+ * @retval OPAL_ERR_FILE_WRITE_FAILURE as mca_common_evt_nodefile_append()
  * Context: ANY, one thread at a time per file.
  */
-struct ompi_evt_wire_batch_t;
-OMPI_DECLSPEC int ompi_evt_nodefile_append_decoded(ompi_evt_nodefile_t *f, const void *batch,
-                                                   size_t len,
-                                                   const struct ompi_evt_wire_batch_t *decoded);
+struct mca_common_evt_wire_batch_t;
+OMPI_DECLSPEC int
+mca_common_evt_nodefile_append_decoded(mca_common_evt_nodefile_t *f, const void *batch, size_t len,
+                                       const struct mca_common_evt_wire_batch_t *decoded);
 
 /**
  * Keep @p bytes free behind the last frame for
- * ompi_evt_nodefile_append_reserved(): ordinary appends that would eat
+ * mca_common_evt_nodefile_append_reserved(): ordinary appends that would eat
  * into them are refused (OPAL_ERR_TEMP_OUT_OF_RESOURCE). The space is
  * preallocated now where the file system can.
  * @retval OPAL_SUCCESS
@@ -145,48 +146,48 @@ OMPI_DECLSPEC int ompi_evt_nodefile_append_decoded(ompi_evt_nodefile_t *f, const
  * @retval OPAL_ERR_BAD_PARAM             closed file
  * Context: INIT or ANY, same thread rule.
  */
-OMPI_DECLSPEC int ompi_evt_nodefile_set_reserve(ompi_evt_nodefile_t *f, uint64_t bytes);
+OMPI_DECLSPEC int mca_common_evt_nodefile_set_reserve(mca_common_evt_nodefile_t *f, uint64_t bytes);
 
 /**
- * ompi_evt_nodefile_append_decoded() that may use the reserve: for the
+ * mca_common_evt_nodefile_append_decoded() that may use the reserve: for the
  * small frames that account for what did not fit.
- * @retval as ompi_evt_nodefile_append_decoded()
+ * @retval as mca_common_evt_nodefile_append_decoded()
  * Context: ANY, same thread rule.
  */
-OMPI_DECLSPEC int ompi_evt_nodefile_append_reserved(ompi_evt_nodefile_t *f, const void *batch,
-                                                    size_t len,
-                                                    const struct ompi_evt_wire_batch_t *decoded);
+OMPI_DECLSPEC int
+mca_common_evt_nodefile_append_reserved(mca_common_evt_nodefile_t *f, const void *batch, size_t len,
+                                        const struct mca_common_evt_wire_batch_t *decoded);
 
 /** Flush to stable storage (fdatasync). Context: ANY, same thread rule. */
-OMPI_DECLSPEC int ompi_evt_nodefile_sync(ompi_evt_nodefile_t *f);
+OMPI_DECLSPEC int mca_common_evt_nodefile_sync(mca_common_evt_nodefile_t *f);
 
 /** Close; safe on a closed or zeroed-then-failed file. Context: ANY. */
-OMPI_DECLSPEC void ompi_evt_nodefile_close(ompi_evt_nodefile_t *f);
+OMPI_DECLSPEC void mca_common_evt_nodefile_close(mca_common_evt_nodefile_t *f);
 
 /** Remove the (closed) node file and its index, for a writer that ends
  *  up recording nothing: no empty node file is left to block the next
  *  run. Context: INIT. */
-OMPI_DECLSPEC void ompi_evt_nodefile_remove(ompi_evt_nodefile_t *f);
+OMPI_DECLSPEC void mca_common_evt_nodefile_remove(mca_common_evt_nodefile_t *f);
 
 /** What a reader found so far. */
-typedef struct ompi_evt_nodefile_stats_t {
+typedef struct mca_common_evt_nodefile_stats_t {
     uint64_t frames;        /**< intact frames returned */
     uint64_t damaged;       /**< damaged regions met (each skipped once) */
     uint64_t skipped_bytes; /**< bytes inside damaged regions */
     bool truncated;         /**< damage reaches the end of the file (a torn tail) */
     bool index_used;        /**< the index helped to resume after damage */
-} ompi_evt_nodefile_stats_t;
+} mca_common_evt_nodefile_stats_t;
 
-struct ompi_evt_nodefile_rstate_t; /* private to evt_base_nodefile.c */
+struct mca_common_evt_nodefile_rstate_t; /* private to common_evt_nodefile.c */
 
 /** A node file open for reading. */
-typedef struct ompi_evt_nodefile_reader_t {
-    struct ompi_evt_nodefile_rstate_t *state;
-    char host[256];  /**< from the file header */
+typedef struct mca_common_evt_nodefile_reader_t {
+    struct mca_common_evt_nodefile_rstate_t *state;
+    char host[256]; /**< from the file header */
     int64_t created_ns;
-    ompi_evt_nodefile_stats_t stats;
+    mca_common_evt_nodefile_stats_t stats;
     char error[512]; /**< after a failure, or the first damage: what and where */
-} ompi_evt_nodefile_reader_t;
+} mca_common_evt_nodefile_reader_t;
 
 /**
  * Open a node file (its index, PATH.idx, is used when present and valid).
@@ -199,7 +200,8 @@ typedef struct ompi_evt_nodefile_reader_t {
  * @retval OPAL_ERR_OUT_OF_RESOURCE    no memory
  * r->error says which. Context: ANY.
  */
-OMPI_DECLSPEC int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, const char *path);
+OMPI_DECLSPEC int mca_common_evt_nodefile_reader_open(mca_common_evt_nodefile_reader_t *r,
+                                                      const char *path);
 
 /**
  * Next intact frame.
@@ -213,17 +215,17 @@ OMPI_DECLSPEC int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, c
  * @retval OPAL_ERR_OUT_OF_RESOURCE
  * Context: ANY, one thread per reader.
  */
-OMPI_DECLSPEC int ompi_evt_nodefile_reader_next(ompi_evt_nodefile_reader_t *r,
-                                                const void **batch, size_t *len,
-                                                uint64_t *offset);
+OMPI_DECLSPEC int mca_common_evt_nodefile_reader_next(mca_common_evt_nodefile_reader_t *r,
+                                                      const void **batch, size_t *len,
+                                                      uint64_t *offset);
 
 /** Close; safe twice. Context: ANY. */
-OMPI_DECLSPEC void ompi_evt_nodefile_reader_close(ompi_evt_nodefile_reader_t *r);
+OMPI_DECLSPEC void mca_common_evt_nodefile_reader_close(mca_common_evt_nodefile_reader_t *r);
 
 /** True when the first bytes of @p path say "node file" (for --read of a
  *  folder holding several kinds of files). Context: ANY. */
-OMPI_DECLSPEC bool ompi_evt_nodefile_is_nodefile(const char *path);
+OMPI_DECLSPEC bool mca_common_evt_nodefile_is_nodefile(const char *path);
 
 END_C_DECLS
 
-#endif /* OMPI_EVT_BASE_NODEFILE_H */
+#endif /* MCA_COMMON_EVT_NODEFILE_H */

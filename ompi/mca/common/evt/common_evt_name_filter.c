@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * Event name filters: parsing and matching (evt_base_name_filter.h).
+ * Event name filters: parsing and matching (common_evt_name_filter.h).
  */
 
 #include "ompi_config.h"
@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_name_filter.h"
+#include "ompi/mca/common/evt/common_evt_name_filter.h"
 #include "opal/constants.h"
 
 /* Context: ANY. Iterative, with one backtrack point (the last `*`): linear
  * in practice, at worst |pattern| x |name|. */
-bool ompi_evt_base_name_glob(const char *pattern, const char *name)
+bool mca_common_evt_name_glob(const char *pattern, const char *name)
 {
     const char *star = NULL, *resume = NULL;
 
@@ -53,8 +53,8 @@ static bool pattern_char_ok(char c)
 }
 
 /* Context: INIT. */
-int ompi_evt_base_name_filter_parse(ompi_evt_base_name_filter_t *filter, const char *spec,
-                                    const char **error)
+int mca_common_evt_name_filter_parse(mca_common_evt_name_filter_t *filter, const char *spec,
+                                     const char **error)
 {
     const char *why = NULL, *p;
     int n = 1, rc = OPAL_ERR_BAD_PARAM;
@@ -120,12 +120,12 @@ fail:
     if (NULL != error) {
         *error = NULL == why ? "out of memory" : why;
     }
-    ompi_evt_base_name_filter_free(filter);
+    mca_common_evt_name_filter_free(filter);
     return rc;
 }
 
 /* Context: INIT. */
-void ompi_evt_base_name_filter_free(ompi_evt_base_name_filter_t *filter)
+void mca_common_evt_name_filter_free(mca_common_evt_name_filter_t *filter)
 {
     for (int i = 0; NULL != filter->patterns && i < filter->num; ++i) {
         free(filter->patterns[i]);
@@ -136,16 +136,16 @@ void ompi_evt_base_name_filter_free(ompi_evt_base_name_filter_t *filter)
 }
 
 /* Context: ANY. */
-bool ompi_evt_base_name_filter_match(const ompi_evt_base_name_filter_t *filter, const char *name)
+bool mca_common_evt_name_filter_match(const mca_common_evt_name_filter_t *filter, const char *name)
 {
     bool included = 0 == filter->num_include;
 
     for (int i = 0; i < filter->num; ++i) {
         if (filter->exclude[i]) {
-            if (ompi_evt_base_name_glob(filter->patterns[i], name)) {
+            if (mca_common_evt_name_glob(filter->patterns[i], name)) {
                 return false;
             }
-        } else if (!included && ompi_evt_base_name_glob(filter->patterns[i], name)) {
+        } else if (!included && mca_common_evt_name_glob(filter->patterns[i], name)) {
             included = true;
         }
     }

@@ -8,14 +8,14 @@
 /**
  * @file
  *
- * The flight-recorder decoder (evt_file_read.h): header, dictionary, drop
+ * The flight-recorder decoder (common_evt_flight_read.h): header, dictionary, drop
  * counters, rings. Every read goes through rd_*() helpers that check the
  * bounds first; integers are read with memcpy (the buffer may be
- * unaligned). See evt_file_format.h for the format and the commit protocol
+ * unaligned). See common_evt_flight_format.h for the format and the commit protocol
  * this decoder relies on.
  */
 
-#include "evt_file_read.h"
+#include "ompi/mca/common/evt/common_evt_flight_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "evt_input_open.h"
-#include "ompi/mca/evt/file/evt_file_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_input_open.h"
 
 /* Bounds: the most rings, elements, dictionary entries a writer makes. */
 #define FR_MAX_RINGS    4096
@@ -43,7 +43,7 @@
 #    define FR_CHECK_SUMS 1
 #endif
 /* Files larger than this are refused (a writer's rings are < 2^31 each).
- * A file is mapped, not read (ompi_evt_fr_open_fd), so this bounds address
+ * A file is mapped, not read (mca_common_evt_flight_open_fd), so this bounds address
  * space only; memory follows what the header locates. */
 #define FR_MAX_FILE ((uint64_t) 1 << 40)
 
@@ -70,7 +70,7 @@ static uint64_t rd64(const unsigned char *p)
 
 /* ---- problems ---- */
 
-static int problem(ompi_evt_fr_file_t *f, const char *fmt, ...)
+static int problem(mca_common_evt_flight_file_t *f, const char *fmt, ...)
 {
     char buf[512], **p;
     va_list ap;
@@ -91,7 +91,7 @@ static int problem(ompi_evt_fr_file_t *f, const char *fmt, ...)
     return 0;
 }
 
-void ompi_evt_fr_printable(char *s)
+void mca_common_evt_flight_printable(char *s)
 {
     for (; '\0' != *s; ++s) {
         if ((unsigned char) *s < 0x20 || (unsigned char) *s > 0x7e) {
@@ -107,25 +107,25 @@ static char *dup_name(const unsigned char *p, uint32_t len)
     if (NULL != s) {
         memcpy(s, p, len);
         s[len] = '\0';
-        ompi_evt_fr_printable(s);
+        mca_common_evt_flight_printable(s);
     }
     return s;
 }
 
-const char *ompi_evt_fr_type_name(uint32_t type)
+const char *mca_common_evt_flight_type_name(uint32_t type)
 {
     switch (type) {
-    case OMPI_EVT_FILE_TYPE_INT32:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_INT32:
         return "int32";
-    case OMPI_EVT_FILE_TYPE_UINT32:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_UINT32:
         return "uint32";
-    case OMPI_EVT_FILE_TYPE_INT64:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_INT64:
         return "int64";
-    case OMPI_EVT_FILE_TYPE_UINT64:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_UINT64:
         return "uint64";
-    case OMPI_EVT_FILE_TYPE_DOUBLE:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE:
         return "double";
-    case OMPI_EVT_FILE_TYPE_BOOL:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_BOOL:
         return "bool";
     default:
         return "unknown";
@@ -135,41 +135,45 @@ const char *ompi_evt_fr_type_name(uint32_t type)
 /* ---- header ---- */
 
 /* @return true when the header is usable. */
-static bool decode_header(ompi_evt_fr_file_t *f)
+static bool decode_header(mca_common_evt_flight_file_t *f)
 {
     const unsigned char *b = f->buf;
-    ompi_evt_file_header_t h;
+    mca_common_evt_flight_header_t h;
 
     if (f->len < sizeof(h)) {
         (void) problem(f, "header: file has %zu bytes, the header needs %zu", f->len, sizeof(h));
         return false;
     }
     memcpy(&h, b, sizeof(h));
-    if (0 != memcmp(h.magic, OMPI_EVT_FILE_MAGIC, sizeof(h.magic))) {
+    if (0 != memcmp(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(h.magic))) {
         (void) problem(f, "header: not an evt/file recording (bad magic)");
         return false;
     }
-    if (OMPI_EVT_FILE_ENDIAN != h.endian) {
+    if (MCA_COMMON_EVT_FLIGHT_ENDIAN != h.endian) {
         (void) problem(f, "header: written with another byte order, or damaged (0x%08x)", h.endian);
         return false;
     }
-    if (OMPI_EVT_FILE_VERSION != h.version) {
+    if (MCA_COMMON_EVT_FLIGHT_VERSION != h.version) {
         (void) problem(f, "header: format version %u, this reader knows %u", h.version,
-                       OMPI_EVT_FILE_VERSION);
+                       MCA_COMMON_EVT_FLIGHT_VERSION);
         return false;
     }
     if (FR_CHECK_SUMS
-        && h.header_sum != ompi_evt_file_sum(b, offsetof(ompi_evt_file_header_t, header_sum))) {
+        && h.header_sum
+               != mca_common_evt_flight_sum(b,
+                                            offsetof(mca_common_evt_flight_header_t, header_sum))) {
         (void) problem(f, "header: checksum mismatch (damaged)");
         return false;
     }
     /* The sum matched, but a writer of a future minor change or a forged
      * file could still say anything: check the layout as if untrusted. */
-    if (OMPI_EVT_FILE_HEADER_SIZE != h.header_size || OMPI_EVT_FILE_CTL_SIZE != h.ctl_size
-        || OMPI_EVT_FILE_RING_HDR_SIZE != h.ring_hdr_size || OMPI_EVT_FILE_REC_SIZE != h.rec_size
-        || 0 == h.ring_count || FR_MAX_RINGS < h.ring_count || h.ring_capacity < 64
+    if (MCA_COMMON_EVT_FLIGHT_HEADER_SIZE != h.header_size
+        || MCA_COMMON_EVT_FLIGHT_CTL_SIZE != h.ctl_size
+        || MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE != h.ring_hdr_size
+        || MCA_COMMON_EVT_FLIGHT_REC_SIZE != h.rec_size || 0 == h.ring_count
+        || FR_MAX_RINGS < h.ring_count || h.ring_capacity < 64
         || h.ring_capacity > ((uint32_t) 1 << 31) || 0 != (h.ring_capacity & (h.ring_capacity - 1))
-        || (uint64_t) OMPI_EVT_FILE_RING_CTL_SPACE + h.ring_capacity != h.ring_stride
+        || (uint64_t) MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + h.ring_capacity != h.ring_stride
         || FR_MAX_FILE < h.file_size || h.dict_offset < h.header_size || h.dict_size > h.file_size
         || h.dict_offset > h.file_size - h.dict_size || h.drops_offset > h.file_size
         || h.drops_count > (h.file_size - h.drops_offset) / 8 || h.rings_offset > h.file_size
@@ -186,12 +190,13 @@ static bool decode_header(ompi_evt_fr_file_t *f)
     f->host[sizeof(h.host)] = '\0';
     memcpy(f->job, h.job, sizeof(h.job));
     f->job[sizeof(h.job)] = '\0';
-    ompi_evt_fr_printable(f->host);
-    ompi_evt_fr_printable(f->job);
+    mca_common_evt_flight_printable(f->host);
+    mca_common_evt_flight_printable(f->job);
     f->created_ns = h.created_ns;
-    f->closed = OMPI_EVT_FILE_STATE_CLOSED == h.state;
+    f->closed = MCA_COMMON_EVT_FLIGHT_STATE_CLOSED == h.state;
     f->closed_ns = f->closed ? h.closed_ns : 0;
-    if (OMPI_EVT_FILE_STATE_CLOSED != h.state && OMPI_EVT_FILE_STATE_OPEN != h.state) {
+    if (MCA_COMMON_EVT_FLIGHT_STATE_CLOSED != h.state
+        && MCA_COMMON_EVT_FLIGHT_STATE_OPEN != h.state) {
         (void) problem(f, "header: unknown writer state %u", h.state);
     }
     f->ring_count = h.ring_count;
@@ -211,10 +216,11 @@ static bool decode_header(ompi_evt_fr_file_t *f)
 
 /* ---- dictionary ---- */
 
-static bool dict_source(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_t body_len)
+static bool dict_source(mca_common_evt_flight_file_t *f, const unsigned char *body,
+                        uint32_t body_len)
 {
-    ompi_evt_file_source_t s;
-    ompi_evt_fr_source_t *n;
+    mca_common_evt_flight_dict_source_t s;
+    mca_common_evt_flight_source_t *n;
 
     if (body_len < sizeof(s)) {
         return false;
@@ -246,15 +252,16 @@ static bool dict_source(ompi_evt_fr_file_t *f, const unsigned char *body, uint32
     n->max_ticks = s.max_ticks;
     n->sample_ticks = s.sample_ticks;
     n->sample_realtime_ns = s.sample_realtime_ns;
-    n->host_clock = 0 != (s.flags & OMPI_EVT_FILE_SOURCE_HOST_CLOCK);
+    n->host_clock = 0 != (s.flags & MCA_COMMON_EVT_FLIGHT_SOURCE_HOST_CLOCK);
     ++f->nsources;
     return true;
 }
 
-static bool dict_event(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_t body_len)
+static bool dict_event(mca_common_evt_flight_file_t *f, const unsigned char *body,
+                       uint32_t body_len)
 {
-    ompi_evt_file_event_t e;
-    ompi_evt_fr_event_t *n;
+    mca_common_evt_flight_dict_event_t e;
+    mca_common_evt_flight_event_t *n;
     const unsigned char *names;
     uint64_t need, names_len;
 
@@ -262,11 +269,12 @@ static bool dict_event(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_
         return false;
     }
     memcpy(&e, body, sizeof(e));
-    if (0 > e.index || e.num_elements > FR_MAX_ELEMENTS || e.extent > OMPI_EVT_FILE_MAX_PAYLOAD
-        || e.name_len > FR_MAX_NAME) {
+    if (0 > e.index || e.num_elements > FR_MAX_ELEMENTS
+        || e.extent > MCA_COMMON_EVT_FLIGHT_MAX_PAYLOAD || e.name_len > FR_MAX_NAME) {
         return false;
     }
-    need = sizeof(e) + (uint64_t) e.num_elements * sizeof(ompi_evt_file_element_t) + e.name_len;
+    need = sizeof(e) + (uint64_t) e.num_elements * sizeof(mca_common_evt_flight_dict_element_t)
+           + e.name_len;
     if (need > body_len) {
         return false;
     }
@@ -291,7 +299,8 @@ static bool dict_event(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_
     if (NULL == n->elements) {
         return false;
     }
-    names = body + sizeof(e) + (size_t) e.num_elements * sizeof(ompi_evt_file_element_t);
+    names = body + sizeof(e)
+            + (size_t) e.num_elements * sizeof(mca_common_evt_flight_dict_element_t);
     names_len = e.name_len;
     n->name = dup_name(names, e.name_len);
     if (NULL == n->name) {
@@ -300,11 +309,11 @@ static bool dict_event(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_
     }
     ++f->nevents; /* owned by f from here: freed with it on any failure */
     for (uint32_t i = 0; i < e.num_elements; ++i) {
-        ompi_evt_file_element_t el;
+        mca_common_evt_flight_dict_element_t el;
         uint32_t size;
 
         memcpy(&el, body + sizeof(e) + (size_t) i * sizeof(el), sizeof(el));
-        size = ompi_evt_file_type_size(el.type);
+        size = mca_common_evt_flight_type_size(el.type);
         if (0 == size || el.offset > e.extent || size > e.extent - el.offset
             || el.name_len > FR_MAX_NAME
             || sizeof(e) + (uint64_t) e.num_elements * sizeof(el) + names_len + el.name_len
@@ -325,10 +334,11 @@ static bool dict_event(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_
 
 /* Element names given after the event's entry: the event must be known,
  * with the same number of elements and no names yet. */
-static bool dict_names(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_t body_len)
+static bool dict_names(mca_common_evt_flight_file_t *f, const unsigned char *body,
+                       uint32_t body_len)
 {
-    ompi_evt_file_names_t e;
-    ompi_evt_fr_event_t *ev = NULL;
+    mca_common_evt_flight_dict_names_t e;
+    mca_common_evt_flight_event_t *ev = NULL;
     uint64_t need;
     const unsigned char *names;
 
@@ -372,9 +382,9 @@ static bool dict_names(ompi_evt_fr_file_t *f, const unsigned char *body, uint32_
     return true;
 }
 
-static void decode_dict(ompi_evt_fr_file_t *f)
+static void decode_dict(mca_common_evt_flight_file_t *f)
 {
-    ompi_evt_file_header_t h;
+    mca_common_evt_flight_header_t h;
     uint64_t off, end, used;
 
     memcpy(&h, f->buf, sizeof(h));
@@ -387,7 +397,7 @@ static void decode_dict(ompi_evt_fr_file_t *f)
     off = h.dict_offset;
     end = h.dict_offset + used;
     while (off < end) {
-        ompi_evt_file_entry_t e;
+        mca_common_evt_flight_dict_entry_t e;
         uint64_t sum;
         bool ok;
 
@@ -396,7 +406,7 @@ static void decode_dict(ompi_evt_fr_file_t *f)
             return;
         }
         memcpy(&e, f->buf + off, sizeof(e));
-        if (e.size < sizeof(e) || 0 != e.size % OMPI_EVT_FILE_ALIGN || e.size > end - off) {
+        if (e.size < sizeof(e) || 0 != e.size % MCA_COMMON_EVT_FLIGHT_ALIGN || e.size > end - off) {
             (void) problem(f, "dictionary: damaged entry at offset %llu (size %u)",
                            (unsigned long long) off, e.size);
             return;
@@ -413,8 +423,8 @@ static void decode_dict(ompi_evt_fr_file_t *f)
                 return;
             }
             memcpy(tmp, f->buf + off, e.size);
-            memset(tmp + offsetof(ompi_evt_file_entry_t, sum), 0, sizeof(e.sum));
-            sum = ompi_evt_file_sum(tmp, e.size);
+            memset(tmp + offsetof(mca_common_evt_flight_dict_entry_t, sum), 0, sizeof(e.sum));
+            sum = mca_common_evt_flight_sum(tmp, e.size);
             free(tmp);
         }
         if (FR_CHECK_SUMS && sum != e.sum) {
@@ -423,13 +433,13 @@ static void decode_dict(ompi_evt_fr_file_t *f)
             return;
         }
         switch (e.kind) {
-        case OMPI_EVT_FILE_ENTRY_SOURCE:
+        case MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE:
             ok = dict_source(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
             break;
-        case OMPI_EVT_FILE_ENTRY_EVENT:
+        case MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT:
             ok = dict_event(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
             break;
-        case OMPI_EVT_FILE_ENTRY_NAMES:
+        case MCA_COMMON_EVT_FLIGHT_ENTRY_NAMES:
             ok = dict_names(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
             break;
         default:
@@ -445,7 +455,7 @@ static void decode_dict(ompi_evt_fr_file_t *f)
 }
 
 /* Link events to their sources once the dictionary is read. */
-static void link_sources(ompi_evt_fr_file_t *f)
+static void link_sources(mca_common_evt_flight_file_t *f)
 {
     for (size_t i = 0; i < f->nevents; ++i) {
         for (size_t j = 0; j < f->nsources; ++j) {
@@ -456,7 +466,8 @@ static void link_sources(ompi_evt_fr_file_t *f)
     }
 }
 
-const ompi_evt_fr_event_t *ompi_evt_fr_event(const ompi_evt_fr_file_t *file, uint32_t index)
+const mca_common_evt_flight_event_t *
+mca_common_evt_flight_event(const mca_common_evt_flight_file_t *file, uint32_t index)
 {
     for (size_t i = 0; NULL != file && i < file->nevents; ++i) {
         if ((uint32_t) file->events[i].index == index) {
@@ -468,9 +479,9 @@ const ompi_evt_fr_event_t *ompi_evt_fr_event(const ompi_evt_fr_file_t *file, uin
 
 /* ---- drops ---- */
 
-static void decode_drops(ompi_evt_fr_file_t *f)
+static void decode_drops(mca_common_evt_flight_file_t *f)
 {
-    ompi_evt_file_header_t h;
+    mca_common_evt_flight_header_t h;
 
     memcpy(&h, f->buf, sizeof(h));
     for (uint32_t i = 0; i < h.drops_count; ++i) {
@@ -498,11 +509,12 @@ static void decode_drops(ompi_evt_fr_file_t *f)
 
 /* ---- rings ---- */
 
-static bool add_record(ompi_evt_fr_file_t *f, size_t *cap, const ompi_evt_fr_record_t *r)
+static bool add_record(mca_common_evt_flight_file_t *f, size_t *cap,
+                       const mca_common_evt_flight_record_t *r)
 {
     if (f->nrecords == *cap) {
         size_t n = 0 == *cap ? 256 : *cap * 2;
-        ompi_evt_fr_record_t *p = realloc(f->records, n * sizeof(*p));
+        mca_common_evt_flight_record_t *p = realloc(f->records, n * sizeof(*p));
         if (NULL == p) {
             return false;
         }
@@ -513,9 +525,9 @@ static bool add_record(ompi_evt_fr_file_t *f, size_t *cap, const ompi_evt_fr_rec
     return true;
 }
 
-static void record_time(ompi_evt_fr_record_t *r)
+static void record_time(mca_common_evt_flight_record_t *r)
 {
-    const ompi_evt_fr_source_t *s = NULL == r->event ? NULL : r->event->source;
+    const mca_common_evt_flight_source_t *s = NULL == r->event ? NULL : r->event->source;
     long double ns;
 
     r->has_time = false;
@@ -533,32 +545,32 @@ static void record_time(ompi_evt_fr_record_t *r)
 }
 
 /* Walk ring @p i from oldest to tail. */
-static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
+static void decode_ring(mca_common_evt_flight_file_t *f, uint32_t i, size_t *cap)
 {
-    ompi_evt_file_header_t h;
-    ompi_evt_fr_ring_t *acct = &f->rings[i];
+    mca_common_evt_flight_header_t h;
+    mca_common_evt_flight_ring_t *acct = &f->rings[i];
     uint64_t slot, data_off, avail;
     uint32_t tail, oldest, mark_pos, mark_cnt, mask, pos;
     uint64_t evicted, mark;
     /* records mostly repeat an event: remember the last lookup */
-    const ompi_evt_fr_event_t *last_ev = NULL;
+    const mca_common_evt_flight_event_t *last_ev = NULL;
     uint32_t last_index = UINT32_MAX;
 
     memcpy(&h, f->buf, sizeof(h));
     mask = h.ring_capacity - 1;
     slot = h.rings_offset + (uint64_t) i * h.ring_stride;
-    if (!in_bounds(f->len, slot, OMPI_EVT_FILE_CTL_SIZE)) {
+    if (!in_bounds(f->len, slot, MCA_COMMON_EVT_FLIGHT_CTL_SIZE)) {
         (void) problem(f, "ring %u: missing (truncated file)", i);
         acct->damaged = true;
         return;
     }
-    tail = rd32(f->buf + slot + OMPI_EVT_FILE_CTL_TAIL);
-    oldest = rd32(f->buf + slot + OMPI_EVT_FILE_CTL_OLDEST);
-    evicted = rd64(f->buf + slot + OMPI_EVT_FILE_CTL_EVICTED);
-    mark = rd64(f->buf + slot + OMPI_EVT_FILE_CTL_EVICT_MARK);
+    tail = rd32(f->buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_TAIL);
+    oldest = rd32(f->buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_OLDEST);
+    evicted = rd64(f->buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICTED);
+    mark = rd64(f->buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_EVICT_MARK);
     mark_pos = (uint32_t) mark;
     mark_cnt = (uint32_t) (mark >> 32);
-    /* Make (oldest, evicted) agree (evt_file_format.h): the writer stores
+    /* Make (oldest, evicted) agree (common_evt_flight_format.h): the writer stores
      * evicted, then the mark, then oldest. */
     if (mark_pos != oldest) {
         if ((uint32_t) (tail - mark_pos) <= (uint32_t) (tail - oldest)) {
@@ -572,13 +584,13 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
         evicted -= (uint32_t) ((uint32_t) evicted - mark_cnt);
     }
     acct->overwritten = evicted;
-    if (0 != tail % OMPI_EVT_FILE_ALIGN || 0 != oldest % OMPI_EVT_FILE_ALIGN
+    if (0 != tail % MCA_COMMON_EVT_FLIGHT_ALIGN || 0 != oldest % MCA_COMMON_EVT_FLIGHT_ALIGN
         || (uint32_t) (tail - oldest) > h.ring_capacity) {
         (void) problem(f, "ring %u: positions damaged (oldest %u, tail %u)", i, oldest, tail);
         acct->damaged = true;
         return;
     }
-    data_off = slot + OMPI_EVT_FILE_RING_CTL_SPACE;
+    data_off = slot + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE;
     avail = f->len > data_off ? f->len - data_off : 0;
     if (avail > h.ring_capacity) {
         avail = h.ring_capacity;
@@ -586,9 +598,9 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
     for (pos = oldest; pos != tail;) {
         const unsigned char *p;
         uint32_t off = pos & mask, size, kind;
-        ompi_evt_fr_record_t r;
+        mca_common_evt_flight_record_t r;
 
-        if ((uint64_t) off + OMPI_EVT_FILE_RING_HDR_SIZE > avail) {
+        if ((uint64_t) off + MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE > avail) {
             (void) problem(f, "ring %u: truncated at position %u", i, pos);
             acct->damaged = true;
             return;
@@ -596,7 +608,7 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
         p = f->buf + data_off + off;
         size = rd32(p);
         kind = rd32(p + 4);
-        if (size < OMPI_EVT_FILE_RING_HDR_SIZE || 0 != size % OMPI_EVT_FILE_ALIGN
+        if (size < MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE || 0 != size % MCA_COMMON_EVT_FLIGHT_ALIGN
             || size > h.ring_capacity - off || size > (uint32_t) (tail - pos)) {
             (void) problem(f,
                            "ring %u: damaged record at position %u (size %u): %u bytes after "
@@ -610,7 +622,7 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
             acct->damaged = true;
             return;
         }
-        if (OMPI_EVT_FILE_KIND_SKIP == kind) {
+        if (MCA_COMMON_EVT_FLIGHT_KIND_SKIP == kind) {
             if (off + size != h.ring_capacity) {
                 (void) problem(f,
                                "ring %u: damaged skip record at position %u: %u bytes after "
@@ -622,8 +634,8 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
             pos += size;
             continue;
         }
-        if (OMPI_EVT_FILE_KIND_RECORD != kind
-            || size < OMPI_EVT_FILE_RING_HDR_SIZE + OMPI_EVT_FILE_REC_SIZE) {
+        if (MCA_COMMON_EVT_FLIGHT_KIND_RECORD != kind
+            || size < MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE + MCA_COMMON_EVT_FLIGHT_REC_SIZE) {
             (void) problem(f,
                            "ring %u: damaged record at position %u (kind %u, size %u): %u "
                            "bytes after it not read",
@@ -632,7 +644,7 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
             return;
         }
         memset(&r, 0, sizeof(r));
-        p += OMPI_EVT_FILE_RING_HDR_SIZE;
+        p += MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
         r.event_index = rd32(p);
         memcpy(&r.depth, p + 4, 2);
         memcpy(&r.flags, p + 6, 2);
@@ -641,23 +653,25 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
         r.ring = i;
         if (r.event_index != last_index) {
             last_index = r.event_index;
-            last_ev = ompi_evt_fr_event(f, r.event_index);
+            last_ev = mca_common_evt_flight_event(f, r.event_index);
         }
         r.event = last_ev;
-        r.payload = p + OMPI_EVT_FILE_REC_SIZE;
+        r.payload = p + MCA_COMMON_EVT_FLIGHT_REC_SIZE;
         if (NULL != r.event) {
-            if (size != ompi_evt_file_record_size(r.event->extent)) {
+            if (size != mca_common_evt_flight_record_size(r.event->extent)) {
                 (void) problem(f,
                                "ring %u: record at position %u has %u bytes, event %s needs "
                                "%u: %u bytes after it not read",
                                i, pos, size, r.event->name,
-                               ompi_evt_file_record_size(r.event->extent), (uint32_t) (tail - pos));
+                               mca_common_evt_flight_record_size(r.event->extent),
+                               (uint32_t) (tail - pos));
                 acct->damaged = true;
                 return;
             }
             r.payload_len = r.event->extent;
         } else {
-            r.payload_len = size - OMPI_EVT_FILE_RING_HDR_SIZE - OMPI_EVT_FILE_REC_SIZE;
+            r.payload_len = size - MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE
+                            - MCA_COMMON_EVT_FLIGHT_REC_SIZE;
         }
         record_time(&r);
         if (!add_record(f, cap, &r)) {
@@ -670,17 +684,17 @@ static void decode_ring(ompi_evt_fr_file_t *f, uint32_t i, size_t *cap)
 }
 
 /* Order key: CLOCK_REALTIME when known, else the raw timestamp. */
-static int64_t rec_key(const ompi_evt_fr_record_t *r)
+static int64_t rec_key(const mca_common_evt_flight_record_t *r)
 {
     return r->has_time ? r->time_ns : r->timestamp;
 }
 
 /* Merge the per-ring runs (each in ring order) by time, stable: a record
  * never moves before an older one of its own ring. */
-static int merge_rings(ompi_evt_fr_file_t *f)
+static int merge_rings(mca_common_evt_flight_file_t *f)
 {
     size_t *next, *end, out = 0, start = 0;
-    ompi_evt_fr_record_t *merged;
+    mca_common_evt_flight_record_t *merged;
 
     if (f->nrecords == 0 || f->ring_count < 2) {
         return 0;
@@ -719,9 +733,10 @@ static int merge_rings(ompi_evt_fr_file_t *f)
 /* Decode @p buf, which becomes the file's (freed or unmapped with it).
  * On failure a malloc'ed @p buf is freed here, a mapped one is the
  * caller's to unmap. */
-static int fr_decode_take(unsigned char *buf, size_t len, bool mapped, ompi_evt_fr_file_t **out)
+static int fr_decode_take(unsigned char *buf, size_t len, bool mapped,
+                          mca_common_evt_flight_file_t **out)
 {
-    ompi_evt_fr_file_t *f;
+    mca_common_evt_flight_file_t *f;
     size_t cap = 0;
 
     *out = NULL;
@@ -746,7 +761,7 @@ static int fr_decode_take(unsigned char *buf, size_t len, bool mapped, ompi_evt_
         f->rings = calloc(f->ring_count, sizeof(*f->rings));
         if (NULL == f->rings) {
             f->buf = f->mapped ? NULL : f->buf; /* the caller unmaps */
-            ompi_evt_fr_free(f);
+            mca_common_evt_flight_free(f);
             errno = ENOMEM;
             return -1;
         }
@@ -756,7 +771,7 @@ static int fr_decode_take(unsigned char *buf, size_t len, bool mapped, ompi_evt_
         }
         if (0 != merge_rings(f)) {
             f->buf = f->mapped ? NULL : f->buf; /* the caller unmaps */
-            ompi_evt_fr_free(f);
+            mca_common_evt_flight_free(f);
             errno = ENOMEM;
             return -1;
         }
@@ -765,7 +780,7 @@ static int fr_decode_take(unsigned char *buf, size_t len, bool mapped, ompi_evt_
     return 0;
 }
 
-int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out)
+int mca_common_evt_flight_decode(const void *buf, size_t len, mca_common_evt_flight_file_t **out)
 {
     unsigned char *copy;
 
@@ -785,7 +800,7 @@ int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out)
     return fr_decode_take(copy, len, false, out);
 }
 
-int ompi_evt_fr_open_fd(int fd, ompi_evt_fr_file_t **out)
+int mca_common_evt_flight_open_fd(int fd, mca_common_evt_flight_file_t **out)
 {
     struct stat st;
     void *map;
@@ -800,7 +815,7 @@ int ompi_evt_fr_open_fd(int fd, ompi_evt_fr_file_t **out)
         return -1;
     }
     if (0 == st.st_size) {
-        return ompi_evt_fr_decode(NULL, 0, out);
+        return mca_common_evt_flight_decode(NULL, 0, out);
     }
     /* Mapped, not read: only the pages the decoder visits are loaded.
      * MAP_PRIVATE: what the writer changes later may or may not show,
@@ -818,29 +833,29 @@ int ompi_evt_fr_open_fd(int fd, ompi_evt_fr_file_t **out)
     return rc;
 }
 
-int ompi_evt_fr_open(const char *path, ompi_evt_fr_file_t **out)
+int mca_common_evt_flight_open(const char *path, mca_common_evt_flight_file_t **out)
 {
     char why[256];
     int fd, rc, e;
 
     *out = NULL;
-    switch (evt_input_open(AT_FDCWD, path, false, &fd, NULL, why, sizeof(why))) {
-    case EVT_INPUT_OK:
+    switch (mca_common_evt_input_open(AT_FDCWD, path, false, &fd, NULL, why, sizeof(why))) {
+    case MCA_COMMON_EVT_INPUT_OK:
         break;
-    case EVT_INPUT_UNREADABLE:
+    case MCA_COMMON_EVT_INPUT_UNREADABLE:
         return -1; /* errno from open() or stat() */
     default:
         errno = EINVAL;
         return -1;
     }
-    rc = ompi_evt_fr_open_fd(fd, out);
+    rc = mca_common_evt_flight_open_fd(fd, out);
     e = errno;
     (void) close(fd);
     errno = e;
     return rc;
 }
 
-void ompi_evt_fr_free(ompi_evt_fr_file_t *f)
+void mca_common_evt_flight_free(mca_common_evt_flight_file_t *f)
 {
     if (NULL == f) {
         return;
@@ -872,9 +887,10 @@ void ompi_evt_fr_free(ompi_evt_fr_file_t *f)
     free(f);
 }
 
-bool ompi_evt_fr_element(const ompi_evt_fr_record_t *r, uint32_t i, ompi_evt_fr_value_t *value)
+bool mca_common_evt_flight_element(const mca_common_evt_flight_record_t *r, uint32_t i,
+                                   mca_common_evt_flight_value_t *value)
 {
-    const ompi_evt_fr_element_t *el;
+    const mca_common_evt_flight_element_t *el;
     const unsigned char *p;
 
     if (NULL == r || NULL == r->event || i >= r->event->num_elements || NULL == value) {
@@ -885,25 +901,25 @@ bool ompi_evt_fr_element(const ompi_evt_fr_record_t *r, uint32_t i, ompi_evt_fr_
     p = r->payload + el->offset;
     value->type = el->type;
     switch (el->type) {
-    case OMPI_EVT_FILE_TYPE_INT32: {
+    case MCA_COMMON_EVT_FLIGHT_TYPE_INT32: {
         int32_t v;
         memcpy(&v, p, 4);
         value->v.i = v;
         break;
     }
-    case OMPI_EVT_FILE_TYPE_UINT32:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_UINT32:
         value->v.u = rd32(p);
         break;
-    case OMPI_EVT_FILE_TYPE_INT64:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_INT64:
         value->v.i = (int64_t) rd64(p);
         break;
-    case OMPI_EVT_FILE_TYPE_UINT64:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_UINT64:
         value->v.u = rd64(p);
         break;
-    case OMPI_EVT_FILE_TYPE_DOUBLE:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE:
         memcpy(&value->v.d, p, 8);
         break;
-    case OMPI_EVT_FILE_TYPE_BOOL:
+    case MCA_COMMON_EVT_FLIGHT_TYPE_BOOL:
         value->v.b = 0 != p[0];
         break;
     default:

@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * The validating wire decoder (layout: evt_base_wire.h). Every input is
+ * The validating wire decoder (layout: common_evt_wire.h). Every input is
  * hostile: each read goes through a cursor that checks the bytes left
  * first, each count is checked against the bytes that must follow it
  * before anything is sized from it, each index against what it indexes,
@@ -16,7 +16,7 @@
  * the first pass validates and measures (strings, elements), the second
  * fills one allocation of exactly that size. Records are validated once
  * (every type id, every payload's size and booleans) and then read in
- * place by ompi_evt_wire_batch_next_record().
+ * place by mca_common_evt_wire_batch_next_record().
  */
 
 #include "ompi_config.h"
@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
-#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire_internal.h"
 
 /** Bytes of a record before its payload. */
 #define RECORD_HEAD 12
@@ -34,37 +34,37 @@
  * Element types (used by the encoder too)
  * ------------------------------------------------------------------------ */
 
-size_t ompi_evt_wire_elem_size(uint8_t elem_type)
+size_t mca_common_evt_wire_elem_size(uint8_t elem_type)
 {
     switch (elem_type) {
-    case OMPI_EVT_WIRE_ELEM_INT32:
-    case OMPI_EVT_WIRE_ELEM_UINT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
         return 4;
-    case OMPI_EVT_WIRE_ELEM_INT64:
-    case OMPI_EVT_WIRE_ELEM_UINT64:
-    case OMPI_EVT_WIRE_ELEM_DOUBLE:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE:
         return 8;
-    case OMPI_EVT_WIRE_ELEM_BOOL:
+    case MCA_COMMON_EVT_WIRE_ELEM_BOOL:
         return 1;
     default:
         return 0;
     }
 }
 
-const char *ompi_evt_wire_elem_name(uint8_t elem_type)
+const char *mca_common_evt_wire_elem_name(uint8_t elem_type)
 {
     switch (elem_type) {
-    case OMPI_EVT_WIRE_ELEM_INT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT32:
         return "i32";
-    case OMPI_EVT_WIRE_ELEM_UINT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
         return "u32";
-    case OMPI_EVT_WIRE_ELEM_INT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT64:
         return "i64";
-    case OMPI_EVT_WIRE_ELEM_UINT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
         return "u64";
-    case OMPI_EVT_WIRE_ELEM_DOUBLE:
+    case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE:
         return "double";
-    case OMPI_EVT_WIRE_ELEM_BOOL:
+    case MCA_COMMON_EVT_WIRE_ELEM_BOOL:
         return "bool";
     default:
         return "?";
@@ -174,7 +174,7 @@ static const char *arena_str(arena_t *a, const uint8_t *s, size_t len)
         return OPAL_ERR_UNPACK_FAILURE; \
     } while (0)
 
-static int parse_sender(cur_t *c, ompi_evt_wire_batch_t *b)
+static int parse_sender(cur_t *c, mca_common_evt_wire_batch_t *b)
 {
     const uint8_t *s;
     uint16_t n;
@@ -207,9 +207,9 @@ static int parse_sender(cur_t *c, ompi_evt_wire_batch_t *b)
     return OPAL_SUCCESS;
 }
 
-static int parse_clocks(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
+static int parse_clocks(cur_t *c, mca_common_evt_wire_batch_t *b, arena_t *a)
 {
-    ompi_evt_wire_clock_t *clocks;
+    mca_common_evt_wire_clock_t *clocks;
     uint16_t n;
 
     if (!rd16(c, &n)) {
@@ -221,7 +221,7 @@ static int parse_clocks(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
     }
     clocks = arena_take(a, (size_t) n * sizeof(*clocks));
     for (uint16_t i = 0; i < n; ++i) {
-        ompi_evt_wire_clock_t e;
+        mca_common_evt_wire_clock_t e;
         const uint8_t *s;
         uint16_t len;
         uint64_t tps, ticks, rt;
@@ -233,11 +233,13 @@ static int parse_clocks(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
         if (!wire_name_ok(s, len)) {
             FAIL("clocks: bad source name");
         }
-        if (0 != (e.ordering & ~(OMPI_EVT_WIRE_CLOCK_UNORDERED | OMPI_EVT_WIRE_CLOCK_HOST))) {
+        if (0
+            != (e.ordering
+                & ~(MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED | MCA_COMMON_EVT_WIRE_CLOCK_HOST))) {
             FAIL("clocks: bad clock flags");
         }
-        e.host_clock = 0 != (e.ordering & OMPI_EVT_WIRE_CLOCK_HOST);
-        e.ordering &= OMPI_EVT_WIRE_CLOCK_UNORDERED;
+        e.host_clock = 0 != (e.ordering & MCA_COMMON_EVT_WIRE_CLOCK_HOST);
+        e.ordering &= MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED;
         if (0 == tps || tps > (uint64_t) INT64_MAX) {
             FAIL("clocks: bad ticks per second");
         }
@@ -257,9 +259,9 @@ static int parse_clocks(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
     return OPAL_SUCCESS;
 }
 
-static int parse_offsets(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
+static int parse_offsets(cur_t *c, mca_common_evt_wire_batch_t *b, arena_t *a)
 {
-    ompi_evt_wire_offset_t *offs;
+    mca_common_evt_wire_offset_t *offs;
     uint16_t n;
 
     if (!rd16(c, &n)) {
@@ -289,7 +291,7 @@ static int cmp_str(const void *x, const void *y)
 }
 
 /* Element names of one type are unique (readers key fields by name). */
-static bool names_unique(const ompi_evt_wire_element_t *el, unsigned n, const char **scratch)
+static bool names_unique(const mca_common_evt_wire_element_t *el, unsigned n, const char **scratch)
 {
     unsigned k = 0;
 
@@ -310,9 +312,9 @@ static bool names_unique(const ompi_evt_wire_element_t *el, unsigned n, const ch
     return true;
 }
 
-static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
+static int parse_types(cur_t *c, mca_common_evt_wire_batch_t *b, arena_t *a)
 {
-    ompi_evt_wire_type_t *types;
+    mca_common_evt_wire_type_t *types;
     uint16_t n;
 
     if (!rd16(c, &n)) {
@@ -324,8 +326,8 @@ static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
     }
     types = arena_take(a, (size_t) n * sizeof(*types));
     for (uint16_t i = 0; i < n; ++i) {
-        ompi_evt_wire_type_t t;
-        ompi_evt_wire_element_t *el;
+        mca_common_evt_wire_type_t t;
+        mca_common_evt_wire_element_t *el;
         const uint8_t *s;
         uint16_t len, ne;
         size_t payload = 0;
@@ -339,7 +341,7 @@ static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
         if (!wire_name_ok(s, len)) {
             FAIL("types: bad event name");
         }
-        if (OMPI_EVT_WIRE_MAX_ELEMENTS < ne) {
+        if (MCA_COMMON_EVT_WIRE_MAX_ELEMENTS < ne) {
             FAIL("types: too many elements");
         }
         if (!need(c, (size_t) ne * 3)) {
@@ -348,7 +350,7 @@ static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
         t.name = arena_str(a, s, len);
         el = arena_take(a, (size_t) ne * sizeof(*el));
         for (uint16_t k = 0; k < ne; ++k) {
-            ompi_evt_wire_element_t e;
+            mca_common_evt_wire_element_t e;
             const uint8_t *en;
             uint16_t enl;
             size_t sz;
@@ -356,7 +358,7 @@ static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
             if (!rd8(c, &e.type) || !rdstr(c, &en, &enl)) {
                 FAIL("types: truncated element");
             }
-            sz = ompi_evt_wire_elem_size(e.type);
+            sz = mca_common_evt_wire_elem_size(e.type);
             if (0 == sz) {
                 FAIL("types: unknown element type");
             }
@@ -365,7 +367,7 @@ static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
             }
             e.offset = (uint16_t) payload;
             payload += sz;
-            if (OMPI_EVT_WIRE_MAX_PAYLOAD < payload) {
+            if (MCA_COMMON_EVT_WIRE_MAX_PAYLOAD < payload) {
                 FAIL("types: payload too large");
             }
             e.name = arena_str(a, en, enl);
@@ -377,7 +379,7 @@ static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
         t.payload_size = (uint16_t) payload;
         t.elements = el;
         if (a->fill) {
-            const char *scratch[OMPI_EVT_WIRE_MAX_ELEMENTS];
+            const char *scratch[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS];
             if (!names_unique(el, ne, scratch)) {
                 FAIL("types: repeated element name");
             }
@@ -392,9 +394,9 @@ static int parse_types(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
     return OPAL_SUCCESS;
 }
 
-static int parse_drops(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
+static int parse_drops(cur_t *c, mca_common_evt_wire_batch_t *b, arena_t *a)
 {
-    ompi_evt_wire_drop_t *drops;
+    mca_common_evt_wire_drop_t *drops;
     uint16_t n;
 
     if (!rd16(c, &n)) {
@@ -423,7 +425,7 @@ static int parse_drops(cur_t *c, ompi_evt_wire_batch_t *b, arena_t *a)
 }
 
 /* Walk every record once: type ids, sizes, booleans. */
-static int parse_records(cur_t *c, ompi_evt_wire_batch_t *b)
+static int parse_records(cur_t *c, mca_common_evt_wire_batch_t *b)
 {
     uint32_t n;
 
@@ -436,7 +438,7 @@ static int parse_records(cur_t *c, ompi_evt_wire_batch_t *b)
     b->records = c->p;
     b->records_len = (size_t) (c->end - c->p);
     for (uint32_t i = 0; i < n; ++i) {
-        const ompi_evt_wire_type_t *t;
+        const mca_common_evt_wire_type_t *t;
         uint16_t id;
 
         if (!need(c, RECORD_HEAD)) {
@@ -452,7 +454,8 @@ static int parse_records(cur_t *c, ompi_evt_wire_batch_t *b)
             FAIL("records: truncated payload");
         }
         for (uint16_t k = 0; k < t->num_elements; ++k) {
-            if (OMPI_EVT_WIRE_ELEM_BOOL == t->elements[k].type && 1 < c->p[t->elements[k].offset]) {
+            if (MCA_COMMON_EVT_WIRE_ELEM_BOOL == t->elements[k].type
+                && 1 < c->p[t->elements[k].offset]) {
                 FAIL("records: boolean neither 0 nor 1");
             }
         }
@@ -465,12 +468,13 @@ static int parse_records(cur_t *c, ompi_evt_wire_batch_t *b)
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_wire_peek(const void *buf, size_t len, uint64_t *seq, uint32_t *flags)
+int mca_common_evt_wire_peek(const void *buf, size_t len, uint64_t *seq, uint32_t *flags)
 {
     const uint8_t *p = buf;
 
-    if (NULL == buf || len < OMPI_EVT_WIRE_HEADER_BYTES || 0 != memcmp(p, OMPI_EVT_WIRE_MAGIC, 4)
-        || OMPI_EVT_WIRE_VERSION != wire_get16(p + 4) || wire_get32(p + 24) != len) {
+    if (NULL == buf || len < MCA_COMMON_EVT_WIRE_HEADER_BYTES
+        || 0 != memcmp(p, MCA_COMMON_EVT_WIRE_MAGIC, 4)
+        || MCA_COMMON_EVT_WIRE_VERSION != wire_get16(p + 4) || wire_get32(p + 24) != len) {
         return OPAL_ERR_UNPACK_FAILURE;
     }
     if (NULL != seq) {
@@ -483,7 +487,7 @@ int ompi_evt_wire_peek(const void *buf, size_t len, uint64_t *seq, uint32_t *fla
 }
 
 /* One pass over the sections (measuring or filling). */
-static int parse(const uint8_t *buf, size_t len, ompi_evt_wire_batch_t *b, arena_t *a)
+static int parse(const uint8_t *buf, size_t len, mca_common_evt_wire_batch_t *b, arena_t *a)
 {
     cur_t c = {buf, buf + len};
     uint16_t version, hlen;
@@ -491,19 +495,19 @@ static int parse(const uint8_t *buf, size_t len, ompi_evt_wire_batch_t *b, arena
     int last_kind = 0;
     int rc;
 
-    if (len < OMPI_EVT_WIRE_HEADER_BYTES) {
+    if (len < MCA_COMMON_EVT_WIRE_HEADER_BYTES) {
         FAIL("shorter than a header");
     }
-    if (0 != memcmp(buf, OMPI_EVT_WIRE_MAGIC, 4)) {
+    if (0 != memcmp(buf, MCA_COMMON_EVT_WIRE_MAGIC, 4)) {
         FAIL("bad magic: not a batch");
     }
     version = wire_get16(buf + 4);
-    if (OMPI_EVT_WIRE_VERSION != version) {
+    if (MCA_COMMON_EVT_WIRE_VERSION != version) {
         b->error = "unsupported format version";
         return OPAL_ERR_NOT_SUPPORTED;
     }
     hlen = wire_get16(buf + 6);
-    if (hlen < OMPI_EVT_WIRE_HEADER_BYTES || hlen > len) {
+    if (hlen < MCA_COMMON_EVT_WIRE_HEADER_BYTES || hlen > len) {
         FAIL("bad header length");
     }
     total = wire_get32(buf + 24);
@@ -515,7 +519,7 @@ static int parse(const uint8_t *buf, size_t len, ompi_evt_wire_batch_t *b, arena
     nsections = wire_get32(buf + 12);
     b->seq = wire_get64(buf + 16);
     c.p += hlen;
-    if ((size_t) (c.end - c.p) / OMPI_EVT_WIRE_SECTION_BYTES < nsections) {
+    if ((size_t) (c.end - c.p) / MCA_COMMON_EVT_WIRE_SECTION_BYTES < nsections) {
         FAIL("section count larger than the batch");
     }
     for (uint32_t i = 0; i < nsections; ++i) {
@@ -532,11 +536,12 @@ static int parse(const uint8_t *buf, size_t len, ompi_evt_wire_batch_t *b, arena
         body.p = c.p;
         body.end = c.p + blen;
         c.p += blen;
-        if (0 == i && OMPI_EVT_WIRE_SECTION_SENDER != kind) {
+        if (0 == i && MCA_COMMON_EVT_WIRE_SECTION_SENDER != kind) {
             FAIL("first section is not the sender");
         }
-        if (kind < OMPI_EVT_WIRE_SECTION_SENDER || kind > OMPI_EVT_WIRE_SECTION_RECORDS) {
-            if (OMPI_EVT_WIRE_SECTION_REQUIRED & sflags) {
+        if (kind < MCA_COMMON_EVT_WIRE_SECTION_SENDER
+            || kind > MCA_COMMON_EVT_WIRE_SECTION_RECORDS) {
+            if (MCA_COMMON_EVT_WIRE_SECTION_REQUIRED & sflags) {
                 b->error = "unknown section marked required";
                 return OPAL_ERR_NOT_SUPPORTED;
             }
@@ -547,19 +552,19 @@ static int parse(const uint8_t *buf, size_t len, ompi_evt_wire_batch_t *b, arena
         }
         last_kind = kind;
         switch (kind) {
-        case OMPI_EVT_WIRE_SECTION_SENDER:
+        case MCA_COMMON_EVT_WIRE_SECTION_SENDER:
             rc = parse_sender(&body, b);
             break;
-        case OMPI_EVT_WIRE_SECTION_CLOCKS:
+        case MCA_COMMON_EVT_WIRE_SECTION_CLOCKS:
             rc = parse_clocks(&body, b, a);
             break;
-        case OMPI_EVT_WIRE_SECTION_OFFSETS:
+        case MCA_COMMON_EVT_WIRE_SECTION_OFFSETS:
             rc = parse_offsets(&body, b, a);
             break;
-        case OMPI_EVT_WIRE_SECTION_TYPES:
+        case MCA_COMMON_EVT_WIRE_SECTION_TYPES:
             rc = parse_types(&body, b, a);
             break;
-        case OMPI_EVT_WIRE_SECTION_DROPS:
+        case MCA_COMMON_EVT_WIRE_SECTION_DROPS:
             rc = parse_drops(&body, b, a);
             break;
         default: /* RECORDS: validated in the filling pass (needs the types) */
@@ -579,7 +584,7 @@ static int parse(const uint8_t *buf, size_t len, ompi_evt_wire_batch_t *b, arena
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_wire_decode(const void *buf, size_t len, ompi_evt_wire_batch_t *batch)
+int mca_common_evt_wire_decode(const void *buf, size_t len, mca_common_evt_wire_batch_t *batch)
 {
     arena_t a = {false, NULL, 0};
     int rc;
@@ -592,8 +597,8 @@ int ompi_evt_wire_decode(const void *buf, size_t len, ompi_evt_wire_batch_t *bat
         batch->error = "no buffer";
         return OPAL_ERR_BAD_PARAM;
     }
-    if (len > OMPI_EVT_WIRE_MAX_BATCH) {
-        batch->error = "batch larger than OMPI_EVT_WIRE_MAX_BATCH";
+    if (len > MCA_COMMON_EVT_WIRE_MAX_BATCH) {
+        batch->error = "batch larger than MCA_COMMON_EVT_WIRE_MAX_BATCH";
         return OPAL_ERR_UNPACK_FAILURE;
     }
     rc = parse(buf, len, batch, &a);
@@ -624,7 +629,7 @@ int ompi_evt_wire_decode(const void *buf, size_t len, ompi_evt_wire_batch_t *bat
     return OPAL_SUCCESS;
 }
 
-void ompi_evt_wire_batch_destruct(ompi_evt_wire_batch_t *batch)
+void mca_common_evt_wire_batch_destruct(mca_common_evt_wire_batch_t *batch)
 {
     if (NULL == batch) {
         return;
@@ -633,11 +638,11 @@ void ompi_evt_wire_batch_destruct(ompi_evt_wire_batch_t *batch)
     memset(batch, 0, sizeof(*batch));
 }
 
-bool ompi_evt_wire_batch_next_record(const ompi_evt_wire_batch_t *batch, size_t *cursor,
-                                     ompi_evt_wire_record_t *rec)
+bool mca_common_evt_wire_batch_next_record(const mca_common_evt_wire_batch_t *batch, size_t *cursor,
+                                           mca_common_evt_wire_record_t *rec)
 {
     const uint8_t *p;
-    const ompi_evt_wire_type_t *t;
+    const mca_common_evt_wire_type_t *t;
     uint16_t id;
 
     /* the decode validated the whole section: only the end is checked */
@@ -662,8 +667,9 @@ bool ompi_evt_wire_batch_next_record(const ompi_evt_wire_batch_t *batch, size_t 
     return true;
 }
 
-int ompi_evt_wire_element_value(const ompi_evt_wire_type_t *type, const uint8_t *payload,
-                                unsigned i, ompi_evt_wire_value_t *value)
+int mca_common_evt_wire_element_value(const mca_common_evt_wire_type_t *type,
+                                      const uint8_t *payload, unsigned i,
+                                      mca_common_evt_wire_value_t *value)
 {
     const uint8_t *p;
 
@@ -673,24 +679,24 @@ int ompi_evt_wire_element_value(const ompi_evt_wire_type_t *type, const uint8_t 
     p = payload + type->elements[i].offset;
     value->type = type->elements[i].type;
     switch (value->type) {
-    case OMPI_EVT_WIRE_ELEM_INT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT32:
         value->v.i = (int32_t) wire_get32(p);
         break;
-    case OMPI_EVT_WIRE_ELEM_UINT32:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
         value->v.u = wire_get32(p);
         break;
-    case OMPI_EVT_WIRE_ELEM_INT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_INT64:
         value->v.i = (int64_t) wire_get64(p);
         break;
-    case OMPI_EVT_WIRE_ELEM_UINT64:
+    case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
         value->v.u = wire_get64(p);
         break;
-    case OMPI_EVT_WIRE_ELEM_DOUBLE: {
+    case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE: {
         uint64_t bits = wire_get64(p);
         memcpy(&value->v.d, &bits, 8);
         break;
     }
-    case OMPI_EVT_WIRE_ELEM_BOOL:
+    case MCA_COMMON_EVT_WIRE_ELEM_BOOL:
         value->v.b = 0 != *p;
         break;
     default:
@@ -699,7 +705,7 @@ int ompi_evt_wire_element_value(const ompi_evt_wire_type_t *type, const uint8_t 
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_wire_element_find(const ompi_evt_wire_type_t *type, const char *name)
+int mca_common_evt_wire_element_find(const mca_common_evt_wire_type_t *type, const char *name)
 {
     if (NULL == type || NULL == name || '\0' == name[0]) {
         return -1;

@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * Node files (layout and promises: evt_base_nodefile.h): the appender used
+ * Node files (layout and promises: common_evt_nodefile.h): the appender used
  * by a node sink, and the crash-tolerant reader used by ompi-evt-listen.
  */
 
@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ompi/mca/evt/base/evt_base_nodefile.h"
-#include "ompi/mca/evt/base/evt_base_wire.h"
-#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire_internal.h"
 
 /** Fixed part of the file header before the host bytes. */
 #define FILE_HEAD_FIXED 24
@@ -80,7 +80,7 @@ static bool host_ok(const char *host)
     if (NULL == host) {
         return false;
     }
-    n = strnlen(host, OMPI_EVT_WIRE_HOST_MAX + 1);
+    n = strnlen(host, MCA_COMMON_EVT_WIRE_HOST_MAX + 1);
     if (!wire_text_ok((const uint8_t *) host, n) || NULL != strchr(host, '/')
         || 0 == strcmp(host, ".") || 0 == strcmp(host, "..")) {
         return false;
@@ -95,11 +95,11 @@ static int64_t realtime_now(void)
     return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *host)
+int mca_common_evt_nodefile_open(mca_common_evt_nodefile_t *f, const char *dir, const char *host)
 {
-    uint8_t head[FILE_HEAD_FIXED + OMPI_EVT_WIRE_HOST_MAX + 8];
+    uint8_t head[FILE_HEAD_FIXED + MCA_COMMON_EVT_WIRE_HOST_MAX + 8];
     uint8_t ihead[IDX_HEAD_BYTES];
-    char name[OMPI_EVT_WIRE_HOST_MAX + sizeof(OMPI_EVT_NODEFILE_IDX_SUFFIX) + 1];
+    char name[MCA_COMMON_EVT_WIRE_HOST_MAX + sizeof(MCA_COMMON_EVT_NODEFILE_IDX_SUFFIX) + 1];
     char idx_name[sizeof(name)];
     struct iovec iov[1];
     struct rlimit lim;
@@ -134,9 +134,9 @@ int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *
         goto cleanup;
     }
     hl = strlen(host);
-    (void) snprintf(name, sizeof(name), "%s%s", host, OMPI_EVT_NODEFILE_SUFFIX);
+    (void) snprintf(name, sizeof(name), "%s%s", host, MCA_COMMON_EVT_NODEFILE_SUFFIX);
     (void) snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
-    (void) snprintf(idx_name, sizeof(idx_name), "%s%s", host, OMPI_EVT_NODEFILE_IDX_SUFFIX);
+    (void) snprintf(idx_name, sizeof(idx_name), "%s%s", host, MCA_COMMON_EVT_NODEFILE_IDX_SUFFIX);
     /* Both files or neither: a node file left without its index (or a
      * 0-byte one) would block the next run and look foreign to a reader.
      * Removing by name is safe: the folder is ours and no one else may
@@ -162,13 +162,13 @@ int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *
 
     hlen = PAD8(FILE_HEAD_FIXED + hl);
     memset(head, 0, sizeof(head));
-    memcpy(head, OMPI_EVT_NODEFILE_MAGIC, 4);
-    wire_put16(head + 4, OMPI_EVT_NODEFILE_VERSION);
+    memcpy(head, MCA_COMMON_EVT_NODEFILE_MAGIC, 4);
+    wire_put16(head + 4, MCA_COMMON_EVT_NODEFILE_VERSION);
     wire_put16(head + 6, (uint16_t) hlen);
     wire_put16(head + 12, (uint16_t) hl);
     wire_put64(head + 16, (uint64_t) realtime_now());
     memcpy(head + FILE_HEAD_FIXED, host, hl);
-    wire_put32(head + 8, ompi_evt_wire_crc32c(0, head, hlen));
+    wire_put32(head + 8, mca_common_evt_wire_crc32c(0, head, hlen));
     iov[0].iov_base = head;
     iov[0].iov_len = hlen;
     if (0 != write_all(f->fd, 0, iov, 1)) {
@@ -177,10 +177,10 @@ int ompi_evt_nodefile_open(ompi_evt_nodefile_t *f, const char *dir, const char *
         goto cleanup;
     }
     memset(ihead, 0, sizeof(ihead));
-    memcpy(ihead, OMPI_EVT_NODEFILE_IDX_MAGIC, 4);
-    wire_put16(ihead + 4, OMPI_EVT_NODEFILE_VERSION);
+    memcpy(ihead, MCA_COMMON_EVT_NODEFILE_IDX_MAGIC, 4);
+    wire_put16(ihead + 4, MCA_COMMON_EVT_NODEFILE_VERSION);
     wire_put16(ihead + 6, IDX_HEAD_BYTES);
-    wire_put32(ihead + 12, ompi_evt_wire_crc32c(0, ihead, 12));
+    wire_put32(ihead + 12, mca_common_evt_wire_crc32c(0, ihead, 12));
     iov[0].iov_base = ihead;
     iov[0].iov_len = sizeof(ihead);
     if (0 != write_all(f->idx_fd, 0, iov, 1)) {
@@ -216,7 +216,7 @@ cleanup:
  * still behind them (@p keep_reserve)? The space is allocated now, so the
  * write that follows cannot run out of it half-way; on a file system
  * that cannot preallocate, the write is the test. */
-static int make_room(ompi_evt_nodefile_t *f, uint64_t bytes, bool keep_reserve)
+static int make_room(mca_common_evt_nodefile_t *f, uint64_t bytes, bool keep_reserve)
 {
     uint64_t want = bytes + (keep_reserve ? f->reserve : 0);
 
@@ -239,7 +239,7 @@ static int make_room(ompi_evt_nodefile_t *f, uint64_t bytes, bool keep_reserve)
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_nodefile_set_reserve(ompi_evt_nodefile_t *f, uint64_t bytes)
+int mca_common_evt_nodefile_set_reserve(mca_common_evt_nodefile_t *f, uint64_t bytes)
 {
     if (NULL == f || f->fd < 0) {
         return OPAL_ERR_BAD_PARAM;
@@ -249,20 +249,20 @@ int ompi_evt_nodefile_set_reserve(ompi_evt_nodefile_t *f, uint64_t bytes)
 }
 
 /* One frame, then its index entry (the batch was validated). */
-static int append_frame(ompi_evt_nodefile_t *f, const void *batch, size_t len, uint32_t rank,
+static int append_frame(mca_common_evt_nodefile_t *f, const void *batch, size_t len, uint32_t rank,
                         uint64_t seq, uint32_t flags, bool from_reserve)
 {
     static const uint8_t zeros[8] = {0};
-    uint8_t frame[OMPI_EVT_NODEFILE_FRAME_BYTES];
-    uint8_t entry[OMPI_EVT_NODEFILE_ENTRY_BYTES];
+    uint8_t frame[MCA_COMMON_EVT_NODEFILE_FRAME_BYTES];
+    uint8_t entry[MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES];
     struct iovec iov[3];
     size_t pad;
     int rc;
 
-    memcpy(frame, OMPI_EVT_NODEFILE_FRAME, 4);
+    memcpy(frame, MCA_COMMON_EVT_NODEFILE_FRAME, 4);
     wire_put32(frame + 4, (uint32_t) len);
-    wire_put32(frame + 8, ompi_evt_wire_crc32c(0, batch, len));
-    wire_put32(frame + 12, ompi_evt_wire_crc32c(0, frame, 12));
+    wire_put32(frame + 8, mca_common_evt_wire_crc32c(0, batch, len));
+    wire_put32(frame + 12, mca_common_evt_wire_crc32c(0, frame, 12));
     pad = PAD8(len) - len;
     rc = make_room(f, sizeof(frame) + len + pad, !from_reserve);
     if (OPAL_SUCCESS != rc) {
@@ -289,29 +289,30 @@ static int append_frame(ompi_evt_nodefile_t *f, const void *batch, size_t len, u
     wire_put32(entry + 12, rank);
     wire_put64(entry + 16, seq);
     wire_put32(entry + 24, flags);
-    wire_put32(entry + 28, ompi_evt_wire_crc32c(0, entry, 28));
+    wire_put32(entry + 28, mca_common_evt_wire_crc32c(0, entry, 28));
     iov[0].iov_base = entry;
     iov[0].iov_len = sizeof(entry);
     f->offset += sizeof(frame) + len + pad;
     /* the index only speeds up resynchronisation: a failed entry write
      * leaves the frames readable (a reader validates entries) */
-    if (0 != write_all(f->idx_fd, IDX_HEAD_BYTES + f->batches * OMPI_EVT_NODEFILE_ENTRY_BYTES,
-                       iov, 1)) {
+    if (0
+        != write_all(f->idx_fd, IDX_HEAD_BYTES + f->batches * MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES,
+                     iov, 1)) {
         seterr(f->error, sizeof(f->error), "%s.idx: %s", f->path, strerror(errno));
     }
     ++f->batches;
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_nodefile_append(ompi_evt_nodefile_t *f, const void *batch, size_t len)
+int mca_common_evt_nodefile_append(mca_common_evt_nodefile_t *f, const void *batch, size_t len)
 {
-    ompi_evt_wire_batch_t b;
+    mca_common_evt_wire_batch_t b;
     int rc;
 
     if (NULL == f || f->fd < 0 || NULL == batch) {
         return OPAL_ERR_BAD_PARAM;
     }
-    rc = ompi_evt_wire_decode(batch, len, &b);
+    rc = mca_common_evt_wire_decode(batch, len, &b);
     if (OPAL_SUCCESS != rc) {
         ++f->rejected;
         seterr(f->error, sizeof(f->error), "batch refused: %s",
@@ -319,31 +320,31 @@ int ompi_evt_nodefile_append(ompi_evt_nodefile_t *f, const void *batch, size_t l
         return OPAL_ERR_OUT_OF_RESOURCE == rc ? rc : OPAL_ERR_BAD_PARAM;
     }
     rc = append_frame(f, batch, len, b.sender.rank, b.seq, b.flags, false);
-    ompi_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_batch_destruct(&b);
     return rc;
 }
 
-int ompi_evt_nodefile_append_decoded(ompi_evt_nodefile_t *f, const void *batch, size_t len,
-                                     const ompi_evt_wire_batch_t *decoded)
+int mca_common_evt_nodefile_append_decoded(mca_common_evt_nodefile_t *f, const void *batch,
+                                           size_t len, const mca_common_evt_wire_batch_t *decoded)
 {
     if (NULL == f || f->fd < 0 || NULL == batch || NULL == decoded || NULL == decoded->storage
-        || len < OMPI_EVT_WIRE_HEADER_BYTES) {
+        || len < MCA_COMMON_EVT_WIRE_HEADER_BYTES) {
         return OPAL_ERR_BAD_PARAM;
     }
     return append_frame(f, batch, len, decoded->sender.rank, decoded->seq, decoded->flags, false);
 }
 
-int ompi_evt_nodefile_append_reserved(ompi_evt_nodefile_t *f, const void *batch, size_t len,
-                                      const ompi_evt_wire_batch_t *decoded)
+int mca_common_evt_nodefile_append_reserved(mca_common_evt_nodefile_t *f, const void *batch,
+                                            size_t len, const mca_common_evt_wire_batch_t *decoded)
 {
     if (NULL == f || f->fd < 0 || NULL == batch || NULL == decoded || NULL == decoded->storage
-        || len < OMPI_EVT_WIRE_HEADER_BYTES) {
+        || len < MCA_COMMON_EVT_WIRE_HEADER_BYTES) {
         return OPAL_ERR_BAD_PARAM;
     }
     return append_frame(f, batch, len, decoded->sender.rank, decoded->seq, decoded->flags, true);
 }
 
-int ompi_evt_nodefile_sync(ompi_evt_nodefile_t *f)
+int mca_common_evt_nodefile_sync(mca_common_evt_nodefile_t *f)
 {
     if (NULL == f || f->fd < 0) {
         return OPAL_ERR_BAD_PARAM;
@@ -354,7 +355,7 @@ int ompi_evt_nodefile_sync(ompi_evt_nodefile_t *f)
     return OPAL_SUCCESS;
 }
 
-void ompi_evt_nodefile_close(ompi_evt_nodefile_t *f)
+void mca_common_evt_nodefile_close(mca_common_evt_nodefile_t *f)
 {
     if (NULL == f) {
         return;
@@ -369,7 +370,7 @@ void ompi_evt_nodefile_close(ompi_evt_nodefile_t *f)
     f->idx_fd = -1;
 }
 
-void ompi_evt_nodefile_remove(ompi_evt_nodefile_t *f)
+void mca_common_evt_nodefile_remove(mca_common_evt_nodefile_t *f)
 {
     char idx[sizeof(f->path) + 8];
 
@@ -389,17 +390,17 @@ void ompi_evt_nodefile_remove(ompi_evt_nodefile_t *f)
 /** Read-ahead window: frames are read through it, big ones directly. */
 #define READ_WINDOW (1u << 20)
 
-struct ompi_evt_nodefile_rstate_t {
+struct mca_common_evt_nodefile_rstate_t {
     int fd;
-    int idx_fd;          /**< -1: none (or not usable) */
+    int idx_fd; /**< -1: none (or not usable) */
     bool idx_checked;
-    uint64_t size;       /**< file size at open */
-    uint64_t pos;        /**< offset of the next frame */
-    uint8_t *win;        /**< read-ahead window */
-    size_t win_cap;      /**< its size: READ_WINDOW, or the file's if smaller */
-    uint64_t win_off;    /**< file offset of win[0] */
+    uint64_t size;    /**< file size at open */
+    uint64_t pos;     /**< offset of the next frame */
+    uint8_t *win;     /**< read-ahead window */
+    size_t win_cap;   /**< its size: READ_WINDOW, or the file's if smaller */
+    uint64_t win_off; /**< file offset of win[0] */
     size_t win_len;
-    uint8_t *big;        /**< a frame larger than the window */
+    uint8_t *big; /**< a frame larger than the window */
     size_t big_cap;
 };
 
@@ -426,7 +427,7 @@ static ssize_t read_at(int fd, void *buf, size_t len, uint64_t off)
 
 /* Bytes [off, off + len) of the file; NULL when beyond its end (or on an
  * I/O error, *io set). */
-static const uint8_t *fetch(struct ompi_evt_nodefile_rstate_t *s, uint64_t off, size_t len,
+static const uint8_t *fetch(struct mca_common_evt_nodefile_rstate_t *s, uint64_t off, size_t len,
                             bool *io)
 {
     ssize_t r;
@@ -467,7 +468,7 @@ static const uint8_t *fetch(struct ompi_evt_nodefile_rstate_t *s, uint64_t off, 
 typedef enum { FRAME_OK, FRAME_END, FRAME_TRUNCATED, FRAME_BAD, FRAME_IO } frame_t;
 
 /* Check the frame at @p off. */
-static frame_t check_frame(struct ompi_evt_nodefile_rstate_t *s, uint64_t off,
+static frame_t check_frame(struct mca_common_evt_nodefile_rstate_t *s, uint64_t off,
                            const uint8_t **batch, uint32_t *len)
 {
     const uint8_t *h, *b;
@@ -477,25 +478,25 @@ static frame_t check_frame(struct ompi_evt_nodefile_rstate_t *s, uint64_t off,
     if (off == s->size) {
         return FRAME_END;
     }
-    h = fetch(s, off, OMPI_EVT_NODEFILE_FRAME_BYTES, &io);
+    h = fetch(s, off, MCA_COMMON_EVT_NODEFILE_FRAME_BYTES, &io);
     if (NULL == h) {
         return io ? FRAME_IO : FRAME_TRUNCATED;
     }
-    if (0 != memcmp(h, OMPI_EVT_NODEFILE_FRAME, 4)
-        || wire_get32(h + 12) != ompi_evt_wire_crc32c(0, h, 12)) {
+    if (0 != memcmp(h, MCA_COMMON_EVT_NODEFILE_FRAME, 4)
+        || wire_get32(h + 12) != mca_common_evt_wire_crc32c(0, h, 12)) {
         return FRAME_BAD;
     }
     n = wire_get32(h + 4);
-    if (n < OMPI_EVT_WIRE_HEADER_BYTES || n > OMPI_EVT_WIRE_MAX_BATCH) {
+    if (n < MCA_COMMON_EVT_WIRE_HEADER_BYTES || n > MCA_COMMON_EVT_WIRE_MAX_BATCH) {
         return FRAME_BAD;
     }
     {
         uint32_t crc = wire_get32(h + 8);
-        b = fetch(s, off + OMPI_EVT_NODEFILE_FRAME_BYTES, n, &io);
+        b = fetch(s, off + MCA_COMMON_EVT_NODEFILE_FRAME_BYTES, n, &io);
         if (NULL == b) {
             return io ? FRAME_IO : FRAME_TRUNCATED;
         }
-        if (crc != ompi_evt_wire_crc32c(0, b, n)) {
+        if (crc != mca_common_evt_wire_crc32c(0, b, n)) {
             return FRAME_BAD;
         }
     }
@@ -505,9 +506,9 @@ static frame_t check_frame(struct ompi_evt_nodefile_rstate_t *s, uint64_t off,
 }
 
 /* Open the index at first need; -1 when there is none or it is foreign. */
-static void open_index(ompi_evt_nodefile_reader_t *r, const char *path)
+static void open_index(mca_common_evt_nodefile_reader_t *r, const char *path)
 {
-    struct ompi_evt_nodefile_rstate_t *s = r->state;
+    struct mca_common_evt_nodefile_rstate_t *s = r->state;
     char ipath[4200];
     uint8_t h[IDX_HEAD_BYTES];
 
@@ -519,9 +520,9 @@ static void open_index(ompi_evt_nodefile_reader_t *r, const char *path)
         return;
     }
     if (IDX_HEAD_BYTES != read_at(s->idx_fd, h, sizeof(h), 0)
-        || 0 != memcmp(h, OMPI_EVT_NODEFILE_IDX_MAGIC, 4)
-        || OMPI_EVT_NODEFILE_VERSION != wire_get16(h + 4)
-        || wire_get32(h + 12) != ompi_evt_wire_crc32c(0, h, 12)) {
+        || 0 != memcmp(h, MCA_COMMON_EVT_NODEFILE_IDX_MAGIC, 4)
+        || MCA_COMMON_EVT_NODEFILE_VERSION != wire_get16(h + 4)
+        || wire_get32(h + 12) != mca_common_evt_wire_crc32c(0, h, 12)) {
         (void) close(s->idx_fd);
         s->idx_fd = -1;
     }
@@ -531,27 +532,27 @@ static void open_index(ompi_evt_nodefile_reader_t *r, const char *path)
  * first entry after the damage whose frame is intact); the bytes between
  * the damage and it (or the end) are scanned on 8-byte boundaries for an
  * intact frame the index does not name (an entry lost or damaged too). */
-static uint64_t resync(ompi_evt_nodefile_reader_t *r, uint64_t bad, bool *io)
+static uint64_t resync(mca_common_evt_nodefile_reader_t *r, uint64_t bad, bool *io)
 {
-    struct ompi_evt_nodefile_rstate_t *s = r->state;
+    struct mca_common_evt_nodefile_rstate_t *s = r->state;
     uint64_t limit = s->size;
     bool from_index = false;
     const uint8_t *b;
     uint32_t len;
 
     if (s->idx_fd >= 0) {
-        uint8_t e[OMPI_EVT_NODEFILE_ENTRY_BYTES * 256];
+        uint8_t e[MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES * 256];
         uint64_t at = IDX_HEAD_BYTES;
         while (!from_index) {
             ssize_t got = read_at(s->idx_fd, e, sizeof(e), at);
             if (got <= 0) {
                 break;
             }
-            for (ssize_t k = 0; k + OMPI_EVT_NODEFILE_ENTRY_BYTES <= got;
-                 k += OMPI_EVT_NODEFILE_ENTRY_BYTES) {
+            for (ssize_t k = 0; k + MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES <= got;
+                 k += MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES) {
                 const uint8_t *x = e + k;
                 uint64_t off = wire_get64(x);
-                if (wire_get32(x + 28) != ompi_evt_wire_crc32c(0, x, 28) || off <= bad
+                if (wire_get32(x + 28) != mca_common_evt_wire_crc32c(0, x, 28) || off <= bad
                     || off >= limit) {
                     continue;
                 }
@@ -564,7 +565,7 @@ static uint64_t resync(ompi_evt_nodefile_reader_t *r, uint64_t bad, bool *io)
             at += (uint64_t) got;
         }
     }
-    for (uint64_t off = bad + 8; off + OMPI_EVT_NODEFILE_FRAME_BYTES <= limit; off += 8) {
+    for (uint64_t off = bad + 8; off + MCA_COMMON_EVT_NODEFILE_FRAME_BYTES <= limit; off += 8) {
         const uint8_t *h = fetch(s, off, 4, io);
         if (NULL == h) {
             if (*io) {
@@ -572,7 +573,7 @@ static uint64_t resync(ompi_evt_nodefile_reader_t *r, uint64_t bad, bool *io)
             }
             break;
         }
-        if (0 == memcmp(h, OMPI_EVT_NODEFILE_FRAME, 4)
+        if (0 == memcmp(h, MCA_COMMON_EVT_NODEFILE_FRAME, 4)
             && FRAME_OK == check_frame(s, off, &b, &len)) {
             return off;
         }
@@ -583,7 +584,7 @@ static uint64_t resync(ompi_evt_nodefile_reader_t *r, uint64_t bad, bool *io)
     return limit;
 }
 
-bool ompi_evt_nodefile_is_nodefile(const char *path)
+bool mca_common_evt_nodefile_is_nodefile(const char *path)
 {
     uint8_t m[4];
     int fd;
@@ -596,15 +597,15 @@ bool ompi_evt_nodefile_is_nodefile(const char *path)
     if (fd < 0) {
         return false;
     }
-    yes = 4 == read_at(fd, m, 4, 0) && 0 == memcmp(m, OMPI_EVT_NODEFILE_MAGIC, 4);
+    yes = 4 == read_at(fd, m, 4, 0) && 0 == memcmp(m, MCA_COMMON_EVT_NODEFILE_MAGIC, 4);
     (void) close(fd);
     return yes;
 }
 
-int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, const char *path)
+int mca_common_evt_nodefile_reader_open(mca_common_evt_nodefile_reader_t *r, const char *path)
 {
-    struct ompi_evt_nodefile_rstate_t *s;
-    uint8_t head[FILE_HEAD_FIXED + OMPI_EVT_WIRE_HOST_MAX + 8];
+    struct mca_common_evt_nodefile_rstate_t *s;
+    uint8_t head[FILE_HEAD_FIXED + MCA_COMMON_EVT_WIRE_HOST_MAX + 8];
     struct stat st;
     ssize_t got;
     size_t hlen, hl;
@@ -645,7 +646,7 @@ int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, const char *pat
         ret = OPAL_ERR_FILE_OPEN_FAILURE;
         goto cleanup;
     }
-    if (got < 4 || 0 != memcmp(head, OMPI_EVT_NODEFILE_MAGIC, 4)) {
+    if (got < 4 || 0 != memcmp(head, MCA_COMMON_EVT_NODEFILE_MAGIC, 4)) {
         seterr(r->error, sizeof(r->error), "%s: not an ompi-evt node file", path);
         ret = OPAL_ERR_UNPACK_FAILURE;
         goto cleanup;
@@ -655,15 +656,15 @@ int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, const char *pat
         ret = OPAL_ERR_UNPACK_FAILURE;
         goto cleanup;
     }
-    if (OMPI_EVT_NODEFILE_VERSION != wire_get16(head + 4)) {
-        seterr(r->error, sizeof(r->error), "%s: node file version %u, this reader knows %d",
-                        path, wire_get16(head + 4), OMPI_EVT_NODEFILE_VERSION);
+    if (MCA_COMMON_EVT_NODEFILE_VERSION != wire_get16(head + 4)) {
+        seterr(r->error, sizeof(r->error), "%s: node file version %u, this reader knows %d", path,
+               wire_get16(head + 4), MCA_COMMON_EVT_NODEFILE_VERSION);
         ret = OPAL_ERR_UNPACK_FAILURE;
         goto cleanup;
     }
     hlen = wire_get16(head + 6);
     hl = wire_get16(head + 12);
-    if (hl > OMPI_EVT_WIRE_HOST_MAX || hlen != PAD8(FILE_HEAD_FIXED + hl)
+    if (hl > MCA_COMMON_EVT_WIRE_HOST_MAX || hlen != PAD8(FILE_HEAD_FIXED + hl)
         || read_at(s->fd, head, hlen, 0) != (ssize_t) hlen) {
         seterr(r->error, sizeof(r->error), "%s: node file header damaged", path);
         ret = OPAL_ERR_UNPACK_FAILURE;
@@ -672,7 +673,7 @@ int ompi_evt_nodefile_reader_open(ompi_evt_nodefile_reader_t *r, const char *pat
     {
         uint32_t crc = wire_get32(head + 8);
         wire_put32(head + 8, 0);
-        if (crc != ompi_evt_wire_crc32c(0, head, hlen)
+        if (crc != mca_common_evt_wire_crc32c(0, head, hlen)
             || !wire_text_ok(head + FILE_HEAD_FIXED, hl)) {
             seterr(r->error, sizeof(r->error), "%s: node file header damaged", path);
             ret = OPAL_ERR_UNPACK_FAILURE;
@@ -695,16 +696,16 @@ cleanup:
     if (OPAL_SUCCESS != ret) {
         char keep[sizeof(r->error)];
         memcpy(keep, r->error, sizeof(keep));
-        ompi_evt_nodefile_reader_close(r);
+        mca_common_evt_nodefile_reader_close(r);
         memcpy(r->error, keep, sizeof(keep));
     }
     return ret;
 }
 
-int ompi_evt_nodefile_reader_next(ompi_evt_nodefile_reader_t *r, const void **batch, size_t *len,
-                                  uint64_t *offset)
+int mca_common_evt_nodefile_reader_next(mca_common_evt_nodefile_reader_t *r, const void **batch,
+                                        size_t *len, uint64_t *offset)
 {
-    struct ompi_evt_nodefile_rstate_t *s;
+    struct mca_common_evt_nodefile_rstate_t *s;
 
     if (NULL == r || NULL == r->state || NULL == batch || NULL == len) {
         return OPAL_ERR_BAD_PARAM;
@@ -723,7 +724,7 @@ int ompi_evt_nodefile_reader_next(ompi_evt_nodefile_reader_t *r, const void **ba
             if (NULL != offset) {
                 *offset = s->pos;
             }
-            s->pos += OMPI_EVT_NODEFILE_FRAME_BYTES + PAD8((size_t) n);
+            s->pos += MCA_COMMON_EVT_NODEFILE_FRAME_BYTES + PAD8((size_t) n);
             if (s->pos > s->size) { /* padding cut off at the very end */
                 s->pos = s->size;
             }
@@ -733,7 +734,7 @@ int ompi_evt_nodefile_reader_next(ompi_evt_nodefile_reader_t *r, const void **ba
             return OPAL_ERR_NOT_FOUND;
         case FRAME_IO:
             seterr(r->error, sizeof(r->error), "read error at offset %llu: %s",
-                            (unsigned long long) s->pos, strerror(errno));
+                   (unsigned long long) s->pos, strerror(errno));
             return OPAL_ERR_FILE_READ_FAILURE;
         case FRAME_TRUNCATED:
         case FRAME_BAD:
@@ -744,7 +745,7 @@ int ompi_evt_nodefile_reader_next(ompi_evt_nodefile_reader_t *r, const void **ba
         next = resync(r, s->pos, &io);
         if (io) {
             seterr(r->error, sizeof(r->error), "read error after offset %llu: %s",
-                            (unsigned long long) s->pos, strerror(errno));
+                   (unsigned long long) s->pos, strerror(errno));
             return OPAL_ERR_FILE_READ_FAILURE;
         }
         if (0 == r->stats.damaged) {
@@ -762,9 +763,9 @@ int ompi_evt_nodefile_reader_next(ompi_evt_nodefile_reader_t *r, const void **ba
     }
 }
 
-void ompi_evt_nodefile_reader_close(ompi_evt_nodefile_reader_t *r)
+void mca_common_evt_nodefile_reader_close(mca_common_evt_nodefile_reader_t *r)
 {
-    struct ompi_evt_nodefile_rstate_t *s;
+    struct mca_common_evt_nodefile_rstate_t *s;
 
     if (NULL == r || NULL == r->state) {
         return;

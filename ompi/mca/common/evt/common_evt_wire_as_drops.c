@@ -9,7 +9,7 @@
  * @file
  *
  * A batch whose records could not be kept, restated as drops
- * (ompi_evt_wire_batch_as_drops() in evt_base_wire.h): what a receiver
+ * (mca_common_evt_wire_batch_as_drops() in common_evt_wire.h): what a receiver
  * writes in place of a batch it has no room for, so that a reader still
  * sees every batch number and counts every event of it.
  */
@@ -19,22 +19,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
-#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire_internal.h"
 
-int ompi_evt_wire_batch_as_drops(const void *buf, size_t len, const ompi_evt_wire_batch_t *batch,
-                                 uint32_t add_flags, void **out, size_t *out_len)
+int mca_common_evt_wire_batch_as_drops(const void *buf, size_t len,
+                                       const mca_common_evt_wire_batch_t *batch, uint32_t add_flags,
+                                       void **out, size_t *out_len)
 {
     const uint8_t *in = buf, *p, *end;
     uint64_t *counts = NULL;
-    ompi_evt_wire_record_t rec;
+    mca_common_evt_wire_record_t rec;
     uint32_t nsections = 0;
     uint16_t hlen, ndrops = 0;
     size_t cursor = 0, used, cap;
     uint8_t *o;
 
     if (NULL == buf || NULL == batch || NULL == batch->storage || NULL == out || NULL == out_len
-        || len < OMPI_EVT_WIRE_HEADER_BYTES) {
+        || len < MCA_COMMON_EVT_WIRE_HEADER_BYTES) {
         return OPAL_ERR_BAD_PARAM;
     }
     *out = NULL;
@@ -48,7 +49,7 @@ int ompi_evt_wire_batch_as_drops(const void *buf, size_t len, const ompi_evt_wir
         uint64_t *c = &counts[batch->drops[i].type];
         *c = UINT64_MAX - *c < batch->drops[i].count ? UINT64_MAX : *c + batch->drops[i].count;
     }
-    while (ompi_evt_wire_batch_next_record(batch, &cursor, &rec)) {
+    while (mca_common_evt_wire_batch_next_record(batch, &cursor, &rec)) {
         if (UINT64_MAX != counts[rec.type]) {
             ++counts[rec.type];
         }
@@ -57,7 +58,7 @@ int ompi_evt_wire_batch_as_drops(const void *buf, size_t len, const ompi_evt_wir
         ndrops += 0 != counts[t] ? 1 : 0;
     }
     /* never larger than the batch plus a DROPS section of every type */
-    cap = len + OMPI_EVT_WIRE_SECTION_BYTES + 2 + (size_t) batch->num_types * 10;
+    cap = len + MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + (size_t) batch->num_types * 10;
     o = malloc(cap);
     if (NULL == o) {
         free(counts);
@@ -69,27 +70,28 @@ int ompi_evt_wire_batch_as_drops(const void *buf, size_t len, const ompi_evt_wir
     used = hlen;
     p = in + hlen;
     end = in + len;
-    while (p + OMPI_EVT_WIRE_SECTION_BYTES <= end) {
+    while (p + MCA_COMMON_EVT_WIRE_SECTION_BYTES <= end) {
         uint16_t kind = wire_get16(p);
         uint32_t blen = wire_get32(p + 4);
 
         /* sender, clocks, offsets and types stay as they were; the records
          * and the old drops go (restated below), as does any section of a
          * later version, which might speak of the records */
-        if (OMPI_EVT_WIRE_SECTION_SENDER <= kind && OMPI_EVT_WIRE_SECTION_TYPES >= kind) {
-            memcpy(o + used, p, OMPI_EVT_WIRE_SECTION_BYTES + blen);
-            used += OMPI_EVT_WIRE_SECTION_BYTES + blen;
+        if (MCA_COMMON_EVT_WIRE_SECTION_SENDER <= kind
+            && MCA_COMMON_EVT_WIRE_SECTION_TYPES >= kind) {
+            memcpy(o + used, p, MCA_COMMON_EVT_WIRE_SECTION_BYTES + blen);
+            used += MCA_COMMON_EVT_WIRE_SECTION_BYTES + blen;
             ++nsections;
         }
-        p += OMPI_EVT_WIRE_SECTION_BYTES + blen;
+        p += MCA_COMMON_EVT_WIRE_SECTION_BYTES + blen;
     }
     if (0 < ndrops) {
         uint8_t *s = o + used;
-        wire_put16(s, OMPI_EVT_WIRE_SECTION_DROPS);
+        wire_put16(s, MCA_COMMON_EVT_WIRE_SECTION_DROPS);
         wire_put16(s + 2, 0);
         wire_put32(s + 4, 2 + 10u * ndrops);
         wire_put16(s + 8, ndrops);
-        s += OMPI_EVT_WIRE_SECTION_BYTES + 2;
+        s += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2;
         for (uint32_t t = 0; t < batch->num_types; ++t) {
             if (0 != counts[t]) {
                 wire_put16(s, (uint16_t) t);

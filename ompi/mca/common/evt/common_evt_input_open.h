@@ -18,8 +18,8 @@
  * Context: any thread; no global state.
  */
 
-#ifndef OMPI_EVT_INPUT_OPEN_H
-#define OMPI_EVT_INPUT_OPEN_H
+#ifndef MCA_COMMON_EVT_INPUT_OPEN_H
+#define MCA_COMMON_EVT_INPUT_OPEN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,12 +30,12 @@ extern "C" {
 #endif
 
 typedef enum {
-    EVT_INPUT_OK = 0,      /**< a regular file, open for reading */
-    EVT_INPUT_NOT_REGULAR, /**< a FIFO, socket, device or folder: never read */
-    EVT_INPUT_SYMLINK,     /**< a symbolic link: not followed */
-    EVT_INPUT_OTHER_OWNER, /**< another user's file (only with only_own) */
-    EVT_INPUT_UNREADABLE   /**< no such file, no permission, ... */
-} evt_input_status_t;
+    MCA_COMMON_EVT_INPUT_OK = 0,      /**< a regular file, open for reading */
+    MCA_COMMON_EVT_INPUT_NOT_REGULAR, /**< a FIFO, socket, device or folder: never read */
+    MCA_COMMON_EVT_INPUT_SYMLINK,     /**< a symbolic link: not followed */
+    MCA_COMMON_EVT_INPUT_OTHER_OWNER, /**< another user's file (only with only_own) */
+    MCA_COMMON_EVT_INPUT_UNREADABLE   /**< no such file, no permission, ... */
+} mca_common_evt_input_status_t;
 
 /**
  * Open @p name (relative to the folder @p dirfd, or AT_FDCWD) for reading.
@@ -43,17 +43,18 @@ typedef enum {
  * then opened with O_NONBLOCK | O_NOFOLLOW and judged again by its
  * descriptor (it may have been swapped in between).
  *
- * @param[out] fd   the descriptor (blocking mode again) when EVT_INPUT_OK,
+ * @param[out] fd   the descriptor (blocking mode again) when MCA_COMMON_EVT_INPUT_OK,
  *                  else -1
  * @param[out] st   its fstat (may be NULL)
  * @param[out] why  what is wrong, for a message ("a FIFO, not a regular
- *                  file", strerror(), ...), when not EVT_INPUT_OK
+ *                  file", strerror(), ...), when not MCA_COMMON_EVT_INPUT_OK
  */
-evt_input_status_t evt_input_open(int dirfd, const char *name, bool only_own, int *fd,
-                                  struct stat *st, char *why, size_t whylen);
+mca_common_evt_input_status_t mca_common_evt_input_open(int dirfd, const char *name, bool only_own,
+                                                        int *fd, struct stat *st, char *why,
+                                                        size_t whylen);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* OMPI_EVT_INPUT_OPEN_H */
+#endif /* MCA_COMMON_EVT_INPUT_OPEN_H */

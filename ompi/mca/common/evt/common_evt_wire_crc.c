@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "ompi/mca/common/evt/common_evt_wire_internal.h"
 
 static uint32_t crc_table[8][256];
 static int crc_mode = 1; /* 1 table, 2 sse4.2; set once by crc_init() */
@@ -68,8 +68,7 @@ static uint32_t crc_sw(uint32_t crc, const uint8_t *p, size_t len)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("sse4.2"))) static uint32_t crc_hw(uint32_t crc, const uint8_t *p,
-                                                         size_t len)
+__attribute__((target("sse4.2"))) static uint32_t crc_hw(uint32_t crc, const uint8_t *p, size_t len)
 {
     uint64_t c = crc;
     while (len >= 8) {
@@ -88,7 +87,7 @@ __attribute__((target("sse4.2"))) static uint32_t crc_hw(uint32_t crc, const uin
 #endif
 
 /* Context: ANY (pthread_once orders the table before every use). */
-uint32_t ompi_evt_wire_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t mca_common_evt_wire_crc32c(uint32_t crc, const void *buf, size_t len)
 {
     (void) pthread_once(&crc_once, crc_init);
     crc = ~crc;
@@ -101,7 +100,7 @@ uint32_t ompi_evt_wire_crc32c(uint32_t crc, const void *buf, size_t len)
 }
 
 /* Test-only: the table version whatever the CPU. Context: ANY. */
-uint32_t ompi_evt_wire_test_crc32c_sw(uint32_t crc, const void *buf, size_t len)
+uint32_t mca_common_evt_wire_test_crc32c_sw(uint32_t crc, const void *buf, size_t len)
 {
     (void) pthread_once(&crc_once, crc_init);
     return ~crc_sw(~crc, buf, len);

@@ -9,12 +9,12 @@
  * opal/mca/base/mca_base_event.h of Open MPI main), pasted
  * unchanged from the page (the one copy in the tree): source
  * "ompi.mything", event "ompi.mything_base_happened" {value:int32}.
- * test/unit/test_seed_example.c checks that it compiles and delivers; the
+ * test/unit/test_producer_example.c checks that it compiles and delivers; the
  * mpirun tests include it to raise events of their own. One inclusion per
  * program (my_producer_register is not static, as on the page). */
 
-#ifndef EVT_SEED_PRODUCER_H
-#define EVT_SEED_PRODUCER_H
+#ifndef EVT_EXAMPLE_PRODUCER_H
+#define EVT_EXAMPLE_PRODUCER_H
 
 #include "opal/mca/base/mca_base_event.h"
 
@@ -59,4 +59,4 @@ static inline void my_producer_raise(int32_t value)
     }
 }
 
-#endif /* EVT_SEED_PRODUCER_H */
+#endif /* EVT_EXAMPLE_PRODUCER_H */

@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * The wire encoder (layout: evt_base_wire.h). A batch is built in three
+ * The wire encoder (layout: common_evt_wire.h). A batch is built in three
  * scratch areas allocated at construct (the type dictionary, the records,
  * the finished batch) plus fixed tables (clocks, drops, the event -> type
  * id map), so adding a record never allocates. The byte count of the
@@ -23,13 +23,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "ompi/mca/evt/base/evt_base_wire.h"
-#include "ompi/mca/evt/base/evt_base_wire_internal.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
+#include "ompi/mca/common/evt/common_evt_wire_internal.h"
 
 /** Slots of the event -> type id map (open addressing, twice the types). */
-#define TMAP_SLOTS (2 * OMPI_EVT_WIRE_MAX_TYPES)
+#define TMAP_SLOTS (2 * MCA_COMMON_EVT_WIRE_MAX_TYPES)
 _Static_assert(0 == (TMAP_SLOTS & (TMAP_SLOTS - 1)), "power of two");
-_Static_assert(OMPI_EVT_WIRE_MAX_TYPES <= UINT16_MAX, "type ids are u16");
+_Static_assert(MCA_COMMON_EVT_WIRE_MAX_TYPES <= UINT16_MAX, "type ids are u16");
 
 /** Bytes of a record before its payload: u16 type, u8 depth, u8 0, i64 ts. */
 #define RECORD_HEAD 12
@@ -44,7 +44,7 @@ typedef struct {
     const mca_base_event_t *event;
     uint16_t payload; /**< packed bytes */
     bool contiguous;  /**< native layout == packed layout (one memcpy) */
-    uint8_t wire_types[OMPI_EVT_WIRE_MAX_ELEMENTS];
+    uint8_t wire_types[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS];
 } type_info_t;
 
 typedef struct {
@@ -58,8 +58,8 @@ typedef struct {
     uint64_t count;
 } drop_entry_t;
 
-struct ompi_evt_wire_enc_state_t {
-    ompi_evt_wire_sender_t sender;
+struct mca_common_evt_wire_enc_state_t {
+    mca_common_evt_wire_sender_t sender;
     size_t sender_body; /**< bytes of the SENDER body */
     uint8_t *out;       /**< the finished batch (max_bytes) */
     uint8_t *types;     /**< TYPES entries (max_bytes) */
@@ -75,11 +75,11 @@ struct ompi_evt_wire_enc_state_t {
     uint32_t num_offsets;      /**< samples kept (carried from the next batch on) */
     uint32_t batch_offsets;    /**< of them, carried by the open batch (the first ones) */
     int64_t (*realtime)(void); /**< CLOCK_REALTIME reader of the clock pairs */
-    clock_entry_t clocks[OMPI_EVT_WIRE_MAX_SOURCES];
-    drop_entry_t drops[OMPI_EVT_WIRE_MAX_TYPES];
-    ompi_evt_wire_offset_t offsets[OMPI_EVT_WIRE_MAX_OFFSETS];
+    clock_entry_t clocks[MCA_COMMON_EVT_WIRE_MAX_SOURCES];
+    drop_entry_t drops[MCA_COMMON_EVT_WIRE_MAX_TYPES];
+    mca_common_evt_wire_offset_t offsets[MCA_COMMON_EVT_WIRE_MAX_OFFSETS];
     tmap_slot_t tmap[TMAP_SLOTS];
-    type_info_t tinfo[OMPI_EVT_WIRE_MAX_TYPES];
+    type_info_t tinfo[MCA_COMMON_EVT_WIRE_MAX_TYPES];
 };
 
 /* ------------------------------------------------------------------------
@@ -91,17 +91,17 @@ static uint8_t wire_type_of(mca_base_var_type_t t)
 {
     switch (t) {
     case MCA_BASE_VAR_TYPE_INT32_T:
-        return OMPI_EVT_WIRE_ELEM_INT32;
+        return MCA_COMMON_EVT_WIRE_ELEM_INT32;
     case MCA_BASE_VAR_TYPE_UINT32_T:
-        return OMPI_EVT_WIRE_ELEM_UINT32;
+        return MCA_COMMON_EVT_WIRE_ELEM_UINT32;
     case MCA_BASE_VAR_TYPE_INT64_T:
-        return OMPI_EVT_WIRE_ELEM_INT64;
+        return MCA_COMMON_EVT_WIRE_ELEM_INT64;
     case MCA_BASE_VAR_TYPE_UINT64_T:
-        return OMPI_EVT_WIRE_ELEM_UINT64;
+        return MCA_COMMON_EVT_WIRE_ELEM_UINT64;
     case MCA_BASE_VAR_TYPE_DOUBLE:
-        return OMPI_EVT_WIRE_ELEM_DOUBLE;
+        return MCA_COMMON_EVT_WIRE_ELEM_DOUBLE;
     case MCA_BASE_VAR_TYPE_BOOL:
-        return sizeof(bool) == 1 ? OMPI_EVT_WIRE_ELEM_BOOL : 0;
+        return sizeof(bool) == 1 ? MCA_COMMON_EVT_WIRE_ELEM_BOOL : 0;
     default:
         return 0;
     }
@@ -114,21 +114,21 @@ static uint8_t wire_type_of(mca_base_var_type_t t)
 /* Exact size of the batch as it stands, plus @p extra_* of what is about to
  * be added. Sections: SENDER, CLOCKS, TYPES, RECORDS always; OFFSETS and
  * DROPS when not empty. */
-static size_t batch_size(const struct ompi_evt_wire_enc_state_t *st, size_t extra_clocks,
+static size_t batch_size(const struct mca_common_evt_wire_enc_state_t *st, size_t extra_clocks,
                          size_t extra_types, size_t extra_records, uint32_t drops)
 {
-    size_t n = OMPI_EVT_WIRE_HEADER_BYTES;
+    size_t n = MCA_COMMON_EVT_WIRE_HEADER_BYTES;
 
-    n += OMPI_EVT_WIRE_SECTION_BYTES + st->sender_body;
-    n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + st->clocks_len + extra_clocks;
+    n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + st->sender_body;
+    n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + st->clocks_len + extra_clocks;
     if (0 < st->batch_offsets) {
-        n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + 24 * (size_t) st->batch_offsets;
+        n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + 24 * (size_t) st->batch_offsets;
     }
-    n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + st->types_len + extra_types;
+    n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + st->types_len + extra_types;
     if (0 < drops) {
-        n += OMPI_EVT_WIRE_SECTION_BYTES + 2 + 10 * (size_t) drops;
+        n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + 10 * (size_t) drops;
     }
-    n += OMPI_EVT_WIRE_SECTION_BYTES + 4 + st->records_len + extra_records;
+    n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 4 + st->records_len + extra_records;
     return n;
 }
 
@@ -148,10 +148,11 @@ static int64_t realtime_now(void)
     return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
-                                    const ompi_evt_wire_sender_t *sender, size_t max_bytes)
+int mca_common_evt_wire_encoder_construct(mca_common_evt_wire_encoder_t *enc,
+                                          const mca_common_evt_wire_sender_t *sender,
+                                          size_t max_bytes)
 {
-    struct ompi_evt_wire_enc_state_t *st;
+    struct mca_common_evt_wire_enc_state_t *st;
     size_t ns, hl;
 
     if (NULL == enc || NULL == sender) {
@@ -161,8 +162,8 @@ int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
     ns = strnlen(sender->nspace, sizeof(sender->nspace));
     hl = strnlen(sender->host, sizeof(sender->host));
     if (!wire_text_ok((const uint8_t *) sender->nspace, ns)
-        || !wire_text_ok((const uint8_t *) sender->host, hl) || max_bytes < OMPI_EVT_WIRE_MIN_BATCH
-        || max_bytes > OMPI_EVT_WIRE_MAX_BATCH) {
+        || !wire_text_ok((const uint8_t *) sender->host, hl)
+        || max_bytes < MCA_COMMON_EVT_WIRE_MIN_BATCH || max_bytes > MCA_COMMON_EVT_WIRE_MAX_BATCH) {
         return OPAL_ERR_BAD_PARAM;
     }
     st = calloc(1, sizeof(*st));
@@ -190,7 +191,7 @@ int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
     return OPAL_SUCCESS;
 }
 
-void ompi_evt_wire_encoder_destruct(ompi_evt_wire_encoder_t *enc)
+void mca_common_evt_wire_encoder_destruct(mca_common_evt_wire_encoder_t *enc)
 {
     if (NULL == enc || NULL == enc->state) {
         return;
@@ -202,9 +203,10 @@ void ompi_evt_wire_encoder_destruct(ompi_evt_wire_encoder_t *enc)
     memset(enc, 0, sizeof(*enc));
 }
 
-int ompi_evt_wire_encoder_begin(ompi_evt_wire_encoder_t *enc, uint64_t seq, uint32_t flags)
+int mca_common_evt_wire_encoder_begin(mca_common_evt_wire_encoder_t *enc, uint64_t seq,
+                                      uint32_t flags)
 {
-    struct ompi_evt_wire_enc_state_t *st;
+    struct mca_common_evt_wire_enc_state_t *st;
 
     if (NULL == enc || NULL == enc->state) {
         return OPAL_ERR_BAD_PARAM;
@@ -230,7 +232,7 @@ int ompi_evt_wire_encoder_begin(ompi_evt_wire_encoder_t *enc, uint64_t seq, uint
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_wire_encoder_set_flags(ompi_evt_wire_encoder_t *enc, uint32_t flags)
+int mca_common_evt_wire_encoder_set_flags(mca_common_evt_wire_encoder_t *enc, uint32_t flags)
 {
     if (NULL == enc || NULL == enc->state || !enc->open) {
         return OPAL_ERR_BAD_PARAM;
@@ -243,7 +245,7 @@ int ompi_evt_wire_encoder_set_flags(ompi_evt_wire_encoder_t *enc, uint32_t flags
  * Dictionary: sources (clocks) and event types
  * ------------------------------------------------------------------------ */
 
-static int find_clock(const struct ompi_evt_wire_enc_state_t *st,
+static int find_clock(const struct mca_common_evt_wire_enc_state_t *st,
                       const mca_base_event_source_t *src)
 {
     for (uint32_t i = 0; i < st->num_clocks; ++i) {
@@ -255,8 +257,8 @@ static int find_clock(const struct ompi_evt_wire_enc_state_t *st,
 }
 
 /* Append a clock entry (space already checked). */
-static int push_clock(struct ompi_evt_wire_enc_state_t *st, const mca_base_event_source_t *src,
-                      int64_t ticks, int64_t realtime_ns)
+static int push_clock(struct mca_common_evt_wire_enc_state_t *st,
+                      const mca_base_event_source_t *src, int64_t ticks, int64_t realtime_ns)
 {
     clock_entry_t *c = &st->clocks[st->num_clocks];
 
@@ -270,7 +272,7 @@ static int push_clock(struct ompi_evt_wire_enc_state_t *st, const mca_base_event
 /* Sample the pair: CLOCK_REALTIME on both sides of the source's clock, the
  * midpoint taken; the tightest of a few tries, so that a preemption
  * between two reads does not become the pair's error. */
-static void sample_clock(const struct ompi_evt_wire_enc_state_t *st,
+static void sample_clock(const struct mca_common_evt_wire_enc_state_t *st,
                          const mca_base_event_source_t *src, int64_t *ticks, int64_t *realtime)
 {
     int64_t best = INT64_MAX;
@@ -301,7 +303,8 @@ static size_t type_entry_size(const mca_base_event_t *ev, type_info_t *ti)
     size_t n, payload = 0, nlen;
     bool contiguous = true;
 
-    if (NULL == ev->name || 0 > ev->num_elements || OMPI_EVT_WIRE_MAX_ELEMENTS < ev->num_elements
+    if (NULL == ev->name || 0 > ev->num_elements
+        || MCA_COMMON_EVT_WIRE_MAX_ELEMENTS < ev->num_elements
         || (0 < ev->num_elements && (NULL == ev->types || NULL == ev->offsets))) {
         return 0;
     }
@@ -318,14 +321,14 @@ static size_t type_entry_size(const mca_base_event_t *ev, type_info_t *ti)
         if (0 == wt || (0 < enl && !wire_elem_name_ok((const uint8_t *) en, enl))) {
             return 0;
         }
-        if ((size_t) ev->offsets[i] != payload || OMPI_EVT_WIRE_ELEM_BOOL == wt) {
+        if ((size_t) ev->offsets[i] != payload || MCA_COMMON_EVT_WIRE_ELEM_BOOL == wt) {
             contiguous = false;
         }
         ti->wire_types[i] = wt;
-        payload += ompi_evt_wire_elem_size(wt);
+        payload += mca_common_evt_wire_elem_size(wt);
         n += 1 + 2 + enl;
     }
-    if (OMPI_EVT_WIRE_MAX_PAYLOAD < payload) {
+    if (MCA_COMMON_EVT_WIRE_MAX_PAYLOAD < payload) {
         return 0;
     }
     ti->event = ev;
@@ -335,7 +338,7 @@ static size_t type_entry_size(const mca_base_event_t *ev, type_info_t *ti)
 }
 
 /* Write the TYPES entry of @p ev (space already checked). */
-static void write_type_entry(struct ompi_evt_wire_enc_state_t *st, const mca_base_event_t *ev,
+static void write_type_entry(struct mca_common_evt_wire_enc_state_t *st, const mca_base_event_t *ev,
                              const type_info_t *ti, uint16_t source_id)
 {
     uint8_t *p = st->types + st->types_len;
@@ -362,7 +365,8 @@ static void write_type_entry(struct ompi_evt_wire_enc_state_t *st, const mca_bas
     st->types_len = (size_t) (p - st->types);
 }
 
-static tmap_slot_t *tmap_lookup(struct ompi_evt_wire_enc_state_t *st, const mca_base_event_t *ev)
+static tmap_slot_t *tmap_lookup(struct mca_common_evt_wire_enc_state_t *st,
+                                const mca_base_event_t *ev)
 {
     uint64_t h = (uint64_t) (uintptr_t) ev * 0x9e3779b97f4a7c15ULL;
     size_t i = (size_t) (h >> 40) & (TMAP_SLOTS - 1);
@@ -385,10 +389,10 @@ static tmap_slot_t *tmap_lookup(struct ompi_evt_wire_enc_state_t *st, const mca_
  * @param[in] with_payload  one payload of the type must fit besides too
  * @param[in] drops         drop entries the batch will have
  */
-static int type_id(ompi_evt_wire_encoder_t *enc, const mca_base_event_t *ev, size_t extra,
+static int type_id(mca_common_evt_wire_encoder_t *enc, const mca_base_event_t *ev, size_t extra,
                    bool with_payload, uint32_t drops, uint16_t *id)
 {
-    struct ompi_evt_wire_enc_state_t *st = enc->state;
+    struct mca_common_evt_wire_enc_state_t *st = enc->state;
     tmap_slot_t *slot = tmap_lookup(st, ev);
     const mca_base_event_source_t *src;
     type_info_t probe;
@@ -421,16 +425,16 @@ static int type_id(ompi_evt_wire_encoder_t *enc, const mca_base_event_t *ev, siz
         csize = clock_entry_size(src);
     }
     if (batch_size(st, csize, tsize, extra, drops) > enc->max_bytes
-        || st->num_types >= OMPI_EVT_WIRE_MAX_TYPES
-        || (0 > ci && st->num_clocks >= OMPI_EVT_WIRE_MAX_SOURCES)) {
+        || st->num_types >= MCA_COMMON_EVT_WIRE_MAX_TYPES
+        || (0 > ci && st->num_clocks >= MCA_COMMON_EVT_WIRE_MAX_SOURCES)) {
         /* does it fit into an empty batch at all? Otherwise a retry could
          * never succeed: say so instead of "full" */
-        size_t alone = OMPI_EVT_WIRE_HEADER_BYTES + 4 * OMPI_EVT_WIRE_SECTION_BYTES
+        size_t alone = MCA_COMMON_EVT_WIRE_HEADER_BYTES + 4 * MCA_COMMON_EVT_WIRE_SECTION_BYTES
                        + st->sender_body + 2 + clock_entry_size(src) + 2 + tsize + 4 + extra
-                       + (0 < st->batch_offsets
-                              ? OMPI_EVT_WIRE_SECTION_BYTES + 2 + 24 * (size_t) st->batch_offsets
-                              : 0)
-                       + (0 < drops ? OMPI_EVT_WIRE_SECTION_BYTES + 2 + 10 : 0);
+                       + (0 < st->batch_offsets ? MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2
+                                                      + 24 * (size_t) st->batch_offsets
+                                                : 0)
+                       + (0 < drops ? MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + 10 : 0);
         return alone > enc->max_bytes ? OPAL_ERR_VALUE_OUT_OF_BOUNDS
                                       : OPAL_ERR_TEMP_OUT_OF_RESOURCE;
     }
@@ -453,10 +457,10 @@ static int type_id(ompi_evt_wire_encoder_t *enc, const mca_base_event_t *ev, siz
  * Adding
  * ------------------------------------------------------------------------ */
 
-int ompi_evt_wire_encoder_add_record(ompi_evt_wire_encoder_t *enc,
-                                     const mca_base_event_record_t *rec)
+int mca_common_evt_wire_encoder_add_record(mca_common_evt_wire_encoder_t *enc,
+                                           const mca_base_event_record_t *rec)
 {
-    struct ompi_evt_wire_enc_state_t *st;
+    struct mca_common_evt_wire_enc_state_t *st;
     const mca_base_event_t *ev;
     const type_info_t *ti;
     const uint8_t *data;
@@ -489,15 +493,15 @@ int ompi_evt_wire_encoder_add_record(ompi_evt_wire_encoder_t *enc,
         for (int i = 0; i < ev->num_elements; ++i) {
             const uint8_t *src = data + ev->offsets[i];
             switch (ti->wire_types[i]) {
-            case OMPI_EVT_WIRE_ELEM_INT32:
-            case OMPI_EVT_WIRE_ELEM_UINT32: {
+            case MCA_COMMON_EVT_WIRE_ELEM_INT32:
+            case MCA_COMMON_EVT_WIRE_ELEM_UINT32: {
                 uint32_t v;
                 memcpy(&v, src, 4);
                 wire_put32(p, v);
                 p += 4;
                 break;
             }
-            case OMPI_EVT_WIRE_ELEM_BOOL:
+            case MCA_COMMON_EVT_WIRE_ELEM_BOOL:
                 *p++ = 0 != *src ? 1 : 0;
                 break;
             default: {
@@ -515,10 +519,10 @@ int ompi_evt_wire_encoder_add_record(ompi_evt_wire_encoder_t *enc,
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_wire_encoder_add_drops(ompi_evt_wire_encoder_t *enc, mca_base_event_t *event,
-                                    uint64_t count)
+int mca_common_evt_wire_encoder_add_drops(mca_common_evt_wire_encoder_t *enc,
+                                          mca_base_event_t *event, uint64_t count)
 {
-    struct ompi_evt_wire_enc_state_t *st;
+    struct mca_common_evt_wire_enc_state_t *st;
     uint16_t id;
     int rc;
 
@@ -551,11 +555,11 @@ int ompi_evt_wire_encoder_add_drops(ompi_evt_wire_encoder_t *enc, mca_base_event
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
-                                    const mca_base_event_source_t *source, int64_t source_ticks,
-                                    int64_t realtime_ns)
+int mca_common_evt_wire_encoder_add_clock(mca_common_evt_wire_encoder_t *enc,
+                                          const mca_base_event_source_t *source,
+                                          int64_t source_ticks, int64_t realtime_ns)
 {
-    struct ompi_evt_wire_enc_state_t *st;
+    struct mca_common_evt_wire_enc_state_t *st;
 
     if (NULL == enc || NULL == enc->state || !enc->open || !source_ok(source)) {
         return OPAL_ERR_BAD_PARAM;
@@ -564,7 +568,7 @@ int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
     if (0 <= find_clock(st, source)) {
         return OPAL_ERR_BAD_PARAM;
     }
-    if (st->num_clocks >= OMPI_EVT_WIRE_MAX_SOURCES
+    if (st->num_clocks >= MCA_COMMON_EVT_WIRE_MAX_SOURCES
         || batch_size(st, clock_entry_size(source), 0, 0, st->num_drops) > enc->max_bytes) {
         return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
     }
@@ -572,17 +576,17 @@ int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
     return OPAL_SUCCESS;
 }
 
-int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
-                                     const ompi_evt_wire_offset_t *sample)
+int mca_common_evt_wire_encoder_add_offset(mca_common_evt_wire_encoder_t *enc,
+                                           const mca_common_evt_wire_offset_t *sample)
 {
-    struct ompi_evt_wire_enc_state_t *st;
+    struct mca_common_evt_wire_enc_state_t *st;
     uint32_t carried;
 
     if (NULL == enc || NULL == enc->state || NULL == sample) {
         return OPAL_ERR_BAD_PARAM;
     }
     st = enc->state;
-    if (st->num_offsets >= OMPI_EVT_WIRE_MAX_OFFSETS) {
+    if (st->num_offsets >= MCA_COMMON_EVT_WIRE_MAX_OFFSETS) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     st->offsets[st->num_offsets++] = *sample;
@@ -599,13 +603,14 @@ int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
     return OPAL_SUCCESS;
 }
 
-bool ompi_evt_wire_encoder_offsets_pending(const ompi_evt_wire_encoder_t *enc)
+bool mca_common_evt_wire_encoder_offsets_pending(const mca_common_evt_wire_encoder_t *enc)
 {
     return NULL != enc && NULL != enc->state && enc->open
            && enc->state->batch_offsets < enc->state->num_offsets;
 }
 
-int ompi_evt_wire_encoder_set_realtime(ompi_evt_wire_encoder_t *enc, int64_t (*realtime_ns)(void))
+int mca_common_evt_wire_encoder_set_realtime(mca_common_evt_wire_encoder_t *enc,
+                                             int64_t (*realtime_ns)(void))
 {
     if (NULL == enc || NULL == enc->state) {
         return OPAL_ERR_BAD_PARAM;
@@ -623,7 +628,7 @@ static uint8_t *section(uint8_t *p, uint16_t kind, uint16_t flags, size_t body)
     wire_put16(p, kind);
     wire_put16(p + 2, flags);
     wire_put32(p + 4, (uint32_t) body);
-    return p + OMPI_EVT_WIRE_SECTION_BYTES;
+    return p + MCA_COMMON_EVT_WIRE_SECTION_BYTES;
 }
 
 static uint8_t *put_str(uint8_t *p, const char *s)
@@ -634,9 +639,10 @@ static uint8_t *put_str(uint8_t *p, const char *s)
     return p + 2 + n;
 }
 
-int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf, size_t *len)
+int mca_common_evt_wire_encoder_finish(mca_common_evt_wire_encoder_t *enc, const void **buf,
+                                       size_t *len)
 {
-    struct ompi_evt_wire_enc_state_t *st;
+    struct mca_common_evt_wire_enc_state_t *st;
     uint32_t nsections = 4;
     size_t total;
     uint8_t *p;
@@ -649,24 +655,25 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
     nsections += (0 < st->batch_offsets) + (0 < st->num_drops);
 
     p = st->out;
-    memcpy(p, OMPI_EVT_WIRE_MAGIC, 4);
-    wire_put16(p + 4, OMPI_EVT_WIRE_VERSION);
-    wire_put16(p + 6, OMPI_EVT_WIRE_HEADER_BYTES);
+    memcpy(p, MCA_COMMON_EVT_WIRE_MAGIC, 4);
+    wire_put16(p + 4, MCA_COMMON_EVT_WIRE_VERSION);
+    wire_put16(p + 6, MCA_COMMON_EVT_WIRE_HEADER_BYTES);
     wire_put32(p + 8, st->flags);
     wire_put32(p + 12, nsections);
     wire_put64(p + 16, enc->seq);
     wire_put32(p + 24, (uint32_t) total);
     wire_put32(p + 28, 0);
-    p += OMPI_EVT_WIRE_HEADER_BYTES;
+    p += MCA_COMMON_EVT_WIRE_HEADER_BYTES;
 
-    p = section(p, OMPI_EVT_WIRE_SECTION_SENDER, OMPI_EVT_WIRE_SECTION_REQUIRED, st->sender_body);
+    p = section(p, MCA_COMMON_EVT_WIRE_SECTION_SENDER, MCA_COMMON_EVT_WIRE_SECTION_REQUIRED,
+                st->sender_body);
     p = put_str(p, st->sender.nspace);
     wire_put32(p, st->sender.rank);
     p = put_str(p + 4, st->sender.host);
     wire_put32(p, st->sender.pid);
     p += 4;
 
-    p = section(p, OMPI_EVT_WIRE_SECTION_CLOCKS, OMPI_EVT_WIRE_SECTION_REQUIRED,
+    p = section(p, MCA_COMMON_EVT_WIRE_SECTION_CLOCKS, MCA_COMMON_EVT_WIRE_SECTION_REQUIRED,
                 2 + st->clocks_len);
     wire_put16(p, (uint16_t) st->num_clocks);
     p += 2;
@@ -674,10 +681,10 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
         const clock_entry_t *c = &st->clocks[i];
         p = put_str(p, c->source->name);
         *p++ = (uint8_t) ((MCA_BASE_EVENT_SOURCE_UNORDERED == c->source->ordering
-                               ? OMPI_EVT_WIRE_CLOCK_UNORDERED
+                               ? MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED
                                : 0)
                           | (mca_base_event_source_on_host_clock(c->source)
-                                 ? OMPI_EVT_WIRE_CLOCK_HOST
+                                 ? MCA_COMMON_EVT_WIRE_CLOCK_HOST
                                  : 0));
         wire_put64(p, (uint64_t) c->source->ticks_per_second);
         wire_put64(p + 8, (uint64_t) c->ticks);
@@ -686,7 +693,7 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
     }
 
     if (0 < st->batch_offsets) {
-        p = section(p, OMPI_EVT_WIRE_SECTION_OFFSETS, 0, 2 + 24 * (size_t) st->batch_offsets);
+        p = section(p, MCA_COMMON_EVT_WIRE_SECTION_OFFSETS, 0, 2 + 24 * (size_t) st->batch_offsets);
         wire_put16(p, (uint16_t) st->batch_offsets);
         p += 2;
         for (uint32_t i = 0; i < st->batch_offsets; ++i) {
@@ -697,13 +704,14 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
         }
     }
 
-    p = section(p, OMPI_EVT_WIRE_SECTION_TYPES, OMPI_EVT_WIRE_SECTION_REQUIRED, 2 + st->types_len);
+    p = section(p, MCA_COMMON_EVT_WIRE_SECTION_TYPES, MCA_COMMON_EVT_WIRE_SECTION_REQUIRED,
+                2 + st->types_len);
     wire_put16(p, (uint16_t) st->num_types);
     memcpy(p + 2, st->types, st->types_len);
     p += 2 + st->types_len;
 
     if (0 < st->num_drops) {
-        p = section(p, OMPI_EVT_WIRE_SECTION_DROPS, OMPI_EVT_WIRE_SECTION_REQUIRED,
+        p = section(p, MCA_COMMON_EVT_WIRE_SECTION_DROPS, MCA_COMMON_EVT_WIRE_SECTION_REQUIRED,
                     2 + 10 * (size_t) st->num_drops);
         wire_put16(p, (uint16_t) st->num_drops);
         p += 2;
@@ -714,7 +722,7 @@ int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
         }
     }
 
-    p = section(p, OMPI_EVT_WIRE_SECTION_RECORDS, OMPI_EVT_WIRE_SECTION_REQUIRED,
+    p = section(p, MCA_COMMON_EVT_WIRE_SECTION_RECORDS, MCA_COMMON_EVT_WIRE_SECTION_REQUIRED,
                 4 + st->records_len);
     wire_put32(p, enc->num_records);
     memcpy(p + 4, st->records, st->records_len);

@@ -10,7 +10,7 @@
  *
  * The export wire format: batches of event records that leave a process
  * (evt/pmix, as a PMIx byte object), are appended to node files
- * (evt_base_nodefile.h) and are read back by ompi-evt-listen. One encoder,
+ * (common_evt_nodefile.h) and are read back by ompi-evt-listen. One encoder,
  * one decoder; the decoder is the only code that ever reads a batch.
  *
  * Roles and contexts (decoder of the tags: evt.h):
@@ -23,7 +23,7 @@
  *            code, never a crash, never a read outside [buf, buf + len).
  *
  * ------------------------------------------------------------------------
- * Byte layout, version 1 (OMPI_EVT_WIRE_VERSION). All integers are
+ * Byte layout, version 1 (MCA_COMMON_EVT_WIRE_VERSION). All integers are
  * little-endian, unaligned (readers copy them out); "str" is a u16 length
  * followed by that many bytes, no NUL.
  *
@@ -33,8 +33,8 @@
  *     4  u16   version (1)
  *     6  u16   header length (32 in v1; a reader skips bytes it does not
  *              know, so later versions can grow the header)
- *     8  u32   flags: OMPI_EVT_WIRE_FLAG_FINAL (0x1) = last batch of the
- *              process; OMPI_EVT_WIRE_FLAG_NOT_STORED (0x2) = written by
+ *     8  u32   flags: MCA_COMMON_EVT_WIRE_FLAG_FINAL (0x1) = last batch of the
+ *              process; MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED (0x2) = written by
  *              a receiver that had no room for the batch's records: they
  *              are counted in DROPS; other bits are ignored by a v1 reader
  *    12  u32   number of sections
@@ -62,7 +62,7 @@
  *               samples (e.g. at MPI_Init and MPI_Finalize)
  *     4 TYPES   u16 n, n x { u16 source id, str event name, u16 number of
  *               elements, per element { u8 element type
- *               (OMPI_EVT_WIRE_ELEM_*), str element name (length 0 when the
+ *               (MCA_COMMON_EVT_WIRE_ELEM_*), str element name (length 0 when the
  *               producer gave none) } } - the event types the batch uses;
  *               the position is the batch-local type id
  *     5 DROPS   u16 n, n x { u16 type id, u64 count } - records of that
@@ -78,8 +78,8 @@
  * ------------------------------------------------------------------------
  */
 
-#ifndef OMPI_EVT_BASE_WIRE_H
-#define OMPI_EVT_BASE_WIRE_H
+#ifndef MCA_COMMON_EVT_WIRE_H
+#define MCA_COMMON_EVT_WIRE_H
 
 #include "ompi_config.h"
 
@@ -93,149 +93,150 @@ BEGIN_C_DECLS
 
 /** Format version written by this encoder; the decoder reads exactly this
  *  major format (a later version with the same layout rules adds sections). */
-#define OMPI_EVT_WIRE_VERSION 1
+#define MCA_COMMON_EVT_WIRE_VERSION 1
 /** First four bytes of every batch. */
-#define OMPI_EVT_WIRE_MAGIC "OEVW"
+#define MCA_COMMON_EVT_WIRE_MAGIC "OEVW"
 /** Clock flags of a CLOCKS entry. */
-#define OMPI_EVT_WIRE_CLOCK_UNORDERED 0x1
-#define OMPI_EVT_WIRE_CLOCK_HOST      0x2
+#define MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED 0x1
+#define MCA_COMMON_EVT_WIRE_CLOCK_HOST      0x2
 /** PMIx status code of the notifications carrying batches:
  *  PMIX_EXTERNAL_ERR_BASE (-3000 in PMIx 3 and 4) - 2600. Written as a
  *  number so this header needs no PMIx; checked where pmix_common.h is in
  *  scope (below). */
-#define OMPI_EVT_WIRE_PMIX_STATUS (-3000 - 2600)
+#define MCA_COMMON_EVT_WIRE_PMIX_STATUS (-3000 - 2600)
 #ifdef PMIX_EXTERNAL_ERR_BASE
-_Static_assert(OMPI_EVT_WIRE_PMIX_STATUS == PMIX_EXTERNAL_ERR_BASE - 2600,
-               "OMPI_EVT_WIRE_PMIX_STATUS follows PMIX_EXTERNAL_ERR_BASE");
+_Static_assert(MCA_COMMON_EVT_WIRE_PMIX_STATUS == PMIX_EXTERNAL_ERR_BASE - 2600,
+               "MCA_COMMON_EVT_WIRE_PMIX_STATUS follows PMIX_EXTERNAL_ERR_BASE");
 #endif
 /** pmix_info_t key of the batch (a PMIX_BYTE_OBJECT). */
-#define OMPI_EVT_WIRE_PMIX_KEY "ompi.evt.batch"
+#define MCA_COMMON_EVT_WIRE_PMIX_KEY "ompi.evt.batch"
 
 /** Batch flag: the last batch this process sends (set at finalize). */
-#define OMPI_EVT_WIRE_FLAG_FINAL 0x1u
+#define MCA_COMMON_EVT_WIRE_FLAG_FINAL 0x1u
 /** Batch flag: a receiver (a node sink) had no room for this batch's
- *  records and wrote it restated as drops (ompi_evt_wire_batch_as_drops()):
+ *  records and wrote it restated as drops (mca_common_evt_wire_batch_as_drops()):
  *  the events are counted, but the recording is incomplete. */
-#define OMPI_EVT_WIRE_FLAG_NOT_STORED 0x2u
+#define MCA_COMMON_EVT_WIRE_FLAG_NOT_STORED 0x2u
 
 /** Sizes of the fixed parts. */
-#define OMPI_EVT_WIRE_HEADER_BYTES  32
-#define OMPI_EVT_WIRE_SECTION_BYTES 8
+#define MCA_COMMON_EVT_WIRE_HEADER_BYTES  32
+#define MCA_COMMON_EVT_WIRE_SECTION_BYTES 8
 /** Longest nspace/host/name (bytes, without the NUL). */
-#define OMPI_EVT_WIRE_NSPACE_MAX 255
-#define OMPI_EVT_WIRE_HOST_MAX   255
-#define OMPI_EVT_WIRE_NAME_MAX   255
+#define MCA_COMMON_EVT_WIRE_NSPACE_MAX 255
+#define MCA_COMMON_EVT_WIRE_HOST_MAX   255
+#define MCA_COMMON_EVT_WIRE_NAME_MAX   255
 /** Bounds of an event type on the wire. */
-#define OMPI_EVT_WIRE_MAX_ELEMENTS 256
-#define OMPI_EVT_WIRE_MAX_PAYLOAD  256
+#define MCA_COMMON_EVT_WIRE_MAX_ELEMENTS 256
+#define MCA_COMMON_EVT_WIRE_MAX_PAYLOAD  256
 /** Largest batch the decoder accepts (and the encoder builds). */
-#define OMPI_EVT_WIRE_MAX_BATCH (64u * 1024u * 1024u)
+#define MCA_COMMON_EVT_WIRE_MAX_BATCH (64u * 1024u * 1024u)
 /** Smallest max_bytes the encoder accepts: a sender, a clock, a type and
  *  one record of the largest payload always fit. */
-#define OMPI_EVT_WIRE_MIN_BATCH 4096u
+#define MCA_COMMON_EVT_WIRE_MIN_BATCH 4096u
 /** At most this many event types (and sources) per batch: the encoder's
  *  lookup tables are allocated at construct; a batch that would need more
  *  is full (OPAL_ERR_TEMP_OUT_OF_RESOURCE), the next one starts empty. */
-#define OMPI_EVT_WIRE_MAX_TYPES   1024
-#define OMPI_EVT_WIRE_MAX_SOURCES 64
-#define OMPI_EVT_WIRE_MAX_OFFSETS 16
+#define MCA_COMMON_EVT_WIRE_MAX_TYPES   1024
+#define MCA_COMMON_EVT_WIRE_MAX_SOURCES 64
+#define MCA_COMMON_EVT_WIRE_MAX_OFFSETS 16
 
 /** Section kinds. */
 enum {
-    OMPI_EVT_WIRE_SECTION_SENDER = 1,
-    OMPI_EVT_WIRE_SECTION_CLOCKS = 2,
-    OMPI_EVT_WIRE_SECTION_OFFSETS = 3,
-    OMPI_EVT_WIRE_SECTION_TYPES = 4,
-    OMPI_EVT_WIRE_SECTION_DROPS = 5,
-    OMPI_EVT_WIRE_SECTION_RECORDS = 6,
+    MCA_COMMON_EVT_WIRE_SECTION_SENDER = 1,
+    MCA_COMMON_EVT_WIRE_SECTION_CLOCKS = 2,
+    MCA_COMMON_EVT_WIRE_SECTION_OFFSETS = 3,
+    MCA_COMMON_EVT_WIRE_SECTION_TYPES = 4,
+    MCA_COMMON_EVT_WIRE_SECTION_DROPS = 5,
+    MCA_COMMON_EVT_WIRE_SECTION_RECORDS = 6,
 };
 /** Section flag: a reader that does not know the kind rejects the batch. */
-#define OMPI_EVT_WIRE_SECTION_REQUIRED 0x1u
+#define MCA_COMMON_EVT_WIRE_SECTION_REQUIRED 0x1u
 
 /** Element types on the wire (stable numbers, independent of OPAL's enum). */
 enum {
-    OMPI_EVT_WIRE_ELEM_INT32 = 1,  /**< 4 bytes */
-    OMPI_EVT_WIRE_ELEM_UINT32 = 2, /**< 4 bytes */
-    OMPI_EVT_WIRE_ELEM_INT64 = 3,  /**< 8 bytes */
-    OMPI_EVT_WIRE_ELEM_UINT64 = 4, /**< 8 bytes */
-    OMPI_EVT_WIRE_ELEM_DOUBLE = 5, /**< 8 bytes, IEEE 754 binary64 */
-    OMPI_EVT_WIRE_ELEM_BOOL = 6,   /**< 1 byte, 0 or 1 */
+    MCA_COMMON_EVT_WIRE_ELEM_INT32 = 1,  /**< 4 bytes */
+    MCA_COMMON_EVT_WIRE_ELEM_UINT32 = 2, /**< 4 bytes */
+    MCA_COMMON_EVT_WIRE_ELEM_INT64 = 3,  /**< 8 bytes */
+    MCA_COMMON_EVT_WIRE_ELEM_UINT64 = 4, /**< 8 bytes */
+    MCA_COMMON_EVT_WIRE_ELEM_DOUBLE = 5, /**< 8 bytes, IEEE 754 binary64 */
+    MCA_COMMON_EVT_WIRE_ELEM_BOOL = 6,   /**< 1 byte, 0 or 1 */
 };
 
 /** Size in bytes of a wire element type; 0 for an unknown one. Context: ANY. */
-OMPI_DECLSPEC size_t ompi_evt_wire_elem_size(uint8_t elem_type);
+OMPI_DECLSPEC size_t mca_common_evt_wire_elem_size(uint8_t elem_type);
 /** Short name of a wire element type ("i32", "u64", "double", "bool"...);
  *  "?" for an unknown one. Context: ANY. */
-OMPI_DECLSPEC const char *ompi_evt_wire_elem_name(uint8_t elem_type);
+OMPI_DECLSPEC const char *mca_common_evt_wire_elem_name(uint8_t elem_type);
 
 /** Who sent a batch. */
-typedef struct ompi_evt_wire_sender_t {
-    char nspace[OMPI_EVT_WIRE_NSPACE_MAX + 1]; /**< PMIx namespace */
-    uint32_t rank;                             /**< PMIx rank in nspace */
-    char host[OMPI_EVT_WIRE_HOST_MAX + 1];     /**< node name as PMIx gives it */
+typedef struct mca_common_evt_wire_sender_t {
+    char nspace[MCA_COMMON_EVT_WIRE_NSPACE_MAX + 1]; /**< PMIx namespace */
+    uint32_t rank;                                   /**< PMIx rank in nspace */
+    char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];     /**< node name as PMIx gives it */
     uint32_t pid;
-} ompi_evt_wire_sender_t;
+} mca_common_evt_wire_sender_t;
 
 /** One sample of a rank's offset to the job's reference clock. */
-typedef struct ompi_evt_wire_offset_t {
+typedef struct mca_common_evt_wire_offset_t {
     int64_t local_realtime_ns; /**< CLOCK_REALTIME of this rank at the measurement */
     int64_t offset_ns;         /**< reference time = local time + offset_ns */
     uint64_t uncertainty_ns;   /**< half the measurement's round trip, or 0 */
-} ompi_evt_wire_offset_t;
+} mca_common_evt_wire_offset_t;
 
 /* ------------------------------------------------------------------------
  * Encoder
  * ------------------------------------------------------------------------ */
 
-struct ompi_evt_wire_enc_state_t; /* private to evt_base_wire_encode.c */
+struct mca_common_evt_wire_enc_state_t; /* private to common_evt_wire_encode.c */
 
 /** An encoder builds one batch at a time into storage allocated at
  *  construct. Fields are read-only for users. */
-typedef struct ompi_evt_wire_encoder_t {
-    struct ompi_evt_wire_enc_state_t *state;
+typedef struct mca_common_evt_wire_encoder_t {
+    struct mca_common_evt_wire_enc_state_t *state;
     size_t max_bytes;     /**< largest batch built */
     uint32_t num_records; /**< records in the batch being built */
     uint64_t seq;         /**< sequence number of the batch being built */
     bool open;            /**< between begin and finish */
-} ompi_evt_wire_encoder_t;
+} mca_common_evt_wire_encoder_t;
 
 /**
  * Allocate an encoder's storage.
  *
  * @param[out] enc        the encoder
  * @param[in]  sender     copied; nspace and host must be valid wire strings
- * @param[in]  max_bytes  largest batch, in [OMPI_EVT_WIRE_MIN_BATCH,
- *                        OMPI_EVT_WIRE_MAX_BATCH]
+ * @param[in]  max_bytes  largest batch, in [MCA_COMMON_EVT_WIRE_MIN_BATCH,
+ *                        MCA_COMMON_EVT_WIRE_MAX_BATCH]
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_BAD_PARAM              NULL, bad sender string, max_bytes out of range
  * @retval OPAL_ERR_OUT_OF_RESOURCE        no memory
  * Context: INIT (allocates about 3 x max_bytes + 320 KiB of tables). Locks: none.
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_construct(ompi_evt_wire_encoder_t *enc,
-                                                  const ompi_evt_wire_sender_t *sender,
-                                                  size_t max_bytes);
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_construct(mca_common_evt_wire_encoder_t *enc,
+                                                        const mca_common_evt_wire_sender_t *sender,
+                                                        size_t max_bytes);
 /** Free the storage; a destructed or zeroed encoder may be destructed again.
  *  Context: INIT. */
-OMPI_DECLSPEC void ompi_evt_wire_encoder_destruct(ompi_evt_wire_encoder_t *enc);
+OMPI_DECLSPEC void mca_common_evt_wire_encoder_destruct(mca_common_evt_wire_encoder_t *enc);
 
 /**
  * Start a batch (an open batch is discarded).
  * @param[in] seq    batch sequence number (the caller numbers its batches)
- * @param[in] flags  OMPI_EVT_WIRE_FLAG_*
+ * @param[in] flags  MCA_COMMON_EVT_WIRE_FLAG_*
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_BAD_PARAM  not constructed
  * Context: PROGRESS. Locks: none.
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_begin(ompi_evt_wire_encoder_t *enc, uint64_t seq,
-                                              uint32_t flags);
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_begin(mca_common_evt_wire_encoder_t *enc,
+                                                    uint64_t seq, uint32_t flags);
 /** Set or clear flags of the open batch (e.g. FINAL, decided late).
  *  Context: PROGRESS. */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_set_flags(ompi_evt_wire_encoder_t *enc, uint32_t flags);
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_set_flags(mca_common_evt_wire_encoder_t *enc,
+                                                        uint32_t flags);
 
 /**
  * Add one record. Its event type (name, element types, element names,
  * source) enters the batch's dictionary on first use; its source's clock
- * pair too, sampled now unless given by ompi_evt_wire_encoder_add_clock().
+ * pair too, sampled now unless given by mca_common_evt_wire_encoder_add_clock().
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  the batch is full (bytes, types or
  *         sources): nothing was added; finish, send, begin, add again
@@ -246,8 +247,8 @@ OMPI_DECLSPEC int ompi_evt_wire_encoder_set_flags(ompi_evt_wire_encoder_t *enc, 
  *         element type or name the wire cannot carry (see the layout)
  * Context: PROGRESS. No allocation, no lock.
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_add_record(ompi_evt_wire_encoder_t *enc,
-                                                   const mca_base_event_record_t *rec);
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_add_record(mca_common_evt_wire_encoder_t *enc,
+                                                         const mca_base_event_record_t *rec);
 
 /**
  * Add @p count records of @p event that could not be exported. Counts of
@@ -258,8 +259,8 @@ OMPI_DECLSPEC int ompi_evt_wire_encoder_add_record(ompi_evt_wire_encoder_t *enc,
  * @retval OPAL_ERR_BAD_PARAM  no open batch, NULL event, unencodable type
  * Context: PROGRESS.
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_add_drops(ompi_evt_wire_encoder_t *enc,
-                                                  mca_base_event_t *event, uint64_t count);
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_add_drops(mca_common_evt_wire_encoder_t *enc,
+                                                        mca_base_event_t *event, uint64_t count);
 
 /**
  * Give the clock pair of @p source for this batch: @p source_ticks (the
@@ -272,9 +273,9 @@ OMPI_DECLSPEC int ompi_evt_wire_encoder_add_drops(ompi_evt_wire_encoder_t *enc,
  * @retval OPAL_ERR_BAD_PARAM  no open batch, NULL source, pair already set
  * Context: PROGRESS.
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
-                                                  const mca_base_event_source_t *source,
-                                                  int64_t source_ticks, int64_t realtime_ns);
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_add_clock(mca_common_evt_wire_encoder_t *enc,
+                                                        const mca_base_event_source_t *source,
+                                                        int64_t source_ticks, int64_t realtime_ns);
 
 /**
  * Add a sample of this rank's offset to the job's reference clock. Samples
@@ -284,16 +285,18 @@ OMPI_DECLSPEC int ompi_evt_wire_encoder_add_clock(ompi_evt_wire_encoder_t *enc,
  * @retval OPAL_SUCCESS  kept; the open batch (if any) carries it
  * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  kept, but the open batch is too
  *         full to carry it: the next batch is the first that does
- * @retval OPAL_ERR_OUT_OF_RESOURCE  OMPI_EVT_WIRE_MAX_OFFSETS samples already
+ * @retval OPAL_ERR_OUT_OF_RESOURCE  MCA_COMMON_EVT_WIRE_MAX_OFFSETS samples already
  * @retval OPAL_ERR_BAD_PARAM  NULL
  * Context: PROGRESS (or INIT).
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_add_offset(ompi_evt_wire_encoder_t *enc,
-                                                   const ompi_evt_wire_offset_t *sample);
+OMPI_DECLSPEC int
+mca_common_evt_wire_encoder_add_offset(mca_common_evt_wire_encoder_t *enc,
+                                       const mca_common_evt_wire_offset_t *sample);
 
 /** Does the open batch lack a sample the encoder keeps (added when it was
  *  too full)? Context: PROGRESS. */
-OMPI_DECLSPEC bool ompi_evt_wire_encoder_offsets_pending(const ompi_evt_wire_encoder_t *enc);
+OMPI_DECLSPEC bool
+mca_common_evt_wire_encoder_offsets_pending(const mca_common_evt_wire_encoder_t *enc);
 
 /**
  * Read CLOCK_REALTIME through @p realtime_ns (NULL: clock_gettime) for the
@@ -302,8 +305,8 @@ OMPI_DECLSPEC bool ompi_evt_wire_encoder_offsets_pending(const ompi_evt_wire_enc
  * @retval OPAL_SUCCESS, OPAL_ERR_BAD_PARAM (not constructed)
  * Context: INIT. @p realtime_ns is called in PROGRESS context: ANY-safe.
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_set_realtime(ompi_evt_wire_encoder_t *enc,
-                                                     int64_t (*realtime_ns)(void));
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_set_realtime(mca_common_evt_wire_encoder_t *enc,
+                                                           int64_t (*realtime_ns)(void));
 
 /**
  * Close the batch and return it.
@@ -314,80 +317,80 @@ OMPI_DECLSPEC int ompi_evt_wire_encoder_set_realtime(ompi_evt_wire_encoder_t *en
  * Context: PROGRESS. A batch with no records is valid (e.g. drops only, or
  * a FINAL marker).
  */
-OMPI_DECLSPEC int ompi_evt_wire_encoder_finish(ompi_evt_wire_encoder_t *enc, const void **buf,
-                                               size_t *len);
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_finish(mca_common_evt_wire_encoder_t *enc,
+                                                     const void **buf, size_t *len);
 
 /* ------------------------------------------------------------------------
  * Decoder
  * ------------------------------------------------------------------------ */
 
 /** A value of an element. */
-typedef struct ompi_evt_wire_value_t {
-    uint8_t type; /**< OMPI_EVT_WIRE_ELEM_* */
+typedef struct mca_common_evt_wire_value_t {
+    uint8_t type; /**< MCA_COMMON_EVT_WIRE_ELEM_* */
     union {
         int64_t i;  /**< INT32, INT64 */
         uint64_t u; /**< UINT32, UINT64 */
         double d;   /**< DOUBLE */
         bool b;     /**< BOOL */
     } v;
-} ompi_evt_wire_value_t;
+} mca_common_evt_wire_value_t;
 
-typedef struct ompi_evt_wire_element_t {
+typedef struct mca_common_evt_wire_element_t {
     const char *name; /**< "" when the producer gave none */
-    uint8_t type;     /**< OMPI_EVT_WIRE_ELEM_* */
+    uint8_t type;     /**< MCA_COMMON_EVT_WIRE_ELEM_* */
     uint16_t offset;  /**< in the packed payload */
-} ompi_evt_wire_element_t;
+} mca_common_evt_wire_element_t;
 
-typedef struct ompi_evt_wire_type_t {
+typedef struct mca_common_evt_wire_type_t {
     const char *name; /**< event name */
     uint16_t source;  /**< batch-local source id (index into clocks) */
     uint16_t num_elements;
     uint16_t payload_size; /**< packed bytes of one record's payload */
-    const ompi_evt_wire_element_t *elements;
-} ompi_evt_wire_type_t;
+    const mca_common_evt_wire_element_t *elements;
+} mca_common_evt_wire_type_t;
 
-typedef struct ompi_evt_wire_clock_t {
+typedef struct mca_common_evt_wire_clock_t {
     const char *name;          /**< source name */
     uint8_t ordering;          /**< 0 ordered, 1 unordered */
     bool host_clock;           /**< the sender host's CLOCK_MONOTONIC (flag 0x2) */
     uint64_t ticks_per_second; /**< > 0 */
     int64_t source_ticks;      /**< sampled together with realtime_ns */
     int64_t realtime_ns;
-} ompi_evt_wire_clock_t;
+} mca_common_evt_wire_clock_t;
 
-typedef struct ompi_evt_wire_drop_t {
+typedef struct mca_common_evt_wire_drop_t {
     uint16_t type;
     uint64_t count;
-} ompi_evt_wire_drop_t;
+} mca_common_evt_wire_drop_t;
 
-typedef struct ompi_evt_wire_record_t {
+typedef struct mca_common_evt_wire_record_t {
     uint16_t type; /**< batch-local type id, < num_types */
     uint8_t depth;
     int64_t timestamp;      /**< source ticks */
     const uint8_t *payload; /**< types[type].payload_size packed bytes, in the buffer */
-} ompi_evt_wire_record_t;
+} mca_common_evt_wire_record_t;
 
 /** A decoded batch. Strings and arrays live in storage the batch owns;
  *  payloads point into the decoded buffer (keep it alive while reading). */
-typedef struct ompi_evt_wire_batch_t {
-    ompi_evt_wire_sender_t sender;
+typedef struct mca_common_evt_wire_batch_t {
+    mca_common_evt_wire_sender_t sender;
     uint16_t version;
     uint32_t flags;
     uint64_t seq;
     uint32_t num_clocks;
-    const ompi_evt_wire_clock_t *clocks;
+    const mca_common_evt_wire_clock_t *clocks;
     uint32_t num_offsets;
-    const ompi_evt_wire_offset_t *offsets;
+    const mca_common_evt_wire_offset_t *offsets;
     uint32_t num_types;
-    const ompi_evt_wire_type_t *types;
+    const mca_common_evt_wire_type_t *types;
     uint32_t num_drops;
-    const ompi_evt_wire_drop_t *drops;
+    const mca_common_evt_wire_drop_t *drops;
     uint32_t num_records;
     const uint8_t *records; /**< the RECORDS body after its count (validated) */
     size_t records_len;
-    void *storage;     /**< owned; freed by ompi_evt_wire_batch_destruct */
+    void *storage;     /**< owned; freed by mca_common_evt_wire_batch_destruct */
     const char *error; /**< after a failed decode: what was wrong (static string) */
-} ompi_evt_wire_batch_t;
+} mca_common_evt_wire_batch_t;
 
 /**
  * Decode and validate a batch.
@@ -403,11 +406,12 @@ typedef struct ompi_evt_wire_batch_t {
  * @retval OPAL_ERR_OUT_OF_RESOURCE no memory
  * Context: ANY. Locks: none. Allocates one block per batch.
  */
-OMPI_DECLSPEC int ompi_evt_wire_decode(const void *buf, size_t len, ompi_evt_wire_batch_t *batch);
+OMPI_DECLSPEC int mca_common_evt_wire_decode(const void *buf, size_t len,
+                                             mca_common_evt_wire_batch_t *batch);
 
 /** Free what a successful decode allocated; safe on a zeroed batch and on
  *  one whose decode failed. Context: ANY. */
-OMPI_DECLSPEC void ompi_evt_wire_batch_destruct(ompi_evt_wire_batch_t *batch);
+OMPI_DECLSPEC void mca_common_evt_wire_batch_destruct(mca_common_evt_wire_batch_t *batch);
 
 /**
  * Iterate the records of a decoded batch.
@@ -416,18 +420,20 @@ OMPI_DECLSPEC void ompi_evt_wire_batch_destruct(ompi_evt_wire_batch_t *batch);
  * @return true while a record was returned
  * Context: ANY.
  */
-OMPI_DECLSPEC bool ompi_evt_wire_batch_next_record(const ompi_evt_wire_batch_t *batch,
-                                                   size_t *cursor, ompi_evt_wire_record_t *rec);
+OMPI_DECLSPEC bool mca_common_evt_wire_batch_next_record(const mca_common_evt_wire_batch_t *batch,
+                                                         size_t *cursor,
+                                                         mca_common_evt_wire_record_t *rec);
 
 /** Value of element @p i of a payload of type @p type (validated by the
  *  decode). @retval OPAL_SUCCESS, OPAL_ERR_BAD_PARAM (i out of range).
  *  Context: ANY. */
-OMPI_DECLSPEC int ompi_evt_wire_element_value(const ompi_evt_wire_type_t *type,
-                                              const uint8_t *payload, unsigned i,
-                                              ompi_evt_wire_value_t *value);
+OMPI_DECLSPEC int mca_common_evt_wire_element_value(const mca_common_evt_wire_type_t *type,
+                                                    const uint8_t *payload, unsigned i,
+                                                    mca_common_evt_wire_value_t *value);
 
 /** Index of the element named @p name in @p type, or -1. Context: ANY. */
-OMPI_DECLSPEC int ompi_evt_wire_element_find(const ompi_evt_wire_type_t *type, const char *name);
+OMPI_DECLSPEC int mca_common_evt_wire_element_find(const mca_common_evt_wire_type_t *type,
+                                                   const char *name);
 
 /**
  * Restate a batch as drops: the same header (sequence number, flags plus
@@ -437,7 +443,7 @@ OMPI_DECLSPEC int ompi_evt_wire_element_find(const ompi_evt_wire_type_t *type, c
  * that a reader still sees the batch number, its FINAL flag and, per rank
  * and type, delivered + dropped == raised.
  * @param[in]  buf, len  the batch's bytes
- * @param[in]  batch     their successful ompi_evt_wire_decode()
+ * @param[in]  batch     their successful mca_common_evt_wire_decode()
  * @param[out] out       the new batch (malloc'd: the caller frees it)
  * @param[out] out_len   its length (at most len plus 10 bytes per type
  *                       and a section header)
@@ -446,15 +452,17 @@ OMPI_DECLSPEC int ompi_evt_wire_element_find(const ompi_evt_wire_type_t *type, c
  * @retval OPAL_ERR_OUT_OF_RESOURCE  no memory
  * Context: ANY. Locks: none.
  */
-OMPI_DECLSPEC int ompi_evt_wire_batch_as_drops(const void *buf, size_t len,
-                                               const ompi_evt_wire_batch_t *batch,
-                                               uint32_t add_flags, void **out, size_t *out_len);
+OMPI_DECLSPEC int mca_common_evt_wire_batch_as_drops(const void *buf, size_t len,
+                                                     const mca_common_evt_wire_batch_t *batch,
+                                                     uint32_t add_flags, void **out,
+                                                     size_t *out_len);
 
 /** Read the sequence number, flags and total length from a batch header
  *  without decoding the rest (for indexes). @retval OPAL_SUCCESS,
  *  OPAL_ERR_UNPACK_FAILURE (no valid header). Context: ANY. */
-OMPI_DECLSPEC int ompi_evt_wire_peek(const void *buf, size_t len, uint64_t *seq, uint32_t *flags);
+OMPI_DECLSPEC int mca_common_evt_wire_peek(const void *buf, size_t len, uint64_t *seq,
+                                           uint32_t *flags);
 
 END_C_DECLS
 
-#endif /* OMPI_EVT_BASE_WIRE_H */
+#endif /* MCA_COMMON_EVT_WIRE_H */

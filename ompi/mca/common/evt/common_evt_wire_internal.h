@@ -13,8 +13,8 @@
  * Context: ANY (pure functions).
  */
 
-#ifndef OMPI_EVT_BASE_WIRE_INTERNAL_H
-#define OMPI_EVT_BASE_WIRE_INTERNAL_H
+#ifndef MCA_COMMON_EVT_WIRE_INTERNAL_H
+#define MCA_COMMON_EVT_WIRE_INTERNAL_H
 
 #include "ompi_config.h"
 
@@ -27,14 +27,14 @@
 #    error "the wire helpers need __BYTE_ORDER__ (GCC or clang)"
 #endif
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#    define WIRE_LE16(x) (x)
-#    define WIRE_LE32(x) (x)
-#    define WIRE_LE64(x) (x)
+#    define WIRE_LE16(x)      (x)
+#    define WIRE_LE32(x)      (x)
+#    define WIRE_LE64(x)      (x)
 #    define WIRE_NATIVE_IS_LE 1
 #else
-#    define WIRE_LE16(x) __builtin_bswap16(x)
-#    define WIRE_LE32(x) __builtin_bswap32(x)
-#    define WIRE_LE64(x) __builtin_bswap64(x)
+#    define WIRE_LE16(x)      __builtin_bswap16(x)
+#    define WIRE_LE32(x)      __builtin_bswap32(x)
+#    define WIRE_LE64(x)      __builtin_bswap64(x)
 #    define WIRE_NATIVE_IS_LE 0
 #endif
 
@@ -80,8 +80,8 @@ static inline bool wire_name_ok(const uint8_t *s, size_t len)
     }
     for (size_t i = 0; i < len; ++i) {
         uint8_t c = s[i];
-        if (!(('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
-              || '.' == c || '_' == c || '-' == c)) {
+        if (!(('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || '.' == c
+              || '_' == c || '-' == c)) {
             return false;
         }
     }
@@ -109,8 +109,9 @@ static inline bool wire_text_ok(const uint8_t *s, size_t len)
 }
 
 /** CRC-32C (Castagnoli), as used by the node files. */
-OMPI_DECLSPEC uint32_t ompi_evt_wire_crc32c(uint32_t crc, const void *buf, size_t len);
+OMPI_DECLSPEC uint32_t mca_common_evt_wire_crc32c(uint32_t crc, const void *buf, size_t len);
 /** Test-only: the portable version (the other one may be the CPU's). */
-OMPI_DECLSPEC uint32_t ompi_evt_wire_test_crc32c_sw(uint32_t crc, const void *buf, size_t len);
+OMPI_DECLSPEC uint32_t mca_common_evt_wire_test_crc32c_sw(uint32_t crc, const void *buf,
+                                                          size_t len);
 
-#endif /* OMPI_EVT_BASE_WIRE_INTERNAL_H */
+#endif /* MCA_COMMON_EVT_WIRE_INTERNAL_H */

@@ -9,8 +9,8 @@
  * @file
  *
  * Reading evt/file's flight-recorder files (format: ompi/mca/evt/file/
- * evt_file_format.h). One decoder (evt_file_read.c, which opens files
- * through evt_input_open.c) that ompi-evt-file-read and the tests use, and
+ * common_evt_flight_format.h). One decoder (common_evt_flight_read.c, which opens files
+ * through common_evt_input_open.c) that ompi-evt-file-read and the tests use, and
  * that a listener can take as it is: plain C, no Open MPI, no global
  * state.
  *
@@ -27,8 +27,8 @@
  * Context: any thread; a decoded file is immutable (share it freely).
  */
 
-#ifndef OMPI_EVT_FILE_READ_H
-#define OMPI_EVT_FILE_READ_H
+#ifndef MCA_COMMON_EVT_FLIGHT_READ_H
+#define MCA_COMMON_EVT_FLIGHT_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,7 +39,7 @@ extern "C" {
 #endif
 
 /** A clock source as recorded. */
-typedef struct ompi_evt_fr_source_t {
+typedef struct mca_common_evt_flight_source_t {
     int32_t index;
     char *name;
     uint32_t ordering; /**< 0 ordered, 1 unordered */
@@ -50,31 +50,31 @@ typedef struct ompi_evt_fr_source_t {
     /** the ticks are the recording host's CLOCK_MONOTONIC, which every
      *  process of that host reads alike */
     bool host_clock;
-} ompi_evt_fr_source_t;
+} mca_common_evt_flight_source_t;
 
 /** An element of an event's payload. */
-typedef struct ompi_evt_fr_element_t {
+typedef struct mca_common_evt_flight_element_t {
     uint32_t type; /**< OMPI_EVT_FILE_TYPE_* */
     uint32_t offset;
     char *name; /**< "" when the engine had none */
-} ompi_evt_fr_element_t;
+} mca_common_evt_flight_element_t;
 
 /** An event type as recorded. */
-typedef struct ompi_evt_fr_event_t {
+typedef struct mca_common_evt_flight_event_t {
     int32_t index;
     char *name;
-    const ompi_evt_fr_source_t *source; /**< NULL: its source is not in the dictionary */
+    const mca_common_evt_flight_source_t *source; /**< NULL: its source is not in the dictionary */
     int32_t source_index;
     uint32_t extent;
     uint32_t flags;
     int32_t bind;
     uint32_t num_elements;
-    ompi_evt_fr_element_t *elements;
-} ompi_evt_fr_event_t;
+    mca_common_evt_flight_element_t *elements;
+} mca_common_evt_flight_event_t;
 
 /** A record. */
-typedef struct ompi_evt_fr_record_t {
-    const ompi_evt_fr_event_t *event; /**< NULL: not in the dictionary */
+typedef struct mca_common_evt_flight_record_t {
+    const mca_common_evt_flight_event_t *event; /**< NULL: not in the dictionary */
     uint32_t event_index;
     uint32_t ring;
     uint16_t depth;
@@ -85,17 +85,17 @@ typedef struct ompi_evt_fr_record_t {
     int64_t time_ns;              /**< CLOCK_REALTIME ns, from the clock pair */
     const unsigned char *payload; /**< payload_len bytes (the event's extent) */
     uint32_t payload_len;
-} ompi_evt_fr_record_t;
+} mca_common_evt_flight_record_t;
 
 /** A ring's account. */
-typedef struct ompi_evt_fr_ring_t {
+typedef struct mca_common_evt_flight_ring_t {
     uint32_t records;     /**< returned */
     uint64_t overwritten; /**< records evicted to make room (newest kept) */
     bool damaged;         /**< a damaged record ended it */
-} ompi_evt_fr_ring_t;
+} mca_common_evt_flight_ring_t;
 
 /** A decoded file. */
-typedef struct ompi_evt_fr_file_t {
+typedef struct mca_common_evt_flight_file_t {
     bool header_valid;
     uint32_t version;
     int32_t rank, world_size;
@@ -107,13 +107,13 @@ typedef struct ompi_evt_fr_file_t {
     uint32_t ring_count, ring_capacity;
     uint64_t file_size; /**< as the header says */
     size_t nsources, nevents;
-    ompi_evt_fr_source_t *sources;
-    ompi_evt_fr_event_t *events;
+    mca_common_evt_flight_source_t *sources;
+    mca_common_evt_flight_event_t *events;
     size_t nrecords;
-    ompi_evt_fr_record_t *records; /**< all rings merged by time, oldest first */
-    ompi_evt_fr_ring_t *rings;     /**< ring_count entries (when header_valid) */
-    uint64_t overwritten;          /**< sum over the rings */
-    uint64_t dict_refused;         /**< event types recorded without a dictionary entry */
+    mca_common_evt_flight_record_t *records; /**< all rings merged by time, oldest first */
+    mca_common_evt_flight_ring_t *rings;     /**< ring_count entries (when header_valid) */
+    uint64_t overwritten;                    /**< sum over the rings */
+    uint64_t dict_refused;                   /**< event types recorded without a dictionary entry */
     size_t ndrops;
     struct {
         uint32_t event_index;
@@ -125,34 +125,35 @@ typedef struct ompi_evt_fr_file_t {
     unsigned char *buf; /**< the bytes: a private copy, or the file mapped */
     size_t len;
     bool mapped; /**< buf is a mapping of the file (read-only) */
-} ompi_evt_fr_file_t;
+} mca_common_evt_flight_file_t;
 
 /**
  * Decode the @p len bytes at @p buf (copied: the caller keeps its buffer).
  * @retval 0  *out set (check header_valid and problems)
  * @retval -1 out of memory (errno ENOMEM) or bad arguments (EINVAL)
  */
-int ompi_evt_fr_decode(const void *buf, size_t len, ompi_evt_fr_file_t **out);
+int mca_common_evt_flight_decode(const void *buf, size_t len, mca_common_evt_flight_file_t **out);
 
-/** Read @p path and decode it (evt_input_open.h: a FIFO, a symbolic link
+/** Read @p path and decode it (common_evt_input_open.h: a FIFO, a symbolic link
  *  or any other non-regular file is refused with EINVAL, never waited on).
  *  @retval 0, or -1 with errno (cannot read). */
-int ompi_evt_fr_open(const char *path, ompi_evt_fr_file_t **out);
+int mca_common_evt_flight_open(const char *path, mca_common_evt_flight_file_t **out);
 
 /** Decode the regular file open on @p fd (which stays the caller's). The
  *  file is mapped read-only, not read: memory follows the parts the header
  *  locates (dictionary, drop counters, the live part of each ring), not
  *  the file's size, so a huge sparse file costs what it describes.
  *  @retval 0, or -1 with errno. */
-int ompi_evt_fr_open_fd(int fd, ompi_evt_fr_file_t **out);
+int mca_common_evt_flight_open_fd(int fd, mca_common_evt_flight_file_t **out);
 
-void ompi_evt_fr_free(ompi_evt_fr_file_t *file);
+void mca_common_evt_flight_free(mca_common_evt_flight_file_t *file);
 
 /** The event with @p index, or NULL. */
-const ompi_evt_fr_event_t *ompi_evt_fr_event(const ompi_evt_fr_file_t *file, uint32_t index);
+const mca_common_evt_flight_event_t *
+mca_common_evt_flight_event(const mca_common_evt_flight_file_t *file, uint32_t index);
 
 /** An element's value, widened. @retval false  @p i out of range */
-typedef struct ompi_evt_fr_value_t {
+typedef struct mca_common_evt_flight_value_t {
     uint32_t type;
     union {
         int64_t i;
@@ -160,20 +161,20 @@ typedef struct ompi_evt_fr_value_t {
         double d;
         bool b;
     } v;
-} ompi_evt_fr_value_t;
-bool ompi_evt_fr_element(const ompi_evt_fr_record_t *record, uint32_t i,
-                         ompi_evt_fr_value_t *value);
+} mca_common_evt_flight_value_t;
+bool mca_common_evt_flight_element(const mca_common_evt_flight_record_t *record, uint32_t i,
+                                   mca_common_evt_flight_value_t *value);
 
 /** Make @p s printable ASCII in place: control bytes and bytes >= 0x80
  *  become '?' (they would reach terminals, and need not be valid UTF-8,
  *  which JSON requires). What the decoder does to names, host and job. */
-void ompi_evt_fr_printable(char *s);
+void mca_common_evt_flight_printable(char *s);
 
 /** "int32", "uint64", ... ("unknown" for others). */
-const char *ompi_evt_fr_type_name(uint32_t type);
+const char *mca_common_evt_flight_type_name(uint32_t type);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* OMPI_EVT_FILE_READ_H */
+#endif /* MCA_COMMON_EVT_FLIGHT_READ_H */

@@ -8,10 +8,10 @@
 /**
  * @file
  *
- * evt_input_open(): see evt_input_open.h.
+ * mca_common_evt_input_open(): see common_evt_input_open.h.
  */
 
-#include "evt_input_open.h"
+#include "ompi/mca/common/evt/common_evt_input_open.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,64 +30,68 @@ static const char *kind_of(mode_t m)
 }
 
 /* Judge an entry by its stat. */
-static evt_input_status_t judge(const struct stat *st, bool only_own, char *why, size_t whylen)
+static mca_common_evt_input_status_t judge(const struct stat *st, bool only_own, char *why,
+                                           size_t whylen)
 {
     if (S_ISLNK(st->st_mode)) {
         snprintf(why, whylen, "a symbolic link (not followed)");
-        return EVT_INPUT_SYMLINK;
+        return MCA_COMMON_EVT_INPUT_SYMLINK;
     }
     if (!S_ISREG(st->st_mode)) {
         snprintf(why, whylen, "%s, not a regular file", kind_of(st->st_mode));
-        return EVT_INPUT_NOT_REGULAR;
+        return MCA_COMMON_EVT_INPUT_NOT_REGULAR;
     }
     if (only_own && st->st_uid != geteuid()) {
         snprintf(why, whylen, "owned by uid %lu, not by this user", (unsigned long) st->st_uid);
-        return EVT_INPUT_OTHER_OWNER;
+        return MCA_COMMON_EVT_INPUT_OTHER_OWNER;
     }
-    return EVT_INPUT_OK;
+    return MCA_COMMON_EVT_INPUT_OK;
 }
 
-evt_input_status_t evt_input_open(int dirfd, const char *name, bool only_own, int *fd,
-                                  struct stat *st, char *why, size_t whylen)
+mca_common_evt_input_status_t mca_common_evt_input_open(int dirfd, const char *name, bool only_own,
+                                                        int *fd, struct stat *st, char *why,
+                                                        size_t whylen)
 {
     struct stat before, after;
-    evt_input_status_t rc;
+    mca_common_evt_input_status_t rc;
     int d, flags;
 
     *fd = -1;
     if (0 != fstatat(dirfd, name, &before, AT_SYMLINK_NOFOLLOW)) {
         snprintf(why, whylen, "%s", strerror(errno));
-        return EVT_INPUT_UNREADABLE;
+        return MCA_COMMON_EVT_INPUT_UNREADABLE;
     }
     rc = judge(&before, only_own, why, whylen);
-    if (EVT_INPUT_OK != rc) {
+    if (MCA_COMMON_EVT_INPUT_OK != rc) {
         return rc;
     }
     d = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
     if (0 > d) {
         if (ELOOP == errno) {
             snprintf(why, whylen, "a symbolic link (not followed)");
-            return EVT_INPUT_SYMLINK;
+            return MCA_COMMON_EVT_INPUT_SYMLINK;
         }
         snprintf(why, whylen, "%s", strerror(errno));
-        return EVT_INPUT_UNREADABLE;
+        return MCA_COMMON_EVT_INPUT_UNREADABLE;
     }
     if (0 != fstat(d, &after)) {
         snprintf(why, whylen, "%s", strerror(errno));
         (void) close(d);
-        return EVT_INPUT_UNREADABLE;
+        return MCA_COMMON_EVT_INPUT_UNREADABLE;
     }
     rc = judge(&after, only_own, why, whylen);
-    if (EVT_INPUT_OK == rc && (after.st_dev != before.st_dev || after.st_ino != before.st_ino)) {
+    if (MCA_COMMON_EVT_INPUT_OK == rc
+        && (after.st_dev != before.st_dev || after.st_ino != before.st_ino)) {
         snprintf(why, whylen, "replaced while being opened");
-        rc = EVT_INPUT_UNREADABLE;
+        rc = MCA_COMMON_EVT_INPUT_UNREADABLE;
     }
     flags = fcntl(d, F_GETFL);
-    if (EVT_INPUT_OK == rc && (0 > flags || 0 != fcntl(d, F_SETFL, flags & ~O_NONBLOCK))) {
+    if (MCA_COMMON_EVT_INPUT_OK == rc
+        && (0 > flags || 0 != fcntl(d, F_SETFL, flags & ~O_NONBLOCK))) {
         snprintf(why, whylen, "%s", strerror(errno));
-        rc = EVT_INPUT_UNREADABLE;
+        rc = MCA_COMMON_EVT_INPUT_UNREADABLE;
     }
-    if (EVT_INPUT_OK != rc) {
+    if (MCA_COMMON_EVT_INPUT_OK != rc) {
         (void) close(d);
         return rc;
     }
@@ -95,5 +99,5 @@ evt_input_status_t evt_input_open(int dirfd, const char *name, bool only_own, in
         *st = after;
     }
     *fd = d;
-    return EVT_INPUT_OK;
+    return MCA_COMMON_EVT_INPUT_OK;
 }

@@ -19,8 +19,8 @@
  * finds valid memory (and frees it).
  */
 
-#ifndef MCA_EVT_PMIX_LATCH_H
-#define MCA_EVT_PMIX_LATCH_H
+#ifndef MCA_COMMON_EVT_LATCH_H
+#define MCA_COMMON_EVT_LATCH_H
 
 #include "ompi_config.h"
 
@@ -34,18 +34,18 @@
 
 #include "opal/constants.h"
 
-typedef struct ompi_evt_pmix_latch_t {
+typedef struct mca_common_evt_latch_t {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool done;
     pmix_status_t status;
     size_t ref;        /**< a registration's handler id */
     atomic_int owners; /**< 2: waiter and callback; the last one frees */
-} ompi_evt_pmix_latch_t;
+} mca_common_evt_latch_t;
 
-static inline ompi_evt_pmix_latch_t *ompi_evt_pmix_latch_new(void)
+static inline mca_common_evt_latch_t *mca_common_evt_latch_new(void)
 {
-    ompi_evt_pmix_latch_t *l = calloc(1, sizeof(*l));
+    mca_common_evt_latch_t *l = calloc(1, sizeof(*l));
 
     if (NULL != l) {
         (void) pthread_mutex_init(&l->lock, NULL);
@@ -55,7 +55,7 @@ static inline ompi_evt_pmix_latch_t *ompi_evt_pmix_latch_new(void)
     return l;
 }
 
-static inline void ompi_evt_pmix_latch_put(ompi_evt_pmix_latch_t *l)
+static inline void mca_common_evt_latch_put(mca_common_evt_latch_t *l)
 {
     /* acq_rel: the other side's last accesses happen before the free */
     if (1 == atomic_fetch_sub_explicit(&l->owners, 1, memory_order_acq_rel)) {
@@ -66,8 +66,8 @@ static inline void ompi_evt_pmix_latch_put(ompi_evt_pmix_latch_t *l)
 }
 
 /* The callback side (PMIx's thread). */
-static inline void ompi_evt_pmix_latch_release(ompi_evt_pmix_latch_t *l, pmix_status_t status,
-                                               size_t ref)
+static inline void mca_common_evt_latch_release(mca_common_evt_latch_t *l, pmix_status_t status,
+                                                size_t ref)
 {
     (void) pthread_mutex_lock(&l->lock);
     l->status = status;
@@ -75,31 +75,31 @@ static inline void ompi_evt_pmix_latch_release(ompi_evt_pmix_latch_t *l, pmix_st
     l->done = true;
     (void) pthread_cond_broadcast(&l->cond);
     (void) pthread_mutex_unlock(&l->lock);
-    ompi_evt_pmix_latch_put(l);
+    mca_common_evt_latch_put(l);
 }
 
-static inline void ompi_evt_pmix_latch_op_cb(pmix_status_t status, void *cbdata)
+static inline void mca_common_evt_latch_op_cb(pmix_status_t status, void *cbdata)
 {
-    ompi_evt_pmix_latch_release(cbdata, status, 0);
+    mca_common_evt_latch_release(cbdata, status, 0);
 }
 
-static inline void ompi_evt_pmix_latch_reg_cb(pmix_status_t status, size_t ref, void *cbdata)
+static inline void mca_common_evt_latch_reg_cb(pmix_status_t status, size_t ref, void *cbdata)
 {
-    ompi_evt_pmix_latch_release(cbdata, status, ref);
+    mca_common_evt_latch_release(cbdata, status, ref);
 }
 
 /** The callback will never come (the call failed): drop its share. */
-static inline void ompi_evt_pmix_latch_cancel(ompi_evt_pmix_latch_t *l)
+static inline void mca_common_evt_latch_cancel(mca_common_evt_latch_t *l)
 {
-    ompi_evt_pmix_latch_put(l);
+    mca_common_evt_latch_put(l);
 }
 
 /**
  * Wait at most @p timeout_ms, then let go of the latch.
  * @retval OPAL_SUCCESS (*status, *ref set), OPAL_ERR_TIMEOUT
  */
-static inline int ompi_evt_pmix_latch_wait(ompi_evt_pmix_latch_t *l, int timeout_ms,
-                                           pmix_status_t *status, size_t *ref)
+static inline int mca_common_evt_latch_wait(mca_common_evt_latch_t *l, int timeout_ms,
+                                            pmix_status_t *status, size_t *ref)
 {
     struct timespec until;
     int rc = OPAL_SUCCESS;
@@ -128,7 +128,7 @@ static inline int ompi_evt_pmix_latch_wait(ompi_evt_pmix_latch_t *l, int timeout
         rc = OPAL_ERR_TIMEOUT;
     }
     (void) pthread_mutex_unlock(&l->lock);
-    ompi_evt_pmix_latch_put(l);
+    mca_common_evt_latch_put(l);
     return rc;
 }
 
@@ -140,26 +140,26 @@ static inline int ompi_evt_pmix_latch_wait(ompi_evt_pmix_latch_t *l, int timeout
  *         asked), OPAL_ERROR (PMIx refused), OPAL_ERR_TIMEOUT
  * Context: INIT, TOOL (never on PMIx's progress thread).
  */
-static inline int ompi_evt_pmix_latch_register(pmix_status_t codes[], size_t ncodes,
-                                               pmix_info_t info[], size_t ninfo,
-                                               pmix_notification_fn_t fn, int timeout_ms,
-                                               pmix_status_t *status, size_t *id)
+static inline int mca_common_evt_latch_register(pmix_status_t codes[], size_t ncodes,
+                                                pmix_info_t info[], size_t ninfo,
+                                                pmix_notification_fn_t fn, int timeout_ms,
+                                                pmix_status_t *status, size_t *id)
 {
-    ompi_evt_pmix_latch_t *l = ompi_evt_pmix_latch_new();
+    mca_common_evt_latch_t *l = mca_common_evt_latch_new();
     int rc;
 
     if (NULL == l) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
     *status = PMIx_Register_event_handler(codes, ncodes, info, ninfo, fn,
-                                          ompi_evt_pmix_latch_reg_cb, l);
+                                          mca_common_evt_latch_reg_cb, l);
     if (PMIX_SUCCESS != *status) {
         /* no callback will come: both shares of the latch go */
-        ompi_evt_pmix_latch_cancel(l);
-        ompi_evt_pmix_latch_cancel(l);
+        mca_common_evt_latch_cancel(l);
+        mca_common_evt_latch_cancel(l);
         return OPAL_ERROR;
     }
-    rc = ompi_evt_pmix_latch_wait(l, timeout_ms, status, id);
+    rc = mca_common_evt_latch_wait(l, timeout_ms, status, id);
     return OPAL_SUCCESS != rc ? rc : PMIX_SUCCESS == *status ? OPAL_SUCCESS : OPAL_ERROR;
 }
 
@@ -171,19 +171,19 @@ static inline int ompi_evt_pmix_latch_register(pmix_status_t codes[], size_t nco
  *         still run)
  * Context: INIT, TOOL (never on PMIx's progress thread).
  */
-static inline int ompi_evt_pmix_latch_deregister(size_t id, int timeout_ms)
+static inline int mca_common_evt_latch_deregister(size_t id, int timeout_ms)
 {
-    ompi_evt_pmix_latch_t *l = ompi_evt_pmix_latch_new();
+    mca_common_evt_latch_t *l = mca_common_evt_latch_new();
 
     if (NULL == l) {
         return OPAL_ERR_OUT_OF_RESOURCE;
     }
-    if (PMIX_SUCCESS != PMIx_Deregister_event_handler(id, ompi_evt_pmix_latch_op_cb, l)) {
-        ompi_evt_pmix_latch_cancel(l);
-        ompi_evt_pmix_latch_cancel(l);
+    if (PMIX_SUCCESS != PMIx_Deregister_event_handler(id, mca_common_evt_latch_op_cb, l)) {
+        mca_common_evt_latch_cancel(l);
+        mca_common_evt_latch_cancel(l);
         return OPAL_ERROR;
     }
-    return ompi_evt_pmix_latch_wait(l, timeout_ms, NULL, NULL);
+    return mca_common_evt_latch_wait(l, timeout_ms, NULL, NULL);
 }
 
-#endif /* MCA_EVT_PMIX_LATCH_H */
+#endif /* MCA_COMMON_EVT_LATCH_H */

@@ -24,8 +24,8 @@
  * allocation-free (it runs under the engine mutex).
  */
 
-#ifndef OMPI_EVT_BASE_NAME_FILTER_H
-#define OMPI_EVT_BASE_NAME_FILTER_H
+#ifndef MCA_COMMON_EVT_NAME_FILTER_H
+#define MCA_COMMON_EVT_NAME_FILTER_H
 
 #include "ompi_config.h"
 
@@ -34,12 +34,12 @@
 BEGIN_C_DECLS
 
 /** A parsed list. */
-typedef struct ompi_evt_base_name_filter_t {
+typedef struct mca_common_evt_name_filter_t {
     int num;         /**< patterns */
     int num_include; /**< of which include patterns */
     char **patterns; /**< without the `^` */
     bool *exclude;   /**< per pattern */
-} ompi_evt_base_name_filter_t;
+} mca_common_evt_name_filter_t;
 
 /**
  * Parse @p spec (NULL or "" means every event).
@@ -52,20 +52,20 @@ typedef struct ompi_evt_base_name_filter_t {
  * @retval OPAL_ERR_OUT_OF_RESOURCE
  * Context: INIT.
  */
-OMPI_DECLSPEC int ompi_evt_base_name_filter_parse(ompi_evt_base_name_filter_t *filter,
-                                                  const char *spec, const char **error);
+OMPI_DECLSPEC int mca_common_evt_name_filter_parse(mca_common_evt_name_filter_t *filter,
+                                                   const char *spec, const char **error);
 
 /** Free what parse allocated; safe on a zeroed filter. Context: INIT. */
-OMPI_DECLSPEC void ompi_evt_base_name_filter_free(ompi_evt_base_name_filter_t *filter);
+OMPI_DECLSPEC void mca_common_evt_name_filter_free(mca_common_evt_name_filter_t *filter);
 
 /** Is the event named @p name selected? No allocation, no lock.
  *  Context: ANY. */
-OMPI_DECLSPEC bool ompi_evt_base_name_filter_match(const ompi_evt_base_name_filter_t *filter,
-                                                   const char *name);
+OMPI_DECLSPEC bool mca_common_evt_name_filter_match(const mca_common_evt_name_filter_t *filter,
+                                                    const char *name);
 
 /** Does @p pattern (only `*` special) match all of @p name? Context: ANY. */
-OMPI_DECLSPEC bool ompi_evt_base_name_glob(const char *pattern, const char *name);
+OMPI_DECLSPEC bool mca_common_evt_name_glob(const char *pattern, const char *name);
 
 END_C_DECLS
 
-#endif /* OMPI_EVT_BASE_NAME_FILTER_H */
+#endif /* MCA_COMMON_EVT_NAME_FILTER_H */

@@ -1,0 +1,161 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The point-to-point producer's request table (identity, tracking and
+ * threads: ompi_evt_p2p.h): entering a request, settling it after a
+ * completion call, a request freed or abandoned. The same table keys any
+ * operation a request stands for.
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/runtime/ompi_evt_p2p.h"
+
+_Atomic uintptr_t ompi_evt_p2p_keys[P2P_TABLE_SIZE];
+p2p_slot_t ompi_evt_p2p_slots[P2P_TABLE_SIZE];
+atomic_long ompi_evt_p2p_in_use = 0;
+
+bool ompi_evt_p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
+                        uint64_t bytes, MPI_Comm comm, int peer, int tag)
+{
+    size_t h = p2p_hash(req);
+    int s = p2p_lookup(req);
+    p2p_slot_t *slot;
+
+    if (0 <= s) {
+        uintptr_t expected = (uintptr_t) req;
+        /* acquire: pairs with the release store that published the entry */
+        if (atomic_compare_exchange_strong_explicit(&ompi_evt_p2p_keys[s], &expected, P2P_BUSY,
+                                                    memory_order_acquire, memory_order_relaxed)) {
+            if (p2p_pending(&ompi_evt_p2p_slots[s])) {
+                ompi_evt_p2p_count_drop(ompi_evt_p2p_slots[s].kind, ompi_evt_p2p_slots[s].start);
+            }
+        } else {
+            s = -1;
+        }
+    }
+    if (0 > s) {
+        for (int i = 0; i < P2P_PROBE && 0 > s; ++i) {
+            size_t c = (h + i) & (P2P_TABLE_SIZE - 1);
+            uintptr_t expected = 0;
+            /* acquire on success: the previous owner's reads of this slot
+             * (before its release in p2p_release()) happen before ours. */
+            if (atomic_compare_exchange_strong_explicit(&ompi_evt_p2p_keys[c], &expected, P2P_BUSY,
+                                                        memory_order_acquire,
+                                                        memory_order_relaxed)) {
+                s = (int) c;
+            }
+        }
+        if (0 > s) {
+            return false;
+        }
+        atomic_fetch_add_explicit(&ompi_evt_p2p_in_use, 1, memory_order_relaxed);
+    }
+    slot = &ompi_evt_p2p_slots[s];
+    slot->start = start;
+    slot->bytes = bytes;
+    slot->comm = comm;
+    slot->peer = peer;
+    slot->tag = tag;
+    slot->kind = (uint8_t) kind;
+    slot->mode = (uint8_t) mode;
+    slot->started = (uint8_t) started;
+    p2p_stat_inc(&ompi_evt_p2p_stat_tracked);
+    /* release: publishes the slot's data; pairs with the acquire in
+     * p2p_lookup(). */
+    atomic_store_explicit(&ompi_evt_p2p_keys[s], (uintptr_t) req, memory_order_release);
+    return true;
+}
+
+long ompi_evt_p2p_complete(int s, MPI_Request req, const MPI_Status *status, bool ok, int64_t *done)
+{
+    p2p_slot_t slot = ompi_evt_p2p_slots[s]; /* a copy: once released, the slot may be reused */
+    long freed = 0;
+
+    if (P2P_MODE_PERSISTENT == slot.mode) {
+        ompi_evt_p2p_slots[s].started = 0;
+        p2p_unclaim(s, req);
+    } else {
+        p2p_release_key(s);
+        freed = 1;
+    }
+    if (p2p_pending(&slot)) {
+        ompi_evt_p2p_report(&slot, status, ok, done);
+    }
+    return freed;
+}
+
+void ompi_evt_p2p_settle(int s, MPI_Request handle, const MPI_Status *status, bool ok,
+                         int64_t *done)
+{
+    if (p2p_stays(s, handle, NULL != status)) {
+        p2p_unclaim(s, handle);
+    } else {
+        p2p_unoccupy(ompi_evt_p2p_complete(s, handle, status, ok, done));
+    }
+}
+
+void ompi_evt_p2p_done_at_start(MPI_Request req, int kind, int64_t start, int64_t done,
+                                uint64_t bytes, MPI_Comm comm, int peer, int tag)
+{
+    const p2p_slot_t slot = {.start = start,
+                             .bytes = bytes,
+                             .comm = comm,
+                             .peer = peer,
+                             .tag = tag,
+                             .kind = (uint8_t) kind,
+                             .mode = P2P_MODE_NONBLOCKING,
+                             .started = 1};
+
+    p2p_stat_inc(&ompi_evt_p2p_stat_at_start);
+    /* acquire: the status was written before the request was marked
+     * complete; pairs with the CAS (or store after the PML's own barrier)
+     * in ompi_request_complete(). */
+    opal_atomic_rmb();
+    ompi_evt_p2p_report(&slot, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR, &done);
+}
+
+void ompi_evt_p2p_freed(int s, MPI_Request req)
+{
+    p2p_slot_t slot = ompi_evt_p2p_slots[s];
+    int64_t done = 0;
+
+    p2p_release(s);
+    if (!p2p_pending(&slot)) {
+        return;
+    }
+    if (!REQUEST_COMPLETE(req)) {
+        ompi_evt_p2p_count_drop(slot.kind, slot.start);
+        return;
+    }
+    /* acquire: as in ompi_evt_p2p_done_at_start() */
+    opal_atomic_rmb();
+    ompi_evt_p2p_report(&slot, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR, &done);
+}
+
+void ompi_evt_p2p_abandon(MPI_Request req)
+{
+    int s = p2p_claim(req);
+    p2p_slot_t *slot;
+
+    if (0 > s) {
+        return;
+    }
+    slot = &ompi_evt_p2p_slots[s];
+    if (p2p_pending(slot)) {
+        ompi_evt_p2p_count_drop(slot->kind, slot->start);
+    }
+    if (P2P_MODE_PERSISTENT == slot->mode) {
+        slot->started = 0;
+        p2p_unclaim(s, req);
+    } else {
+        p2p_release(s);
+    }
+}
