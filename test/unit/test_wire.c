@@ -1,5 +1,6 @@
 /* Unit tests: the export wire format (ompi/mca/common/evt/common_evt_wire.h).
- * Encoder -> decoder round trips of every element type and layout, the
+ * Encoder -> decoder round trips of every element type and layout (from
+ * engine objects and from plain descriptors, byte-identical), the
  * full-batch retry, drops, clocks, offsets, flags; the decoder against
  * hand-made malformed batches (each rejected with its error), every
  * truncation and every byte flip of a valid batch (never a crash). */
@@ -166,6 +167,148 @@ Test(wire, round_trip_every_element_type)
     mca_common_evt_wire_batch_destruct(&b);
     mca_common_evt_wire_batch_destruct(&b); /* twice is harmless */
     mca_common_evt_wire_encoder_destruct(&enc);
+    mca_common_evt_wire_encoder_destruct(&enc);
+}
+
+/* The same records given as plain descriptors (the byte layer: no engine
+ * objects) make the same bytes as the engine's objects do: one format,
+ * one encoder. A source without a clock reader puts its fixed pair in the
+ * batch. */
+Test(wire, descriptors_encode_as_the_engine_objects_do)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.wiretest", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                                   fake_clock, NULL);
+    mca_base_event_t *ev = all_types_event(src, "all");
+    static const char *const names[6] = {"a_i32", "a_u32", "a_i64", "a_u64", "a_double", "a_bool"};
+    static const uint8_t types[6] = {MCA_COMMON_EVT_WIRE_ELEM_INT32,
+                                     MCA_COMMON_EVT_WIRE_ELEM_UINT32,
+                                     MCA_COMMON_EVT_WIRE_ELEM_INT64,
+                                     MCA_COMMON_EVT_WIRE_ELEM_UINT64,
+                                     MCA_COMMON_EVT_WIRE_ELEM_DOUBLE,
+                                     MCA_COMMON_EVT_WIRE_ELEM_BOOL};
+    const uint32_t offsets[6] = {offsetof(all_payload_t, i32), offsetof(all_payload_t, u32),
+                                 offsetof(all_payload_t, i64), offsetof(all_payload_t, u64),
+                                 offsetof(all_payload_t, d),   offsetof(all_payload_t, b)};
+    const mca_common_evt_wire_source_desc_t dsrc = {.name = "ompi.wiretest",
+                                                    .ticks_per_second = 1000000000ull,
+                                                    .pair_ticks = 5000,
+                                                    .pair_realtime_ns = 1700000000123456789LL};
+    const mca_common_evt_wire_type_desc_t dtype = {.name = "ompi.wire_all",
+                                                   .source = &dsrc,
+                                                   .num_elements = 6,
+                                                   .elem_types = types,
+                                                   .elem_offsets = offsets,
+                                                   .elem_names = names};
+    const all_payload_t vals[3] = {{INT32_MIN, UINT32_MAX, INT64_MIN, UINT64_MAX, -0.0, true},
+                                   {7, 8, 9, 10, 1.5, false},
+                                   {-1, 1, -1, 1, NAN, true}};
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t e1, e2;
+    const void *b1, *b2;
+    size_t l1, l2;
+
+    sender_init(&snd, 3);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&e1, &snd, 65536), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&e2, &snd, 65536), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&e1, 9, MCA_COMMON_EVT_WIRE_FLAG_FINAL),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&e2, 9, MCA_COMMON_EVT_WIRE_FLAG_FINAL),
+                 OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_clock(&e1, src, 5000, 1700000000123456789LL),
+                 OPAL_SUCCESS);
+    for (int i = 0; i < 3; ++i) {
+        mca_base_event_record_t rec = make_rec(ev, 5000 + i, &vals[i], (uint32_t) i);
+        cr_assert_eq(mca_common_evt_wire_encoder_add_record(&e1, &rec), OPAL_SUCCESS);
+        cr_assert_eq(mca_common_evt_wire_encoder_add(&e2, &dtype, (uint32_t) i, 5000 + i, &vals[i]),
+                     OPAL_SUCCESS);
+    }
+    cr_assert_eq(mca_common_evt_wire_encoder_add_drops(&e1, ev, 5), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_type_drops(&e2, &dtype, 2), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_type_drops(&e2, &dtype, 3), OPAL_SUCCESS,
+                 "summed with the first");
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&e1, &b1, &l1), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&e2, &b2, &l2), OPAL_SUCCESS);
+    cr_assert_eq(l1, l2);
+    cr_expect_eq(memcmp(b1, b2, l1), 0, "the same bytes");
+    mca_common_evt_wire_encoder_destruct(&e1);
+    mca_common_evt_wire_encoder_destruct(&e2);
+}
+
+/* Descriptors the wire cannot carry are refused, the batch unharmed; a
+ * type too big for any batch says so; a depth above 255 is written 255. */
+Test(wire, descriptor_errors)
+{
+    static const uint8_t one_u64[1] = {MCA_COMMON_EVT_WIRE_ELEM_UINT64};
+    static const uint8_t bad_type[1] = {99};
+    static const uint32_t at0[1] = {0};
+    static const char *const bad_elem_name[1] = {"9starts_with_digit"};
+    const mca_common_evt_wire_source_desc_t good = {.name = "s.ok", .ticks_per_second = 1000},
+                                            no_tps = {.name = "s.ok"},
+                                            bad_name = {.name = "s bad", .ticks_per_second = 1};
+    mca_common_evt_wire_type_desc_t t = {.name = "t.ok",
+                                         .source = &good,
+                                         .num_elements = 1,
+                                         .elem_types = one_u64,
+                                         .elem_offsets = at0};
+    mca_common_evt_wire_type_desc_t bad;
+    uint64_t v = 42;
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t r;
+    const void *buf;
+    size_t len, cur = 0;
+
+    sender_init(&snd, 0);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add(&enc, &t, 0, 1, &v), OPAL_ERR_BAD_PARAM,
+                 "no open batch");
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, NULL, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &t, 0, 1, NULL), OPAL_ERR_BAD_PARAM);
+    bad = t, bad.source = NULL;
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    bad = t, bad.source = &no_tps;
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    bad = t, bad.source = &bad_name;
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    bad = t, bad.name = "t/bad";
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    bad = t, bad.elem_types = bad_type;
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    bad = t, bad.elem_names = bad_elem_name;
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    bad = t, bad.num_elements = MCA_COMMON_EVT_WIRE_MAX_ELEMENTS + 1;
+    cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, &v), OPAL_ERR_BAD_PARAM);
+    {
+        /* 32 u64 elements with 120-byte names: a 4 KiB batch never holds it */
+        static uint8_t wide_types[32];
+        static uint32_t wide_at[32];
+        static char wide_names[32][121];
+        static const char *wide_np[32];
+        static uint64_t wide_vals[32];
+        for (int i = 0; i < 32; ++i) {
+            wide_types[i] = MCA_COMMON_EVT_WIRE_ELEM_UINT64;
+            wide_at[i] = (uint32_t) (8 * i);
+            memset(wide_names[i], 'a' + i % 26, 120);
+            wide_np[i] = wide_names[i];
+        }
+        bad = t, bad.num_elements = 32, bad.elem_types = wide_types, bad.elem_offsets = wide_at,
+        bad.elem_names = wide_np;
+        cr_expect_eq(mca_common_evt_wire_encoder_add(&enc, &bad, 0, 1, wide_vals),
+                     OPAL_ERR_VALUE_OUT_OF_BOUNDS);
+    }
+    cr_expect_eq(enc.num_records, 0, "nothing was added");
+    cr_assert_eq(mca_common_evt_wire_encoder_add(&enc, &t, 1000, 77, &v), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    decode_ok(buf, len, &b);
+    cr_assert_eq(b.num_records, 1);
+    cr_assert_eq(b.num_clocks, 1);
+    cr_expect_eq(b.clocks[0].source_ticks, 0, "the descriptor's fixed pair (zeros here)");
+    cr_assert(mca_common_evt_wire_batch_next_record(&b, &cur, &r));
+    cr_expect_eq(r.depth, 255);
+    cr_expect_eq(r.timestamp, 77);
+    mca_common_evt_wire_batch_destruct(&b);
     mca_common_evt_wire_encoder_destruct(&enc);
 }
 

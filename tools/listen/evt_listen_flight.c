@@ -9,21 +9,22 @@
  * @file
  *
  * evt/file recordings (flight-recorder files, *.oevt) as listener input.
- * The file is decoded whole with tools/evt_file_read (bounded: the file
- * has the fixed size evt_file_size), and its records, already in time
+ * The file is decoded whole by common/evt's flight reader (bounded: the
+ * file has the fixed size evt_file_size), and its records, already in time
  * order, are re-expressed as wire batches of the process (sender = the
  * file's job, rank, host and pid; clocks = the file's clock pairs; types =
- * the file's dictionary) in the byte layout of common_evt_wire.h, then
- * decoded by the wire decoder like any received batch. So the rest of the
- * listener (time mapping, merge, outputs, summary) treats a crashed rank's
- * flight recording and an exported job alike, and nothing in this file
- * trusts the recording beyond what evt_file_read validated.
+ * the file's dictionary) by the wire encoder, from descriptors of the
+ * file's dictionary, then decoded by the wire decoder like any received
+ * batch. So the rest of the listener (time mapping, merge, outputs,
+ * summary) treats a crashed rank's flight recording and an exported job
+ * alike, and nothing in this file trusts the recording beyond what the
+ * flight reader validated.
  *
  * What has no place in a batch is counted on the input file: records
  * overwritten by the circular file (its capacity), records whose event
- * type or source the dictionary lacks, depths above 255. The last batch is
- * FINAL when the writer closed the file cleanly (MPI_Finalize); a rank
- * that crashed shows as "ended early".
+ * type or source the dictionary lacks or the wire cannot carry, depths
+ * above 255. The last batch is FINAL when the writer closed the file
+ * cleanly (MPI_Finalize); a rank that crashed shows as "ended early".
  */
 
 #include <fcntl.h>
@@ -36,85 +37,12 @@
 #include "ompi/mca/common/evt/common_evt_flight_read.h"
 #include "ompi/mca/common/evt/common_evt_input_open.h"
 
-/* Records per batch: keeps a batch near 0.5 MiB for the largest payloads. */
+/* Records per batch, and the batch's byte bound: near 0.5 MiB for the
+ * largest payloads. */
 #define FLIGHT_BATCH_RECORDS 2048
+#define FLIGHT_BATCH_BYTES   (1024u * 1024u)
 
-/* A growing little-endian byte buffer. */
-typedef struct {
-    uint8_t *p;
-    size_t len, cap;
-    bool failed;
-} wbuf_t;
-
-static void put(wbuf_t *w, const void *src, size_t n)
-{
-    if (w->failed) {
-        return;
-    }
-    if (w->len + n > w->cap) {
-        size_t cap = w->cap ? w->cap : 4096;
-        uint8_t *p;
-        while (cap < w->len + n) {
-            cap *= 2;
-        }
-        p = realloc(w->p, cap);
-        if (NULL == p) {
-            w->failed = true;
-            return;
-        }
-        w->p = p;
-        w->cap = cap;
-    }
-    memcpy(w->p + w->len, src, n);
-    w->len += n;
-}
-
-static void put_le(wbuf_t *w, uint64_t v, size_t n)
-{
-    uint8_t b[8];
-    for (size_t i = 0; i < n; ++i) {
-        b[i] = (uint8_t) (v >> (8 * i));
-    }
-    put(w, b, n);
-}
-
-/* Overwrite n little-endian bytes at @p at (a length known only later). */
-static void patch_le(wbuf_t *w, size_t at, uint64_t v, size_t n)
-{
-    for (size_t i = 0; !w->failed && i < n; ++i) {
-        w->p[at + i] = (uint8_t) (v >> (8 * i));
-    }
-}
-
-/* A wire "str"; names longer than the wire allows are cut (the decoder
- * then judges the characters). */
-static void put_str(wbuf_t *w, const char *s)
-{
-    size_t n = NULL == s ? 0 : strlen(s);
-    n = n > MCA_COMMON_EVT_WIRE_NAME_MAX ? MCA_COMMON_EVT_WIRE_NAME_MAX : n;
-    put_le(w, n, 2);
-    put(w, s, n);
-}
-
-/* Start a section; returns where its body length goes. */
-static size_t section_begin(wbuf_t *w, uint16_t kind)
-{
-    size_t at;
-    put_le(w, kind, 2);
-    put_le(w, MCA_COMMON_EVT_WIRE_SECTION_SENDER == kind ? MCA_COMMON_EVT_WIRE_SECTION_REQUIRED : 0,
-           2);
-    at = w->len;
-    put_le(w, 0, 4);
-    return at;
-}
-
-static void section_end(wbuf_t *w, size_t at)
-{
-    patch_le(w, at, w->len - at - 4, 4);
-}
-
-/* The file's element type codes are the wire's: a value's type passes as
- * it is. */
+/* The file's element type codes are the wire's: a type passes as it is. */
 _Static_assert(
     (int) MCA_COMMON_EVT_FLIGHT_TYPE_INT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_INT32
         && (int) MCA_COMMON_EVT_FLIGHT_TYPE_UINT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_UINT32
@@ -126,15 +54,16 @@ _Static_assert(
 
 struct listen_flight {
     mca_common_evt_flight_file_t *file;
-    size_t next;  /* next record */
-    uint64_t seq; /* next batch number */
+    size_t next;      /* next record */
+    size_t next_drop; /* next export drop counter, once the records are out */
+    uint64_t seq;     /* next batch number */
     bool done;
-    int32_t *type_of; /* per dictionary event: batch-local type id, or -1 */
-    int32_t *src_of;  /* per dictionary source: batch-local source id, or -1 */
-    const mca_common_evt_flight_event_t **types;
-    size_t ntypes;
-    const mca_common_evt_flight_source_t **srcs;
-    size_t nsrcs;
+    mca_common_evt_wire_sender_t sender;
+    mca_common_evt_wire_source_desc_t *srcs; /* per dictionary source */
+    mca_common_evt_wire_type_desc_t *types;  /* per dictionary event */
+    uint8_t *elem_types;                     /* all events' elements, in a row */
+    uint32_t *elem_offsets;
+    const char **elem_names;
     bool *type_ok; /* per dictionary event: the wire can carry its type */
 };
 
@@ -160,237 +89,162 @@ static size_t event_slot(const listen_flight_t *fl, const mca_common_evt_flight_
     return (size_t) (ev - fl->file->events);
 }
 
-static size_t source_slot(const listen_flight_t *fl, const mca_common_evt_flight_source_t *s)
-{
-    return (size_t) (s - fl->file->sources);
-}
-
 /* Can the record go into a batch at all? (Its type passed the probe at
  * open: listen_flight_open.) */
 static bool carried(const listen_flight_t *fl, const mca_common_evt_flight_record_t *r)
 {
-    return NULL != r->event && fl->type_ok[event_slot(fl, r->event)] && r->depth <= UINT8_MAX;
-}
-
-/* Enter an event type (and its source) into the batch's dictionary. */
-static void use_type(listen_flight_t *fl, const mca_common_evt_flight_event_t *ev)
-{
-    size_t e = event_slot(fl, ev), s = source_slot(fl, ev->source);
-
-    if (0 > fl->src_of[s]) {
-        fl->src_of[s] = (int32_t) fl->nsrcs;
-        fl->srcs[fl->nsrcs++] = ev->source;
-    }
-    if (0 > fl->type_of[e]) {
-        fl->type_of[e] = (int32_t) fl->ntypes;
-        fl->types[fl->ntypes++] = ev;
-    }
-}
-
-static void put_types(wbuf_t *w, const listen_flight_t *fl)
-{
-    size_t at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_TYPES);
-
-    put_le(w, fl->ntypes, 2);
-    for (size_t t = 0; t < fl->ntypes; ++t) {
-        const mca_common_evt_flight_event_t *ev = fl->types[t];
-        put_le(w, (uint64_t) fl->src_of[source_slot(fl, ev->source)], 2);
-        put_str(w, ev->name);
-        put_le(w, ev->num_elements, 2);
-        for (uint32_t i = 0; i < ev->num_elements; ++i) {
-            put_le(w, ev->elements[i].type, 1);
-            put_str(w, ev->elements[i].name);
-        }
-    }
-    section_end(w, at);
-}
-
-static void put_record(wbuf_t *w, const listen_flight_t *fl,
-                       const mca_common_evt_flight_record_t *r)
-{
-    put_le(w, (uint64_t) fl->type_of[event_slot(fl, r->event)], 2);
-    put_le(w, r->depth, 1);
-    put_le(w, 0, 1);
-    put_le(w, (uint64_t) r->timestamp, 8);
-    for (uint32_t i = 0; i < r->event->num_elements; ++i) {
-        mca_common_evt_flight_value_t v;
-        size_t n = mca_common_evt_wire_elem_size((uint8_t) r->event->elements[i].type);
-        uint64_t bits = 0;
-
-        if (mca_common_evt_flight_element(r, i, &v)) {
-            if (MCA_COMMON_EVT_WIRE_ELEM_DOUBLE == v.type) {
-                memcpy(&bits, &v.v.d, sizeof(bits));
-            } else if (MCA_COMMON_EVT_WIRE_ELEM_BOOL == v.type) {
-                bits = v.v.b;
-            } else {
-                bits = v.v.u;
-            }
-        }
-        put_le(w, bits, n);
-    }
-}
-
-/* A drop count the last batch can carry. */
-static const mca_common_evt_flight_event_t *drop_event(const listen_flight_t *fl, size_t d)
-{
-    const mca_common_evt_flight_event_t *ev = mca_common_evt_flight_event(fl->file,
-                                                                          fl->file->drops[d]
-                                                                              .event_index);
-    return NULL != ev && fl->type_ok[event_slot(fl, ev)] && 0 < fl->file->drops[d].count ? ev
-                                                                                         : NULL;
-}
-
-static void dict_reset(listen_flight_t *fl)
-{
-    memset(fl->type_of, 0xff, fl->file->nevents * sizeof(*fl->type_of));
-    memset(fl->src_of, 0xff, fl->file->nsources * sizeof(*fl->src_of));
-    fl->ntypes = fl->nsrcs = 0;
+    return NULL != r->event && fl->type_ok[event_slot(fl, r->event)] && r->depth <= UINT8_MAX
+           && (NULL != r->payload || 0 == r->event->num_elements)
+           && r->payload_len >= r->event->extent;
 }
 
 /* A sender string as the wire wants it: printable ASCII, 1..255 bytes. */
-static void put_printable(wbuf_t *w, const char *s)
+static void printable_into(char *dst, size_t size, const char *s)
 {
-    char tmp[MCA_COMMON_EVT_WIRE_NAME_MAX + 1];
     size_t n = 0;
 
-    for (; '\0' != s[n] && n < MCA_COMMON_EVT_WIRE_NAME_MAX; ++n) {
-        tmp[n] = ' ' < s[n] && '~' >= s[n] ? s[n] : '?';
+    for (; '\0' != s[n] && n < MCA_COMMON_EVT_WIRE_NAME_MAX && n + 1 < size; ++n) {
+        dst[n] = ' ' < s[n] && '~' >= s[n] ? s[n] : '?';
     }
-    tmp[n] = '\0';
-    put_str(w, 0 < n ? tmp : "unknown");
+    dst[n] = '\0';
+    if (0 == n) {
+        (void) snprintf(dst, size, "unknown");
+    }
 }
 
-/* Write a batch of the dictionary chosen (fl->types, fl->srcs) and the
- * carried records of [from, to); the last one carries the drops. */
-static void write_batch(listen_flight_t *fl, wbuf_t *w, size_t from, size_t to, size_t taken,
-                        bool last)
+/* Describe the file's dictionary to the encoder. */
+static int describe(listen_flight_t *fl)
 {
     const mca_common_evt_flight_file_t *file = fl->file;
-    size_t at;
+    size_t nelem = 0, at = 0;
 
-    /* header: magic, version, header length, flags, sections, seq, length, reserved */
-    put(w, MCA_COMMON_EVT_WIRE_MAGIC, 4);
-    put_le(w, MCA_COMMON_EVT_WIRE_VERSION, 2);
-    put_le(w, MCA_COMMON_EVT_WIRE_HEADER_BYTES, 2);
-    put_le(w, last && file->closed ? MCA_COMMON_EVT_WIRE_FLAG_FINAL : 0, 4);
-    put_le(w, last ? 5 : 4, 4);
-    put_le(w, fl->seq, 8);
-    put_le(w, 0, 4); /* total length, patched below */
-    put_le(w, 0, 4);
-
-    at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_SENDER);
-    put_printable(w, file->job);
-    put_le(w, (uint64_t) (uint32_t) (0 > file->rank ? 0 : file->rank), 4);
-    put_printable(w, file->host);
-    put_le(w, file->pid, 4);
-    section_end(w, at);
-
-    at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_CLOCKS);
-    put_le(w, fl->nsrcs, 2);
-    for (size_t s = 0; s < fl->nsrcs; ++s) {
-        put_str(w, fl->srcs[s]->name);
-        put_le(w,
-               (fl->srcs[s]->ordering ? MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED : 0)
-                   | (fl->srcs[s]->host_clock ? MCA_COMMON_EVT_WIRE_CLOCK_HOST : 0),
-               1);
-        put_le(w, (uint64_t) fl->srcs[s]->ticks_per_second, 8);
-        put_le(w, (uint64_t) fl->srcs[s]->sample_ticks, 8);
-        put_le(w, (uint64_t) fl->srcs[s]->sample_realtime_ns, 8);
+    for (size_t e = 0; e < file->nevents; ++e) {
+        nelem += file->events[e].num_elements;
     }
-    section_end(w, at);
-
-    put_types(w, fl);
-
-    if (last) {
-        size_t n = 0, count_at;
-        at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_DROPS);
-        count_at = w->len;
-        put_le(w, 0, 2);
-        for (size_t d = 0; d < file->ndrops; ++d) {
-            const mca_common_evt_flight_event_t *ev = drop_event(fl, d);
-            if (NULL != ev) {
-                put_le(w, (uint64_t) fl->type_of[event_slot(fl, ev)], 2);
-                put_le(w, file->drops[d].count, 8);
-                ++n;
-            }
+    fl->srcs = calloc(file->nsources + 1, sizeof(*fl->srcs));
+    fl->types = calloc(file->nevents + 1, sizeof(*fl->types));
+    fl->type_ok = calloc(file->nevents + 1, sizeof(*fl->type_ok));
+    fl->elem_types = calloc(nelem + 1, sizeof(*fl->elem_types));
+    fl->elem_offsets = calloc(nelem + 1, sizeof(*fl->elem_offsets));
+    fl->elem_names = calloc(nelem + 1, sizeof(*fl->elem_names));
+    if (NULL == fl->srcs || NULL == fl->types || NULL == fl->type_ok || NULL == fl->elem_types
+        || NULL == fl->elem_offsets || NULL == fl->elem_names) {
+        return -1;
+    }
+    for (size_t i = 0; i < file->nsources; ++i) {
+        const mca_common_evt_flight_source_t *src = &file->sources[i];
+        fl->srcs[i] = (mca_common_evt_wire_source_desc_t){
+            .name = src->name,
+            .unordered = 0 != src->ordering,
+            .host_clock = src->host_clock,
+            .ticks_per_second = 0 < src->ticks_per_second ? (uint64_t) src->ticks_per_second : 0,
+            .pair_ticks = src->sample_ticks,
+            .pair_realtime_ns = src->sample_realtime_ns,
+        };
+    }
+    for (size_t e = 0; e < file->nevents; ++e) {
+        const mca_common_evt_flight_event_t *ev = &file->events[e];
+        for (uint32_t i = 0; i < ev->num_elements; ++i) {
+            fl->elem_types[at + i] = ev->elements[i].type <= UINT8_MAX
+                                         ? (uint8_t) ev->elements[i].type
+                                         : 0;
+            fl->elem_offsets[at + i] = ev->elements[i].offset;
+            fl->elem_names[at + i] = ev->elements[i].name;
         }
-        patch_le(w, count_at, n, 2);
-        section_end(w, at);
+        fl->types[e] = (mca_common_evt_wire_type_desc_t){
+            .name = ev->name,
+            .source = NULL == ev->source ? NULL : &fl->srcs[ev->source - file->sources],
+            .num_elements = ev->num_elements,
+            .elem_types = &fl->elem_types[at],
+            .elem_offsets = &fl->elem_offsets[at],
+            .elem_names = &fl->elem_names[at],
+        };
+        at += ev->num_elements;
     }
-
-    at = section_begin(w, MCA_COMMON_EVT_WIRE_SECTION_RECORDS);
-    put_le(w, taken, 4);
-    for (size_t i = from; i < to; ++i) {
-        if (carried(fl, &file->records[i])) {
-            put_record(w, fl, &file->records[i]);
-        }
-    }
-    section_end(w, at);
-    patch_le(w, 24, w->len, 4);
+    return 0;
 }
 
-/* Build the next batch: up to FLIGHT_BATCH_RECORDS carried records; the
- * last one also carries the file's export drops and is FINAL when the
- * writer closed the file. */
-static int build_batch(listen_flight_t *fl, listen_file_t *f, wbuf_t *w)
+/* Can the wire carry this event type (names, element count and types,
+ * payload size)? Asked of the encoder itself: the rule stays in one
+ * place. A record's payload must also hold every element where its type
+ * says. */
+static bool probe_type(listen_flight_t *fl, mca_common_evt_wire_encoder_t *enc, size_t e)
+{
+    const mca_common_evt_flight_event_t *ev = &fl->file->events[e];
+
+    if (NULL == ev->source) {
+        return false;
+    }
+    for (uint32_t i = 0; i < ev->num_elements; ++i) {
+        size_t n = mca_common_evt_wire_elem_size(fl->types[e].elem_types[i]);
+        if (0 == n || (uint64_t) ev->elements[i].offset + n > ev->extent) {
+            return false;
+        }
+    }
+    return OPAL_SUCCESS == mca_common_evt_wire_encoder_begin(enc, 0, 0)
+           && OPAL_SUCCESS == mca_common_evt_wire_encoder_add_type_drops(enc, &fl->types[e], 1);
+}
+
+/* Build the next batch into @p enc: up to FLIGHT_BATCH_RECORDS carried
+ * records that fit; once the records are out, the file's export drops;
+ * FINAL when all is out and the writer closed the file. */
+static int build_batch(listen_flight_t *fl, listen_file_t *f, mca_common_evt_wire_encoder_t *enc)
 {
     const mca_common_evt_flight_file_t *file = fl->file;
-    size_t end = fl->next, taken = 0;
-    bool last;
+    size_t taken = 0;
+    int rc = OPAL_SUCCESS;
 
-    dict_reset(fl);
-    for (; end < file->nrecords && taken < FLIGHT_BATCH_RECORDS; ++end) {
-        const mca_common_evt_flight_record_t *r = &file->records[end];
+    if (OPAL_SUCCESS != mca_common_evt_wire_encoder_begin(enc, fl->seq, 0)) {
+        return -1;
+    }
+    for (; fl->next < file->nrecords && taken < FLIGHT_BATCH_RECORDS; ++fl->next) {
+        const mca_common_evt_flight_record_t *r = &file->records[fl->next];
         if (!carried(fl, r)) {
             f->flight_uncarried++;
             continue;
         }
-        use_type(fl, r->event);
+        rc = mca_common_evt_wire_encoder_add(enc, &fl->types[event_slot(fl, r->event)], r->depth,
+                                             r->timestamp, r->payload);
+        if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+            break; /* the next batch takes it */
+        }
+        if (OPAL_SUCCESS != rc) {
+            f->flight_uncarried++;
+            continue;
+        }
         ++taken;
     }
-    last = end >= file->nrecords;
-    for (size_t d = 0; last && d < file->ndrops; ++d) {
-        if (NULL != drop_event(fl, d)) {
-            use_type(fl, drop_event(fl, d));
+    for (; fl->next >= file->nrecords && fl->next_drop < file->ndrops; ++fl->next_drop) {
+        const mca_common_evt_flight_event_t *ev
+            = mca_common_evt_flight_event(file, file->drops[fl->next_drop].event_index);
+        if (NULL == ev || !fl->type_ok[event_slot(fl, ev)]) {
+            continue;
+        }
+        rc = mca_common_evt_wire_encoder_add_type_drops(enc, &fl->types[event_slot(fl, ev)],
+                                                        file->drops[fl->next_drop].count);
+        if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
+            break;
         }
     }
-    write_batch(fl, w, fl->next, end, taken, last);
-    fl->next = end;
+    fl->done = fl->next >= file->nrecords && fl->next_drop >= file->ndrops;
+    if (fl->done && file->closed) {
+        (void) mca_common_evt_wire_encoder_set_flags(enc, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
+    }
     fl->seq++;
-    fl->done = last;
-    return w->failed ? -1 : 0;
+    return 0;
 }
 
-/* Can the wire carry this event type (names, element count, payload
- * size)? Asked of the wire decoder itself, with a batch holding only the
- * type: the rule stays in one place. */
-static bool probe_type(listen_flight_t *fl, const mca_common_evt_flight_event_t *ev)
+/* An encoder for this file's batches. One is made per batch, not per
+ * file: a merge holds every input open at once. */
+static int encoder_open(listen_flight_t *fl, mca_common_evt_wire_encoder_t *enc)
 {
-    wbuf_t w = {NULL, 0, 0, false};
-    mca_common_evt_wire_batch_t b;
-    bool ok;
-
-    if (NULL == ev->source || MCA_COMMON_EVT_WIRE_MAX_ELEMENTS < ev->num_elements) {
-        return false;
-    }
-    for (uint32_t i = 0; i < ev->num_elements; ++i) {
-        if (0 == mca_common_evt_wire_elem_size((uint8_t) ev->elements[i].type)) {
-            return false;
-        }
-    }
-    dict_reset(fl);
-    use_type(fl, ev);
-    write_batch(fl, &w, 0, 0, 0, false);
-    memset(&b, 0, sizeof(b));
-    ok = !w.failed && OPAL_SUCCESS == mca_common_evt_wire_decode(w.p, w.len, &b);
-    mca_common_evt_wire_batch_destruct(&b);
-    free(w.p);
-    return ok;
+    return mca_common_evt_wire_encoder_construct(enc, &fl->sender, FLIGHT_BATCH_BYTES);
 }
 
 listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
 {
     listen_flight_t *fl = calloc(1, sizeof(*fl));
+    mca_common_evt_wire_encoder_t enc;
 
     if (NULL == fl) {
         snprintf(err, errlen, "out of memory");
@@ -401,20 +255,19 @@ listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
         free(fl);
         return NULL;
     }
-    fl->type_of = calloc(fl->file->nevents + 1, sizeof(*fl->type_of));
-    fl->src_of = calloc(fl->file->nsources + 1, sizeof(*fl->src_of));
-    fl->types = calloc(fl->file->nevents + 1, sizeof(*fl->types));
-    fl->srcs = calloc(fl->file->nsources + 1, sizeof(*fl->srcs));
-    fl->type_ok = calloc(fl->file->nevents + 1, sizeof(*fl->type_ok));
-    if (NULL == fl->type_of || NULL == fl->src_of || NULL == fl->types || NULL == fl->srcs
-        || NULL == fl->type_ok) {
+    printable_into(fl->sender.nspace, sizeof(fl->sender.nspace), fl->file->job);
+    fl->sender.rank = (uint32_t) (0 > fl->file->rank ? 0 : fl->file->rank);
+    printable_into(fl->sender.host, sizeof(fl->sender.host), fl->file->host);
+    fl->sender.pid = fl->file->pid;
+    if (0 != describe(fl) || OPAL_SUCCESS != encoder_open(fl, &enc)) {
         snprintf(err, errlen, "out of memory");
         listen_flight_close(fl);
         return NULL;
     }
     for (size_t e = 0; e < fl->file->nevents; ++e) {
-        fl->type_ok[e] = probe_type(fl, &fl->file->events[e]);
+        fl->type_ok[e] = probe_type(fl, &enc, e);
     }
+    mca_common_evt_wire_encoder_destruct(&enc);
     snprintf(f->host, sizeof(f->host), "%s", fl->file->host);
     /* per pass, as for node files */
     f->frames = f->invalid_batches = f->damaged = f->skipped_bytes = 0;
@@ -433,27 +286,37 @@ listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
 
 int listen_flight_next(listen_flight_t *fl, listen_file_t *f, listen_batch_t **out)
 {
-    wbuf_t w = {NULL, 0, 0, false};
+    mca_common_evt_wire_encoder_t enc;
+    const void *bytes;
+    size_t len;
     listen_batch_t *b;
     int rc;
 
     if (fl->done) {
         return 0;
     }
-    if (0 != build_batch(fl, f, &w)) {
-        free(w.p);
+    if (OPAL_SUCCESS != encoder_open(fl, &enc)) {
         return -1;
     }
-    b = calloc(1, sizeof(*b));
-    if (NULL == b) {
-        free(w.p);
+    if (0 != build_batch(fl, f, &enc)
+        || OPAL_SUCCESS != mca_common_evt_wire_encoder_finish(&enc, &bytes, &len)
+        || NULL == (b = calloc(1, sizeof(*b)))) {
+        mca_common_evt_wire_encoder_destruct(&enc);
         return -1;
     }
-    b->bytes = w.p;
-    b->len = w.len;
+    b->bytes = malloc(len);
+    if (NULL == b->bytes) {
+        free(b);
+        mca_common_evt_wire_encoder_destruct(&enc);
+        return -1;
+    }
+    memcpy(b->bytes, bytes, len);
+    b->len = len;
+    mca_common_evt_wire_encoder_destruct(&enc);
     rc = mca_common_evt_wire_decode(b->bytes, b->len, &b->wire);
     if (OPAL_SUCCESS != rc) {
-        /* a name the wire cannot carry: the batch is lost, said once */
+        /* what the encoder wrote, the decoder refused: the batch is lost,
+         * said once */
         char msg[300];
         f->invalid_batches++;
         snprintf(msg, sizeof(msg), "the records of batch %llu cannot be expressed as a batch (%s)",
@@ -475,10 +338,11 @@ void listen_flight_close(listen_flight_t *fl)
         return;
     }
     mca_common_evt_flight_free(fl->file);
-    free(fl->type_of);
-    free(fl->src_of);
-    free(fl->types);
     free(fl->srcs);
+    free(fl->types);
     free(fl->type_ok);
+    free(fl->elem_types);
+    free(fl->elem_offsets);
+    free(fl->elem_names);
     free(fl);
 }

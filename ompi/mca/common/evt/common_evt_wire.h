@@ -187,6 +187,44 @@ typedef struct mca_common_evt_wire_offset_t {
  * Encoder
  * ------------------------------------------------------------------------ */
 
+/*
+ * The encoder takes what it encodes in one of two forms: the engine's live
+ * objects (mca_base_event_t and its source: add_record, add_drops,
+ * add_clock; what a component draining the kit has), or the plain
+ * descriptors below (add, add_type_drops; what anything else has: a
+ * recording read back, a test, a bridge from another tracer). Both end up
+ * as the same bytes.
+ */
+
+/** A clock source, described. Its address names it in a batch: it must
+ *  stay valid and unchanged while an encoder may use it. */
+typedef struct mca_common_evt_wire_source_desc_t {
+    const char *name;          /**< [A-Za-z0-9._-], 1..255 bytes */
+    bool unordered;            /**< MPI_T_SOURCE_UNORDERED */
+    bool host_clock;           /**< the ticks are the host's CLOCK_MONOTONIC */
+    uint64_t ticks_per_second; /**< > 0 */
+    /** Reads the source's clock, for the pair the encoder samples when the
+     *  source enters a batch; NULL: the fixed pair below is used. */
+    opal_count_t (*now)(void *ctx);
+    void *ctx;
+    int64_t pair_ticks;       /**< with now NULL: ticks read together with */
+    int64_t pair_realtime_ns; /**< this CLOCK_REALTIME */
+} mca_common_evt_wire_source_desc_t;
+
+/** An event type, described. Its address names it in a batch: it must stay
+ *  valid and unchanged while an encoder may use it. */
+typedef struct mca_common_evt_wire_type_desc_t {
+    const char *name; /**< [A-Za-z0-9._-], 1..255 bytes */
+    const mca_common_evt_wire_source_desc_t *source;
+    unsigned num_elements;     /**< at most MCA_COMMON_EVT_WIRE_MAX_ELEMENTS */
+    const uint8_t *elem_types; /**< MCA_COMMON_EVT_WIRE_ELEM_* per element */
+    /** Where each element lies in a record's data, in this host's byte
+     *  order (e.g. offsetof() of a payload struct); packed data is offsets
+     *  0, 4, ... */
+    const uint32_t *elem_offsets;
+    const char *const *elem_names; /**< NULL, or per element (NULL or "" for none) */
+} mca_common_evt_wire_type_desc_t;
+
 struct mca_common_evt_wire_enc_state_t; /* private to common_evt_wire_encode.c */
 
 /** An encoder builds one batch at a time into storage allocated at
@@ -249,6 +287,24 @@ OMPI_DECLSPEC int mca_common_evt_wire_encoder_set_flags(mca_common_evt_wire_enco
  */
 OMPI_DECLSPEC int mca_common_evt_wire_encoder_add_record(mca_common_evt_wire_encoder_t *enc,
                                                          const mca_base_event_record_t *rec);
+
+/**
+ * Add one record of the described type @p type: @p data holds its element
+ * values where @p type's offsets say. Otherwise as add_record (same return
+ * codes; a description the wire cannot carry is OPAL_ERR_BAD_PARAM; a
+ * depth above 255 is written as 255).
+ * Context: PROGRESS. No allocation, no lock.
+ */
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_add(mca_common_evt_wire_encoder_t *enc,
+                                                  const mca_common_evt_wire_type_desc_t *type,
+                                                  uint32_t depth, int64_t timestamp,
+                                                  const void *data);
+
+/** add_drops for a described type. Context: PROGRESS. */
+OMPI_DECLSPEC int
+mca_common_evt_wire_encoder_add_type_drops(mca_common_evt_wire_encoder_t *enc,
+                                           const mca_common_evt_wire_type_desc_t *type,
+                                           uint64_t count);
 
 /**
  * Add @p count records of @p event that could not be exported. Counts of

@@ -8,7 +8,15 @@
 /**
  * @file
  *
- * The wire encoder (layout: common_evt_wire.h). A batch is built in three
+ * The wire encoder (layout: common_evt_wire.h). Two faces on one byte
+ * layer: plain descriptors of sources and event types
+ * (mca_common_evt_wire_encoder_add(), for what is not a live engine
+ * object: a recording read back, a test) and the engine's own objects
+ * (add_record(), add_drops(), add_clock(), for a component exporting what
+ * it drains). Both become the same views (src_view_t, type_view_t) when a
+ * type first enters a batch; after that a record is found by its key (the
+ * descriptor's or the engine object's address) and packed from the
+ * batch's type table alone. A batch is built in three
  * scratch areas allocated at construct (the type dictionary, the records,
  * the finished batch) plus fixed tables (clocks, drops, the event -> type
  * id map), so adding a record never allocates. The byte count of the
@@ -35,23 +43,50 @@ _Static_assert(MCA_COMMON_EVT_WIRE_MAX_TYPES <= UINT16_MAX, "type ids are u16");
 #define RECORD_HEAD 12
 
 typedef struct {
-    const mca_base_event_t *event; /**< NULL: free */
-    uint32_t gen;                  /**< batch generation that filled it */
+    const void *key; /**< the type's descriptor or engine event; NULL: free */
+    uint32_t gen;    /**< batch generation that filled it */
     uint16_t id;
 } tmap_slot_t;
 
+/** A type of the open batch: what packing one of its records needs. */
 typedef struct {
-    const mca_base_event_t *event;
     uint16_t payload; /**< packed bytes */
     bool contiguous;  /**< native layout == packed layout (one memcpy) */
+    uint16_t num_elements;
     uint8_t wire_types[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS];
+    uint16_t offsets[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS]; /**< in a record's data */
 } type_info_t;
 
+/** A source of the open batch (its CLOCKS entry). */
 typedef struct {
-    const mca_base_event_source_t *source;
+    const void *key; /**< the source's descriptor or engine source */
+    const char *name;
+    uint8_t flags; /**< MCA_COMMON_EVT_WIRE_CLOCK_* */
+    uint64_t ticks_per_second;
     int64_t ticks;
     int64_t realtime_ns;
 } clock_entry_t;
+
+/** A source as the byte layer sees it, whatever described it. */
+typedef struct {
+    const void *key;
+    const char *name;
+    uint8_t flags;
+    uint64_t ticks_per_second;
+    opal_count_t (*now)(void *ctx); /**< NULL: the fixed pair below */
+    void *ctx;
+    int64_t pair_ticks, pair_realtime_ns;
+} src_view_t;
+
+/** An event type as the byte layer sees it, whatever described it. */
+typedef struct {
+    const char *name;
+    src_view_t src;
+    int num_elements;
+    uint8_t wire_types[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS]; /**< 0: not carried */
+    size_t offsets[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS];
+    const char *names[MCA_COMMON_EVT_WIRE_MAX_ELEMENTS]; /**< NULL: none */
+} type_view_t;
 
 typedef struct {
     uint16_t type;
@@ -132,7 +167,7 @@ static size_t batch_size(const struct mca_common_evt_wire_enc_state_t *st, size_
     return n;
 }
 
-static size_t clock_entry_size(const mca_base_event_source_t *src)
+static size_t clock_entry_size(const src_view_t *src)
 {
     return 2 + strlen(src->name) + 1 + 8 + 8 + 8;
 }
@@ -245,11 +280,10 @@ int mca_common_evt_wire_encoder_set_flags(mca_common_evt_wire_encoder_t *enc, ui
  * Dictionary: sources (clocks) and event types
  * ------------------------------------------------------------------------ */
 
-static int find_clock(const struct mca_common_evt_wire_enc_state_t *st,
-                      const mca_base_event_source_t *src)
+static int find_clock(const struct mca_common_evt_wire_enc_state_t *st, const void *key)
 {
     for (uint32_t i = 0; i < st->num_clocks; ++i) {
-        if (st->clocks[i].source == src) {
+        if (st->clocks[i].key == key) {
             return (int) i;
         }
     }
@@ -257,29 +291,38 @@ static int find_clock(const struct mca_common_evt_wire_enc_state_t *st,
 }
 
 /* Append a clock entry (space already checked). */
-static int push_clock(struct mca_common_evt_wire_enc_state_t *st,
-                      const mca_base_event_source_t *src, int64_t ticks, int64_t realtime_ns)
+static int push_clock(struct mca_common_evt_wire_enc_state_t *st, const src_view_t *src,
+                      int64_t ticks, int64_t realtime_ns)
 {
     clock_entry_t *c = &st->clocks[st->num_clocks];
 
-    c->source = src;
+    c->key = src->key;
+    c->name = src->name;
+    c->flags = src->flags;
+    c->ticks_per_second = src->ticks_per_second;
     c->ticks = ticks;
     c->realtime_ns = realtime_ns;
     st->clocks_len += clock_entry_size(src);
     return (int) st->num_clocks++;
 }
 
-/* Sample the pair: CLOCK_REALTIME on both sides of the source's clock, the
- * midpoint taken; the tightest of a few tries, so that a preemption
- * between two reads does not become the pair's error. */
-static void sample_clock(const struct mca_common_evt_wire_enc_state_t *st,
-                         const mca_base_event_source_t *src, int64_t *ticks, int64_t *realtime)
+/* The pair of @p src: its fixed one, or sampled now: CLOCK_REALTIME on
+ * both sides of the source's clock, the midpoint taken; the tightest of a
+ * few tries, so that a preemption between two reads does not become the
+ * pair's error. */
+static void sample_clock(const struct mca_common_evt_wire_enc_state_t *st, const src_view_t *src,
+                         int64_t *ticks, int64_t *realtime)
 {
     int64_t best = INT64_MAX;
 
+    if (NULL == src->now) {
+        *ticks = src->pair_ticks;
+        *realtime = src->pair_realtime_ns;
+        return;
+    }
     for (int i = 0; i < 4; ++i) {
         int64_t r1 = st->realtime();
-        int64_t t = (int64_t) src->get_timestamp(src->ctx);
+        int64_t t = (int64_t) src->now(src->ctx);
         int64_t r2 = st->realtime();
         if (0 == i || r2 - r1 < best) {
             best = r2 - r1;
@@ -289,70 +332,146 @@ static void sample_clock(const struct mca_common_evt_wire_enc_state_t *st,
     }
 }
 
-static bool source_ok(const mca_base_event_source_t *src)
+static bool src_view_ok(const src_view_t *src)
 {
-    return NULL != src && NULL != src->name && 0 < src->ticks_per_second
-           && NULL != src->get_timestamp
+    return NULL != src->name && 0 < src->ticks_per_second
            && wire_name_ok((const uint8_t *) src->name, strlen(src->name));
 }
 
-/* Bytes of the TYPES entry of @p ev; 0 when the wire cannot carry it.
- * Fills @p ti's packed layout. */
-static size_t type_entry_size(const mca_base_event_t *ev, type_info_t *ti)
+/* The view of an engine source; false when it has none to give. */
+static bool view_engine_source(const mca_base_event_source_t *src, src_view_t *v)
 {
-    size_t n, payload = 0, nlen;
-    bool contiguous = true;
+    if (NULL == src || NULL == src->get_timestamp || 0 >= src->ticks_per_second) {
+        return false;
+    }
+    memset(v, 0, sizeof(*v));
+    v->key = src;
+    v->name = src->name;
+    v->flags = (MCA_BASE_EVENT_SOURCE_UNORDERED == src->ordering
+                    ? MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED
+                    : 0)
+               | (mca_base_event_source_on_host_clock(src) ? MCA_COMMON_EVT_WIRE_CLOCK_HOST : 0);
+    v->ticks_per_second = (uint64_t) src->ticks_per_second;
+    v->now = src->get_timestamp;
+    v->ctx = src->ctx;
+    return true;
+}
 
+/* The view of a source descriptor. */
+static bool view_desc_source(const mca_common_evt_wire_source_desc_t *src, src_view_t *v)
+{
+    if (NULL == src) {
+        return false;
+    }
+    memset(v, 0, sizeof(*v));
+    v->key = src;
+    v->name = src->name;
+    v->flags = (src->unordered ? MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED : 0)
+               | (src->host_clock ? MCA_COMMON_EVT_WIRE_CLOCK_HOST : 0);
+    v->ticks_per_second = src->ticks_per_second;
+    v->now = src->now;
+    v->ctx = src->ctx;
+    v->pair_ticks = src->pair_ticks;
+    v->pair_realtime_ns = src->pair_realtime_ns;
+    return true;
+}
+
+/* The view of an engine event type; false when it is not one the wire can
+ * describe (an element of a type it has no code for stays 0 and is
+ * refused by type_entry_size()). */
+static bool view_engine_type(const mca_base_event_t *ev, type_view_t *v)
+{
     if (NULL == ev->name || 0 > ev->num_elements
         || MCA_COMMON_EVT_WIRE_MAX_ELEMENTS < ev->num_elements
-        || (0 < ev->num_elements && (NULL == ev->types || NULL == ev->offsets))) {
-        return 0;
+        || (0 < ev->num_elements && (NULL == ev->types || NULL == ev->offsets))
+        || !view_engine_source(ev->source, &v->src)) {
+        return false;
     }
-    nlen = strlen(ev->name);
-    if (!wire_name_ok((const uint8_t *) ev->name, nlen)) {
+    v->name = ev->name;
+    v->num_elements = ev->num_elements;
+    for (int i = 0; i < ev->num_elements; ++i) {
+        if (0 > ev->offsets[i]) {
+            return false;
+        }
+        v->wire_types[i] = wire_type_of(ev->types[i]);
+        v->offsets[i] = (size_t) ev->offsets[i];
+        v->names[i] = mca_base_event_element_name(ev, i);
+    }
+    return true;
+}
+
+/* The view of a type descriptor. */
+static bool view_desc_type(const mca_common_evt_wire_type_desc_t *t, type_view_t *v)
+{
+    if (NULL == t->name || MCA_COMMON_EVT_WIRE_MAX_ELEMENTS < t->num_elements
+        || (0 < t->num_elements && (NULL == t->elem_types || NULL == t->elem_offsets))
+        || !view_desc_source(t->source, &v->src)) {
+        return false;
+    }
+    v->name = t->name;
+    v->num_elements = (int) t->num_elements;
+    for (unsigned i = 0; i < t->num_elements; ++i) {
+        v->wire_types[i] = 0 == mca_common_evt_wire_elem_size(t->elem_types[i]) ? 0
+                                                                                : t->elem_types[i];
+        v->offsets[i] = t->elem_offsets[i];
+        v->names[i] = NULL == t->elem_names ? NULL : t->elem_names[i];
+    }
+    return true;
+}
+
+/* Bytes of the TYPES entry of @p tv; 0 when the wire cannot carry it.
+ * Fills @p ti's packed layout. */
+static size_t type_entry_size(const type_view_t *tv, type_info_t *ti)
+{
+    size_t n, payload = 0, nlen = strlen(tv->name);
+    bool contiguous = true;
+
+    if (!wire_name_ok((const uint8_t *) tv->name, nlen)) {
         return 0;
     }
     n = 2 + 2 + nlen + 2;
-    for (int i = 0; i < ev->num_elements; ++i) {
-        uint8_t wt = wire_type_of(ev->types[i]);
-        const char *en = mca_base_event_element_name(ev, i);
+    for (int i = 0; i < tv->num_elements; ++i) {
+        uint8_t wt = tv->wire_types[i];
+        const char *en = tv->names[i];
         size_t enl = NULL == en ? 0 : strlen(en);
 
-        if (0 == wt || (0 < enl && !wire_elem_name_ok((const uint8_t *) en, enl))) {
+        if (0 == wt || (0 < enl && !wire_elem_name_ok((const uint8_t *) en, enl))
+            || UINT16_MAX < tv->offsets[i]) {
             return 0;
         }
-        if ((size_t) ev->offsets[i] != payload || MCA_COMMON_EVT_WIRE_ELEM_BOOL == wt) {
+        if (tv->offsets[i] != payload || MCA_COMMON_EVT_WIRE_ELEM_BOOL == wt) {
             contiguous = false;
         }
         ti->wire_types[i] = wt;
+        ti->offsets[i] = (uint16_t) tv->offsets[i];
         payload += mca_common_evt_wire_elem_size(wt);
         n += 1 + 2 + enl;
     }
     if (MCA_COMMON_EVT_WIRE_MAX_PAYLOAD < payload) {
         return 0;
     }
-    ti->event = ev;
+    ti->num_elements = (uint16_t) tv->num_elements;
     ti->payload = (uint16_t) payload;
     ti->contiguous = contiguous && WIRE_NATIVE_IS_LE;
     return n;
 }
 
-/* Write the TYPES entry of @p ev (space already checked). */
-static void write_type_entry(struct mca_common_evt_wire_enc_state_t *st, const mca_base_event_t *ev,
+/* Write the TYPES entry of @p tv (space already checked). */
+static void write_type_entry(struct mca_common_evt_wire_enc_state_t *st, const type_view_t *tv,
                              const type_info_t *ti, uint16_t source_id)
 {
     uint8_t *p = st->types + st->types_len;
-    size_t nlen = strlen(ev->name);
+    size_t nlen = strlen(tv->name);
 
     wire_put16(p, source_id);
     p += 2;
     wire_put16(p, (uint16_t) nlen);
-    memcpy(p + 2, ev->name, nlen);
+    memcpy(p + 2, tv->name, nlen);
     p += 2 + nlen;
-    wire_put16(p, (uint16_t) ev->num_elements);
+    wire_put16(p, (uint16_t) tv->num_elements);
     p += 2;
-    for (int i = 0; i < ev->num_elements; ++i) {
-        const char *en = mca_base_event_element_name(ev, i);
+    for (int i = 0; i < tv->num_elements; ++i) {
+        const char *en = tv->names[i];
         size_t enl = NULL == en ? 0 : strlen(en);
 
         *p++ = ti->wire_types[i];
@@ -365,36 +484,41 @@ static void write_type_entry(struct mca_common_evt_wire_enc_state_t *st, const m
     st->types_len = (size_t) (p - st->types);
 }
 
-static tmap_slot_t *tmap_lookup(struct mca_common_evt_wire_enc_state_t *st,
-                                const mca_base_event_t *ev)
+static tmap_slot_t *tmap_lookup(struct mca_common_evt_wire_enc_state_t *st, const void *key)
 {
-    uint64_t h = (uint64_t) (uintptr_t) ev * 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (uint64_t) (uintptr_t) key * 0x9e3779b97f4a7c15ULL;
     size_t i = (size_t) (h >> 40) & (TMAP_SLOTS - 1);
 
     /* at most MAX_TYPES of TMAP_SLOTS slots are ever in use: a free slot
      * (older generation) is always found */
     for (;;) {
         tmap_slot_t *s = &st->tmap[i];
-        if (s->gen != st->gen || s->event == ev) {
+        if (s->gen != st->gen || s->key == key) {
             return s;
         }
         i = (i + 1) & (TMAP_SLOTS - 1);
     }
 }
 
+/** How a type that is not yet in the batch is described: one of the two. */
+typedef struct {
+    const mca_base_event_t *event;
+    const mca_common_evt_wire_type_desc_t *desc;
+} type_ref_t;
+
 /**
- * The batch-local id of @p ev's type, adding the type (and its source's
- * clock) when new.
+ * The batch-local id of the type @p ref names (its key: @p key), adding
+ * the type (and its source's clock) when new.
  * @param[in] extra         bytes that must fit besides (a record head, ...)
  * @param[in] with_payload  one payload of the type must fit besides too
  * @param[in] drops         drop entries the batch will have
  */
-static int type_id(mca_common_evt_wire_encoder_t *enc, const mca_base_event_t *ev, size_t extra,
-                   bool with_payload, uint32_t drops, uint16_t *id)
+static int type_id(mca_common_evt_wire_encoder_t *enc, const void *key, type_ref_t ref,
+                   size_t extra, bool with_payload, uint32_t drops, uint16_t *id)
 {
     struct mca_common_evt_wire_enc_state_t *st = enc->state;
-    tmap_slot_t *slot = tmap_lookup(st, ev);
-    const mca_base_event_source_t *src;
+    tmap_slot_t *slot = tmap_lookup(st, key);
+    type_view_t tv;
     type_info_t probe;
     size_t tsize, csize = 0;
     int ci;
@@ -409,20 +533,20 @@ static int type_id(mca_common_evt_wire_encoder_t *enc, const mca_base_event_t *e
         }
         return OPAL_SUCCESS;
     }
-    src = ev->source;
-    if (!source_ok(src)) {
+    if (!(NULL != ref.event ? view_engine_type(ref.event, &tv) : view_desc_type(ref.desc, &tv))
+        || !src_view_ok(&tv.src)) {
         return OPAL_ERR_BAD_PARAM;
     }
-    tsize = type_entry_size(ev, &probe);
+    tsize = type_entry_size(&tv, &probe);
     if (0 == tsize) {
         return OPAL_ERR_BAD_PARAM;
     }
     if (with_payload) {
         extra += probe.payload;
     }
-    ci = find_clock(st, src);
+    ci = find_clock(st, tv.src.key);
     if (0 > ci) {
-        csize = clock_entry_size(src);
+        csize = clock_entry_size(&tv.src);
     }
     if (batch_size(st, csize, tsize, extra, drops) > enc->max_bytes
         || st->num_types >= MCA_COMMON_EVT_WIRE_MAX_TYPES
@@ -430,7 +554,7 @@ static int type_id(mca_common_evt_wire_encoder_t *enc, const mca_base_event_t *e
         /* does it fit into an empty batch at all? Otherwise a retry could
          * never succeed: say so instead of "full" */
         size_t alone = MCA_COMMON_EVT_WIRE_HEADER_BYTES + 4 * MCA_COMMON_EVT_WIRE_SECTION_BYTES
-                       + st->sender_body + 2 + clock_entry_size(src) + 2 + tsize + 4 + extra
+                       + st->sender_body + 2 + clock_entry_size(&tv.src) + 2 + tsize + 4 + extra
                        + (0 < st->batch_offsets ? MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2
                                                       + 24 * (size_t) st->batch_offsets
                                                 : 0)
@@ -440,12 +564,12 @@ static int type_id(mca_common_evt_wire_encoder_t *enc, const mca_base_event_t *e
     }
     if (0 > ci) {
         int64_t ticks, realtime;
-        sample_clock(st, src, &ticks, &realtime);
-        ci = push_clock(st, src, ticks, realtime);
+        sample_clock(st, &tv.src, &ticks, &realtime);
+        ci = push_clock(st, &tv.src, ticks, realtime);
     }
     st->tinfo[st->num_types] = probe;
-    write_type_entry(st, ev, &probe, (uint16_t) ci);
-    slot->event = ev;
+    write_type_entry(st, &tv, &probe, (uint16_t) ci);
+    slot->key = key;
     slot->gen = st->gen;
     slot->id = (uint16_t) st->num_types;
     *id = slot->id;
@@ -457,41 +581,33 @@ static int type_id(mca_common_evt_wire_encoder_t *enc, const mca_base_event_t *e
  * Adding
  * ------------------------------------------------------------------------ */
 
-int mca_common_evt_wire_encoder_add_record(mca_common_evt_wire_encoder_t *enc,
-                                           const mca_base_event_record_t *rec)
+/* Pack one record of type @p ref (key @p key) into the open batch. */
+static int add_one(mca_common_evt_wire_encoder_t *enc, const void *key, type_ref_t ref,
+                   uint32_t depth, int64_t timestamp, const uint8_t *data)
 {
-    struct mca_common_evt_wire_enc_state_t *st;
-    const mca_base_event_t *ev;
+    struct mca_common_evt_wire_enc_state_t *st = enc->state;
     const type_info_t *ti;
-    const uint8_t *data;
     uint8_t *p;
     uint16_t id;
     int rc;
 
-    if (NULL == enc || NULL == enc->state || !enc->open || NULL == rec || NULL == rec->event
-        || NULL == rec->data) {
-        return OPAL_ERR_BAD_PARAM;
-    }
-    st = enc->state;
-    ev = rec->event;
-    rc = type_id(enc, ev, RECORD_HEAD, true, st->num_drops, &id);
+    rc = type_id(enc, key, ref, RECORD_HEAD, true, st->num_drops, &id);
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
     ti = &st->tinfo[id];
     p = st->records + st->records_len;
     wire_put16(p, id);
-    p[2] = rec->depth > UINT8_MAX ? UINT8_MAX : (uint8_t) rec->depth;
+    p[2] = depth > UINT8_MAX ? UINT8_MAX : (uint8_t) depth;
     p[3] = 0;
-    wire_put64(p + 4, (uint64_t) rec->timestamp);
+    wire_put64(p + 4, (uint64_t) timestamp);
     p += RECORD_HEAD;
-    data = rec->data;
     if (ti->contiguous) {
         memcpy(p, data, ti->payload);
         p += ti->payload;
     } else {
-        for (int i = 0; i < ev->num_elements; ++i) {
-            const uint8_t *src = data + ev->offsets[i];
+        for (unsigned i = 0; i < ti->num_elements; ++i) {
+            const uint8_t *src = data + ti->offsets[i];
             switch (ti->wire_types[i]) {
             case MCA_COMMON_EVT_WIRE_ELEM_INT32:
             case MCA_COMMON_EVT_WIRE_ELEM_UINT32: {
@@ -519,33 +635,50 @@ int mca_common_evt_wire_encoder_add_record(mca_common_evt_wire_encoder_t *enc,
     return OPAL_SUCCESS;
 }
 
-int mca_common_evt_wire_encoder_add_drops(mca_common_evt_wire_encoder_t *enc,
-                                          mca_base_event_t *event, uint64_t count)
+int mca_common_evt_wire_encoder_add_record(mca_common_evt_wire_encoder_t *enc,
+                                           const mca_base_event_record_t *rec)
 {
-    struct mca_common_evt_wire_enc_state_t *st;
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == rec || NULL == rec->event
+        || NULL == rec->data) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    return add_one(enc, rec->event, (type_ref_t){.event = rec->event}, rec->depth, rec->timestamp,
+                   rec->data);
+}
+
+int mca_common_evt_wire_encoder_add(mca_common_evt_wire_encoder_t *enc,
+                                    const mca_common_evt_wire_type_desc_t *type, uint32_t depth,
+                                    int64_t timestamp, const void *data)
+{
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == type
+        || (NULL == data && 0 < type->num_elements)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    return add_one(enc, type, (type_ref_t){.desc = type}, depth, timestamp, data);
+}
+
+/* Count @p count drops of type @p ref (key @p key) in the open batch. */
+static int drops_of(mca_common_evt_wire_encoder_t *enc, const void *key, type_ref_t ref,
+                    uint64_t count)
+{
+    struct mca_common_evt_wire_enc_state_t *st = enc->state;
+    tmap_slot_t *slot = tmap_lookup(st, key);
     uint16_t id;
     int rc;
 
-    if (NULL == enc || NULL == enc->state || !enc->open || NULL == event) {
-        return OPAL_ERR_BAD_PARAM;
-    }
     if (0 == count) {
         return OPAL_SUCCESS;
     }
-    st = enc->state;
-    {
-        tmap_slot_t *slot = tmap_lookup(st, event);
-        if (slot->gen == st->gen) {
-            for (uint32_t i = 0; i < st->num_drops; ++i) {
-                if (st->drops[i].type == slot->id) {
-                    uint64_t c = st->drops[i].count;
-                    st->drops[i].count = UINT64_MAX - c < count ? UINT64_MAX : c + count;
-                    return OPAL_SUCCESS;
-                }
+    if (slot->gen == st->gen) {
+        for (uint32_t i = 0; i < st->num_drops; ++i) {
+            if (st->drops[i].type == slot->id) {
+                uint64_t c = st->drops[i].count;
+                st->drops[i].count = UINT64_MAX - c < count ? UINT64_MAX : c + count;
+                return OPAL_SUCCESS;
             }
         }
     }
-    rc = type_id(enc, event, 0, false, st->num_drops + 1, &id);
+    rc = type_id(enc, key, ref, 0, false, st->num_drops + 1, &id);
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
@@ -555,13 +688,34 @@ int mca_common_evt_wire_encoder_add_drops(mca_common_evt_wire_encoder_t *enc,
     return OPAL_SUCCESS;
 }
 
+int mca_common_evt_wire_encoder_add_drops(mca_common_evt_wire_encoder_t *enc,
+                                          mca_base_event_t *event, uint64_t count)
+{
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == event) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    return drops_of(enc, event, (type_ref_t){.event = event}, count);
+}
+
+int mca_common_evt_wire_encoder_add_type_drops(mca_common_evt_wire_encoder_t *enc,
+                                               const mca_common_evt_wire_type_desc_t *type,
+                                               uint64_t count)
+{
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == type) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    return drops_of(enc, type, (type_ref_t){.desc = type}, count);
+}
+
 int mca_common_evt_wire_encoder_add_clock(mca_common_evt_wire_encoder_t *enc,
                                           const mca_base_event_source_t *source,
                                           int64_t source_ticks, int64_t realtime_ns)
 {
     struct mca_common_evt_wire_enc_state_t *st;
+    src_view_t src;
 
-    if (NULL == enc || NULL == enc->state || !enc->open || !source_ok(source)) {
+    if (NULL == enc || NULL == enc->state || !enc->open || !view_engine_source(source, &src)
+        || !src_view_ok(&src)) {
         return OPAL_ERR_BAD_PARAM;
     }
     st = enc->state;
@@ -569,10 +723,10 @@ int mca_common_evt_wire_encoder_add_clock(mca_common_evt_wire_encoder_t *enc,
         return OPAL_ERR_BAD_PARAM;
     }
     if (st->num_clocks >= MCA_COMMON_EVT_WIRE_MAX_SOURCES
-        || batch_size(st, clock_entry_size(source), 0, 0, st->num_drops) > enc->max_bytes) {
+        || batch_size(st, clock_entry_size(&src), 0, 0, st->num_drops) > enc->max_bytes) {
         return OPAL_ERR_TEMP_OUT_OF_RESOURCE;
     }
-    (void) push_clock(st, source, source_ticks, realtime_ns);
+    (void) push_clock(st, &src, source_ticks, realtime_ns);
     return OPAL_SUCCESS;
 }
 
@@ -679,14 +833,9 @@ int mca_common_evt_wire_encoder_finish(mca_common_evt_wire_encoder_t *enc, const
     p += 2;
     for (uint32_t i = 0; i < st->num_clocks; ++i) {
         const clock_entry_t *c = &st->clocks[i];
-        p = put_str(p, c->source->name);
-        *p++ = (uint8_t) ((MCA_BASE_EVENT_SOURCE_UNORDERED == c->source->ordering
-                               ? MCA_COMMON_EVT_WIRE_CLOCK_UNORDERED
-                               : 0)
-                          | (mca_base_event_source_on_host_clock(c->source)
-                                 ? MCA_COMMON_EVT_WIRE_CLOCK_HOST
-                                 : 0));
-        wire_put64(p, (uint64_t) c->source->ticks_per_second);
+        p = put_str(p, c->name);
+        *p++ = c->flags;
+        wire_put64(p, c->ticks_per_second);
         wire_put64(p + 8, (uint64_t) c->ticks);
         wire_put64(p + 16, (uint64_t) c->realtime_ns);
         p += 24;
