@@ -56,6 +56,7 @@
 #include "bench_common.h"
 #include "ompi/constants.h"
 #include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_receive.h"
 #include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
@@ -413,21 +414,14 @@ static void bench_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
                           pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     double arrival = bench_now_ns();
+    mca_common_evt_wire_batch_t b;
+    mca_common_evt_wire_record_t rec;
+    size_t cursor = 0, len;
+    const void *buf;
 
-    for (size_t i = 0; i < ninfo; ++i) {
-        mca_common_evt_wire_batch_t b;
-        mca_common_evt_wire_record_t rec;
-        size_t cursor = 0;
-
-        if (!PMIX_CHECK_KEY(&info[i], MCA_COMMON_EVT_WIRE_PMIX_KEY)) {
-            continue;
-        }
-        memset(&b, 0, sizeof(b));
-        if (OPAL_SUCCESS
-            != mca_common_evt_wire_decode(info[i].value.data.bo.bytes, info[i].value.data.bo.size,
-                                          &b)) {
-            break;
-        }
+    memset(&b, 0, sizeof(b));
+    if (MCA_COMMON_EVT_RECEIVED == mca_common_evt_receive_find(info, ninfo, &buf, &len)
+        && MCA_COMMON_EVT_RECEIVED == mca_common_evt_receive_decode(source, buf, len, &b)) {
         atomic_fetch_add(&records_in, b.num_records);
         atomic_store(&last_arrival, arrival);
         for (uint32_t d = 0; d < b.num_drops; ++d) {
@@ -445,9 +439,8 @@ static void bench_handler(size_t id, pmix_status_t status, const pmix_proc_t *so
         if (b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL) {
             atomic_fetch_add(&finals, 1);
         }
-        mca_common_evt_wire_batch_destruct(&b);
-        break;
     }
+    mca_common_evt_wire_batch_destruct(&b);
     if (NULL != cbfunc) {
         cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
     }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ompi/mca/common/evt/common_evt_latch.h"
+#include "ompi/mca/common/evt/common_evt_receive.h"
 #include "opal/constants.h"
 #include "tools/evt_listen_attach.h"
 
@@ -49,47 +50,38 @@ static _Atomic(ompi_evt_listen_attach_t *) the_attach;
  * Handlers (PMIx's progress thread)
  * ------------------------------------------------------------------------ */
 
-/* Did the process that sent the notification (PMIx says who) write the
- * batch? Its sender field is only what the sender claims: any process
- * that can notify could write in another's name. */
-static bool sent_by_its_sender(const mca_common_evt_wire_batch_t *batch, const pmix_proc_t *source)
-{
-    return NULL != source && batch->sender.rank == source->rank
-           && 0 == strncmp(batch->sender.nspace, source->nspace, PMIX_MAX_NSLEN);
-}
-
 static void batch_handler(size_t id, pmix_status_t status, const pmix_proc_t *source,
                           pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
                           pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     ompi_evt_listen_attach_t *a = atomic_load_explicit(&the_attach, memory_order_acquire);
+    mca_common_evt_receive_t found = MCA_COMMON_EVT_RECEIVE_NONE;
+    mca_common_evt_wire_batch_t batch;
+    const void *buf;
+    size_t len;
 
-    for (size_t i = 0; NULL != a && i < ninfo; ++i) {
-        mca_common_evt_wire_batch_t batch;
-
-        if (!PMIX_CHECK_KEY(&info[i], MCA_COMMON_EVT_WIRE_PMIX_KEY)) {
-            continue;
-        }
-        memset(&batch, 0, sizeof(batch));
-        if (PMIX_BYTE_OBJECT == info[i].value.type
-            && OPAL_SUCCESS
-                   == mca_common_evt_wire_decode(info[i].value.data.bo.bytes,
-                                                 info[i].value.data.bo.size, &batch)) {
-            if (!sent_by_its_sender(&batch, source)) {
-                atomic_fetch_add_explicit(&a->forged, 1, memory_order_relaxed);
-                mca_common_evt_wire_batch_destruct(&batch);
-                break;
-            }
+    if (NULL != a) {
+        found = mca_common_evt_receive_find(info, ninfo, &buf, &len);
+    }
+    if (MCA_COMMON_EVT_RECEIVED == found) {
+        switch (mca_common_evt_receive_decode(source, buf, len, &batch)) {
+        case MCA_COMMON_EVT_RECEIVED:
             atomic_fetch_add_explicit(&a->batches, 1, memory_order_relaxed);
-            atomic_fetch_add_explicit(&a->bytes, info[i].value.data.bo.size, memory_order_relaxed);
+            atomic_fetch_add_explicit(&a->bytes, len, memory_order_relaxed);
             (void) pthread_mutex_lock(&a->lock);
-            a->on_batch(info[i].value.data.bo.bytes, info[i].value.data.bo.size, &batch, a->ctx);
+            a->on_batch(buf, len, &batch, a->ctx);
             (void) pthread_mutex_unlock(&a->lock);
-        } else {
+            break;
+        case MCA_COMMON_EVT_RECEIVE_FORGED:
+            atomic_fetch_add_explicit(&a->forged, 1, memory_order_relaxed);
+            break;
+        default:
             atomic_fetch_add_explicit(&a->invalid, 1, memory_order_relaxed);
+            break;
         }
         mca_common_evt_wire_batch_destruct(&batch);
-        break;
+    } else if (MCA_COMMON_EVT_RECEIVE_INVALID == found) {
+        atomic_fetch_add_explicit(&a->invalid, 1, memory_order_relaxed);
     }
     if (NULL != cbfunc) {
         cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);

@@ -43,6 +43,7 @@
 #include <stdio.h>
 
 #include "ompi/mca/common/evt/common_evt_name_filter.h"
+#include "ompi/mca/common/evt/common_evt_seqset.h"
 #include "ompi/mca/common/evt/common_evt_wire.h"
 
 /* ------------------------------------------------------------------------
@@ -70,12 +71,6 @@ typedef struct listen_type {
  * Processes (nspace, rank)
  * ------------------------------------------------------------------------ */
 
-/** A set of sequence numbers as sorted disjoint intervals [lo, hi]. */
-typedef struct listen_seqset {
-    uint64_t (*iv)[2];
-    size_t n, cap;
-} listen_seqset_t;
-
 /** Reference clock pair of one source of a process (time mapping). */
 typedef struct listen_clock {
     char *name; /**< source name */
@@ -96,8 +91,8 @@ typedef struct listen_proc {
     uint32_t rank;
     char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];
     uint32_t pid;
-    listen_seqset_t seen;    /**< batches read (pass 1) */
-    listen_seqset_t emitted; /**< batches merged (pass 2) */
+    mca_common_evt_seqset_t seen;    /**< batches read (pass 1) */
+    mca_common_evt_seqset_t emitted; /**< batches merged (pass 2) */
     uint64_t batches, duplicates, records;
     /** batches that found no room where they were recorded (a node sink,
      *  --attach): only their drop counts are in the file
@@ -241,13 +236,6 @@ const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *n
  *  events carry no message sequence number to align them otherwise). */
 bool listen_procs_pairable(const listen_registry_t *reg, const char *nspace, int64_t src,
                            int64_t dst);
-
-bool listen_seqset_has(const listen_seqset_t *s, uint64_t v);
-/** @retval 1 added, 0 already there, -1 allocation failure */
-int listen_seqset_add(listen_seqset_t *s, uint64_t v);
-/** Numbers missing between 0 and the largest in the set. */
-uint64_t listen_seqset_gaps(const listen_seqset_t *s);
-void listen_seqset_free(listen_seqset_t *s);
 
 /* ------------------------------------------------------------------------
  * Time mapping: the one place where ticks become job timeline ns

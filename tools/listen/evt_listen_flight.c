@@ -42,16 +42,6 @@
 #define FLIGHT_BATCH_RECORDS 2048
 #define FLIGHT_BATCH_BYTES   (1024u * 1024u)
 
-/* The file's element type codes are the wire's: a type passes as it is. */
-_Static_assert(
-    (int) MCA_COMMON_EVT_FLIGHT_TYPE_INT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_INT32
-        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_UINT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_UINT32
-        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_INT64 == (int) MCA_COMMON_EVT_WIRE_ELEM_INT64
-        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_UINT64 == (int) MCA_COMMON_EVT_WIRE_ELEM_UINT64
-        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE == (int) MCA_COMMON_EVT_WIRE_ELEM_DOUBLE
-        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_BOOL == (int) MCA_COMMON_EVT_WIRE_ELEM_BOOL,
-    "evt/file and wire element type codes");
-
 struct listen_flight {
     mca_common_evt_flight_file_t *file;
     size_t next;      /* next record */

@@ -169,7 +169,8 @@ static int rank_line(FILE *f, const listen_registry_t *reg, const listen_proc_t 
     }
     json_object_object_add(o, "drops", d);
     json_object_object_add(o, "lost_batches",
-                           json_object_new_uint64(NULL == p ? 0 : listen_seqset_gaps(&p->seen)));
+                           json_object_new_uint64(
+                               NULL == p ? 0 : mca_common_evt_seqset_gaps(&p->seen)));
     json_object_object_add(o, "ended_early", json_object_new_boolean(NULL == p || !p->final_seen));
     if (NULL == p) {
         json_object_object_add(o, "never_reported", json_object_new_boolean(true));

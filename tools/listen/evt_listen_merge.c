@@ -264,7 +264,7 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
     if (NULL == b->proc) {
         return -1;
     }
-    added = listen_seqset_add(&b->proc->emitted, w->seq);
+    added = mca_common_evt_seqset_add(&b->proc->emitted, w->seq);
     if (0 > added) {
         return -1;
     }

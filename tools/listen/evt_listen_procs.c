@@ -104,7 +104,7 @@ static int cmp_proc(const void *x, const void *y)
 static bool history_whole(const listen_proc_t *p)
 {
     return !p->window_cut && 0 < p->seen.n && 0 == p->seen.iv[0][0]
-           && 0 == listen_seqset_gaps(&p->seen);
+           && 0 == mca_common_evt_seqset_gaps(&p->seen);
 }
 
 int listen_procs_settle(listen_registry_t *reg)

@@ -115,88 +115,6 @@ typedef struct {
 } reg_private_t;
 
 /* ------------------------------------------------------------------------
- * Sequence sets
- * ------------------------------------------------------------------------ */
-
-bool listen_seqset_has(const listen_seqset_t *s, uint64_t v)
-{
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->iv[mid][1] < v) {
-            lo = mid + 1;
-        } else if (s->iv[mid][0] > v) {
-            hi = mid;
-        } else {
-            return true;
-        }
-    }
-    return false;
-}
-
-int listen_seqset_add(listen_seqset_t *s, uint64_t v)
-{
-    size_t lo = 0, hi = s->n;
-
-    /* the first interval whose hi >= v */
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->iv[mid][1] < v) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    if (lo < s->n && s->iv[lo][0] <= v) {
-        return 0;
-    }
-    /* extend the previous interval, the next one, or both (merge) */
-    if (lo > 0 && s->iv[lo - 1][1] + 1 == v) {
-        s->iv[lo - 1][1] = v;
-        if (lo < s->n && s->iv[lo][0] == v + 1) {
-            s->iv[lo - 1][1] = s->iv[lo][1];
-            memmove(&s->iv[lo], &s->iv[lo + 1], (s->n - lo - 1) * sizeof(s->iv[0]));
-            s->n--;
-        }
-        return 1;
-    }
-    if (lo < s->n && v != UINT64_MAX && s->iv[lo][0] == v + 1) {
-        s->iv[lo][0] = v;
-        return 1;
-    }
-    if (s->n == s->cap) {
-        size_t ncap = 0 == s->cap ? 4 : 2 * s->cap;
-        void *n = realloc(s->iv, ncap * sizeof(s->iv[0]));
-        if (NULL == n) {
-            return -1;
-        }
-        s->iv = n;
-        s->cap = ncap;
-    }
-    memmove(&s->iv[lo + 1], &s->iv[lo], (s->n - lo) * sizeof(s->iv[0]));
-    s->iv[lo][0] = v;
-    s->iv[lo][1] = v;
-    s->n++;
-    return 1;
-}
-
-uint64_t listen_seqset_gaps(const listen_seqset_t *s)
-{
-    uint64_t gaps = 0, next = 0;
-    for (size_t i = 0; i < s->n; ++i) {
-        gaps += s->iv[i][0] - next;
-        next = s->iv[i][1] + 1;
-    }
-    return gaps;
-}
-
-void listen_seqset_free(listen_seqset_t *s)
-{
-    free(s->iv);
-    memset(s, 0, sizeof(*s));
-}
-
-/* ------------------------------------------------------------------------
  * Registry
  * ------------------------------------------------------------------------ */
 
@@ -228,8 +146,8 @@ void listen_registry_fini(listen_registry_t *reg)
     }
     for (size_t i = 0; i < reg->num_procs; ++i) {
         listen_proc_t *p = reg->procs[i];
-        listen_seqset_free(&p->seen);
-        listen_seqset_free(&p->emitted);
+        mca_common_evt_seqset_free(&p->seen);
+        mca_common_evt_seqset_free(&p->emitted);
         for (size_t k = 0; k < p->num_clocks; ++k) {
             free(p->clocks[k].name);
         }
@@ -488,7 +406,7 @@ int listen_registry_scan(listen_registry_t *reg, const mca_common_evt_wire_batch
     if (NULL == p) {
         return -1;
     }
-    added = listen_seqset_add(&p->seen, b->seq);
+    added = mca_common_evt_seqset_add(&p->seen, b->seq);
     if (0 > added) {
         return -1;
     }

@@ -212,7 +212,7 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
     any = false;
     for (size_t i = 0; i < reg->num_procs; ++i) {
         const listen_proc_t *p = reg->procs[i];
-        uint64_t g = listen_seqset_gaps(&p->seen);
+        uint64_t g = mca_common_evt_seqset_gaps(&p->seen);
         if (0 < g) {
             fprintf(f, "  rank %u %s %llu\n", p->rank, p->nspace, (unsigned long long) g);
             lost += g;

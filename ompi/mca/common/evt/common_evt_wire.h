@@ -162,6 +162,9 @@ enum {
     MCA_COMMON_EVT_WIRE_ELEM_BOOL = 6,   /**< 1 byte, 0 or 1 */
 };
 
+/** The wire (and flight file) element type of an engine element type; 0
+ *  for one neither can carry. Context: ANY. */
+OMPI_DECLSPEC uint8_t mca_common_evt_wire_elem_type_of(mca_base_var_type_t type);
 /** Size in bytes of a wire element type; 0 for an unknown one. Context: ANY. */
 OMPI_DECLSPEC size_t mca_common_evt_wire_elem_size(uint8_t elem_type);
 /** Short name of a wire element type ("i32", "u64", "double", "bool"...);

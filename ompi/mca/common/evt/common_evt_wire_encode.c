@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/mca/common/evt/common_evt_wire_internal.h"
 
@@ -121,8 +122,19 @@ struct mca_common_evt_wire_enc_state_t {
  * Element types
  * ------------------------------------------------------------------------ */
 
-/* OPAL's exact-width types -> wire types; 0 for what the wire cannot carry. */
-static uint8_t wire_type_of(mca_base_var_type_t t)
+/* The flight-recorder file names element types with the wire's codes, so
+ * that one mapping from the engine's types serves both and a recording's
+ * types pass into a batch as they are. */
+_Static_assert(
+    (int) MCA_COMMON_EVT_FLIGHT_TYPE_INT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_INT32
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_UINT32 == (int) MCA_COMMON_EVT_WIRE_ELEM_UINT32
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_INT64 == (int) MCA_COMMON_EVT_WIRE_ELEM_INT64
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_UINT64 == (int) MCA_COMMON_EVT_WIRE_ELEM_UINT64
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE == (int) MCA_COMMON_EVT_WIRE_ELEM_DOUBLE
+        && (int) MCA_COMMON_EVT_FLIGHT_TYPE_BOOL == (int) MCA_COMMON_EVT_WIRE_ELEM_BOOL,
+    "the flight file's element type codes are the wire's");
+
+uint8_t mca_common_evt_wire_elem_type_of(mca_base_var_type_t t)
 {
     switch (t) {
     case MCA_BASE_VAR_TYPE_INT32_T:
@@ -393,7 +405,7 @@ static bool view_engine_type(const mca_base_event_t *ev, type_view_t *v)
         if (0 > ev->offsets[i]) {
             return false;
         }
-        v->wire_types[i] = wire_type_of(ev->types[i]);
+        v->wire_types[i] = mca_common_evt_wire_elem_type_of(ev->types[i]);
         v->offsets[i] = (size_t) ev->offsets[i];
         v->names[i] = mca_base_event_element_name(ev, i);
     }

@@ -22,32 +22,13 @@
 #include <string.h>
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "ompi/mca/evt/file/evt_file_internal.h"
 #include "opal/mca/base/mca_base_event.h"
 
 /* ------------------------------------------------------------------------
  * Dictionary
  * ------------------------------------------------------------------------ */
-
-static uint32_t file_type_code(mca_base_var_type_t type)
-{
-    switch (type) {
-    case MCA_BASE_VAR_TYPE_INT32_T:
-        return MCA_COMMON_EVT_FLIGHT_TYPE_INT32;
-    case MCA_BASE_VAR_TYPE_UINT32_T:
-        return MCA_COMMON_EVT_FLIGHT_TYPE_UINT32;
-    case MCA_BASE_VAR_TYPE_INT64_T:
-        return MCA_COMMON_EVT_FLIGHT_TYPE_INT64;
-    case MCA_BASE_VAR_TYPE_UINT64_T:
-        return MCA_COMMON_EVT_FLIGHT_TYPE_UINT64;
-    case MCA_BASE_VAR_TYPE_DOUBLE:
-        return MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE;
-    case MCA_BASE_VAR_TYPE_BOOL:
-        return MCA_COMMON_EVT_FLIGHT_TYPE_BOOL;
-    default:
-        return 0;
-    }
-}
 
 static bool bit_test(const unsigned char *bits, int i)
 {
@@ -244,7 +225,7 @@ static void dict_add_event(const mca_base_event_t *ev)
     b->name_len = (uint32_t) name_len;
     el = (mca_common_evt_flight_dict_element_t *) (b + 1);
     for (int i = 0; i < ev->num_elements; ++i) {
-        el[i].type = file_type_code(ev->types[i]);
+        el[i].type = mca_common_evt_wire_elem_type_of(ev->types[i]);
         el[i].offset = (uint32_t) ev->offsets[i];
         /* 0 until the producer names them (a names entry follows then) */
         el[i].name_len = (uint32_t) element_name_len(ev, i);

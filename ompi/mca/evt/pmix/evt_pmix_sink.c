@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "ompi/mca/common/evt/common_evt_latch.h"
+#include "ompi/mca/common/evt/common_evt_receive.h"
 #include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/pmix/evt_pmix_send.h"
 #include "ompi/mca/evt/pmix/evt_pmix_sink.h"
@@ -64,6 +65,16 @@ static ompi_evt_pmix_sink_peer_t *peer_find(ompi_evt_pmix_sink_t *sink, const ch
     return p;
 }
 
+/* Free the senders' records. Context: INIT (no handler runs). */
+static void peers_free(ompi_evt_pmix_sink_t *sink)
+{
+    for (int i = 0; i < sink->npeers; ++i) {
+        mca_common_evt_seqset_free(&sink->peers[i].seqs);
+    }
+    free(sink->peers);
+    sink->peers = NULL;
+}
+
 static void log_once(ompi_evt_pmix_sink_t *sink, const char *what, const char *detail)
 {
     if (!atomic_exchange_explicit(&sink->error_logged, true, memory_order_relaxed)) {
@@ -72,16 +83,11 @@ static void log_once(ompi_evt_pmix_sink_t *sink, const char *what, const char *d
     }
 }
 
-/* Is @p b sent by who it says? PMIx tells who sent the notification; the
- * batch's own sender field is only what the sender wrote. Context: the
- * handler thread, sink lock held. */
-static bool sender_is_source(ompi_evt_pmix_sink_t *sink, const mca_common_evt_wire_batch_t *b,
-                             const pmix_proc_t *source)
+/* A batch whose claimed sender is not the notification's source: counted,
+ * said once. Context: the handler thread, sink lock held. */
+static void forged(ompi_evt_pmix_sink_t *sink, const mca_common_evt_wire_batch_t *b,
+                   const pmix_proc_t *source)
 {
-    if (NULL != source && b->sender.rank == source->rank
-        && 0 == strncmp(b->sender.nspace, source->nspace, PMIX_MAX_NSLEN)) {
-        return true;
-    }
     count(&sink->forged, 1);
     if (!sink->forged_said) {
         sink->forged_said = true;
@@ -94,7 +100,20 @@ static bool sender_is_source(ompi_evt_pmix_sink_t *sink, const mca_common_evt_wi
             NULL == source ? "an unknown process" : source->nspace,
             NULL == source ? 0u : source->rank);
     }
-    return false;
+}
+
+/* The numbers missing from @p peer went from @p before to @p after. Context:
+ * the handler thread, sink lock held. */
+static void missing_adjust(ompi_evt_pmix_sink_t *sink, ompi_evt_pmix_sink_peer_t *peer,
+                           uint64_t before, uint64_t after)
+{
+    peer->missing = after;
+    if (after > before) {
+        count(&sink->missing, (unsigned long) (after - before));
+    } else if (after < before) {
+        atomic_fetch_sub_explicit(&sink->missing, (unsigned long) (before - after),
+                                  memory_order_relaxed);
+    }
 }
 
 /* No room for a batch: keep it restated as drops (same number, the
@@ -146,18 +165,23 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
 {
     mca_common_evt_wire_batch_t b;
     ompi_evt_pmix_sink_peer_t *peer;
+    uint64_t gaps;
     int rc;
 
     (void) pthread_mutex_lock(&sink->lock);
-    memset(&b, 0, sizeof(b));
-    rc = mca_common_evt_wire_decode(buf, len, &b);
-    if (OPAL_SUCCESS != rc) {
+    switch (mca_common_evt_receive_decode(source, buf, len, &b)) {
+    case MCA_COMMON_EVT_RECEIVED:
+        break;
+    case MCA_COMMON_EVT_RECEIVE_FORGED:
+        forged(sink, &b, source);
+        goto out;
+    case MCA_COMMON_EVT_RECEIVE_NOMEM:
+        count(&sink->rejected, 1);
+        log_once(sink, "out of memory", "a batch was not written");
+        goto out;
+    default:
         count(&sink->rejected, 1);
         log_once(sink, "a notification that is not a valid batch was ignored", b.error);
-        (void) pthread_mutex_unlock(&sink->lock);
-        return;
-    }
-    if (!sender_is_source(sink, &b, source)) {
         goto out;
     }
     if (0 != strcmp(b.sender.host, sink->host)) {
@@ -170,16 +194,20 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
         log_once(sink, "out of memory", "a batch was not written");
         goto out;
     }
-    if (peer->seen && b.seq < peer->next_seq) {
+    gaps = mca_common_evt_seqset_gaps(&peer->seqs);
+    switch (mca_common_evt_seqset_add(&peer->seqs, b.seq)) {
+    case 0:
         count(&sink->duplicates, 1);
         goto out;
+    case 1:
+        /* a late batch fills a gap: the count of missing ones goes down */
+        missing_adjust(sink, peer, gaps, mca_common_evt_seqset_gaps(&peer->seqs));
+        break;
+    default:
+        count(&sink->rejected, 1);
+        log_once(sink, "out of memory", "a batch was not written");
+        goto out;
     }
-    if (b.seq > peer->next_seq) {
-        peer->missing += b.seq - peer->next_seq;
-        count(&sink->missing, b.seq - peer->next_seq);
-    }
-    peer->seen = true;
-    peer->next_seq = b.seq + 1;
     rc = mca_common_evt_nodefile_append_decoded(&sink->file, buf, len, &b);
     if (OPAL_SUCCESS != rc) {
         count(&sink->write_errors, 1);
@@ -210,15 +238,18 @@ static void sink_handler(size_t id, pmix_status_t status, const pmix_proc_t *sou
                          pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     ompi_evt_pmix_sink_t *sink = the_sink;
+    const void *buf;
+    size_t len;
 
-    for (size_t i = 0; NULL != sink && i < ninfo; ++i) {
-        if (PMIX_CHECK_KEY(&info[i], MCA_COMMON_EVT_WIRE_PMIX_KEY)) {
-            if (PMIX_BYTE_OBJECT == info[i].value.type) {
-                ompi_evt_pmix_sink_take(sink, source, info[i].value.data.bo.bytes,
-                                        info[i].value.data.bo.size);
-            } else {
-                count(&sink->rejected, 1);
-            }
+    if (NULL != sink) {
+        switch (mca_common_evt_receive_find(info, ninfo, &buf, &len)) {
+        case MCA_COMMON_EVT_RECEIVED:
+            ompi_evt_pmix_sink_take(sink, source, buf, len);
+            break;
+        case MCA_COMMON_EVT_RECEIVE_INVALID:
+            count(&sink->rejected, 1);
+            break;
+        default:
             break;
         }
     }
@@ -242,8 +273,7 @@ static int sink_prepare(ompi_evt_pmix_sink_t *sink, const char *dir, const char 
     for (int i = 0; i < npeers; ++i) {
         ompi_evt_pmix_sink_peer_t *p = peer_find(sink, nspace, peers[i]);
         if (NULL == p) {
-            free(sink->peers);
-            sink->peers = NULL;
+            peers_free(sink);
             return OPAL_ERR_OUT_OF_RESOURCE;
         }
         if (!p->expected) {
@@ -263,8 +293,7 @@ static int sink_prepare(ompi_evt_pmix_sink_t *sink, const char *dir, const char 
                                    OPAL_EXISTS == rc ? " (files are never overwritten: choose "
                                                        "an empty folder)"
                                                      : "");
-        free(sink->peers);
-        sink->peers = NULL;
+        peers_free(sink);
         return rc;
     }
     if (OPAL_SUCCESS
@@ -325,8 +354,7 @@ fail:
     mca_common_evt_nodefile_close(&sink->file);
     mca_common_evt_nodefile_remove(&sink->file);
     sink->open = false;
-    free(sink->peers);
-    sink->peers = NULL;
+    peers_free(sink);
     return rc;
 }
 
@@ -375,10 +403,11 @@ void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms)
     for (int i = 0; i < sink->npeers; ++i) {
         const ompi_evt_pmix_sink_peer_t *p = &sink->peers[i];
         if (p->expected && !p->final && used < sizeof(missing) - 64) {
-            if (p->seen) {
+            uint64_t last;
+            if (mca_common_evt_seqset_last(&p->seqs, &last)) {
                 used += (size_t) snprintf(missing + used, sizeof(missing) - used,
                                           "%srank %u (last batch %llu)", 0 == nmissing ? "" : ", ",
-                                          p->rank, (unsigned long long) (p->next_seq - 1));
+                                          p->rank, (unsigned long long) last);
             } else {
                 used += (size_t) snprintf(missing + used, sizeof(missing) - used,
                                           "%srank %u (no batch)", 0 == nmissing ? "" : ", ",
@@ -434,8 +463,7 @@ void ompi_evt_pmix_sink_close(ompi_evt_pmix_sink_t *sink, int timeout_ms)
     }
     mca_common_evt_nodefile_close(&sink->file);
     sink->open = false;
-    free(sink->peers);
-    sink->peers = NULL;
+    peers_free(sink);
     sink->npeers = sink->cap_peers = 0;
     (void) pthread_mutex_destroy(&sink->lock);
 }

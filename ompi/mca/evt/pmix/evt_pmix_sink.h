@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 #include "ompi/mca/common/evt/common_evt_nodefile.h"
+#include "ompi/mca/common/evt/common_evt_seqset.h"
 #include "ompi/mca/common/evt/common_evt_wire.h"
 
 BEGIN_C_DECLS
@@ -67,14 +68,13 @@ BEGIN_C_DECLS
 typedef struct ompi_evt_pmix_sink_peer_t {
     char nspace[PMIX_MAX_NSLEN + 1];
     uint32_t rank;
-    bool expected;      /**< a local peer of the sink's job (its FINAL is awaited) */
-    bool seen;          /**< a batch arrived */
-    bool final;         /**< its FINAL batch arrived */
-    uint64_t next_seq;  /**< expected next batch sequence number */
-    uint64_t batches;   /**< appended */
-    uint64_t missing;   /**< batch numbers skipped (never arrived) */
-    uint64_t unstored;  /**< did not fit: kept as counts of drops (or lost) */
-    uint64_t uncounted; /**< did not fit even as counts */
+    bool expected;                /**< a local peer of the sink's job (its FINAL is awaited) */
+    bool final;                   /**< its FINAL batch arrived */
+    mca_common_evt_seqset_t seqs; /**< batch numbers that arrived */
+    uint64_t batches;             /**< appended */
+    uint64_t missing;             /**< batch numbers below the highest that never arrived (yet) */
+    uint64_t unstored;            /**< did not fit: kept as counts of drops (or lost) */
+    uint64_t uncounted;           /**< did not fit even as counts */
 } ompi_evt_pmix_sink_peer_t;
 
 typedef struct ompi_evt_pmix_sink_t {
