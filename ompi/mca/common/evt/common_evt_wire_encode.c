@@ -615,7 +615,9 @@ static int add_one(mca_common_evt_wire_encoder_t *enc, const void *key, type_ref
     wire_put64(p + 4, (uint64_t) timestamp);
     p += RECORD_HEAD;
     if (ti->contiguous) {
-        memcpy(p, data, ti->payload);
+        if (0 < ti->payload) { /* data may be NULL for a type without elements */
+            memcpy(p, data, ti->payload);
+        }
         p += ti->payload;
     } else {
         for (unsigned i = 0; i < ti->num_elements; ++i) {
