@@ -36,9 +36,19 @@
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 
-/* The engine's view of the installed deferred module: the kit's hooks.
- * Filled in INIT context before mca_base_event_delivery_set() publishes it. */
-static mca_base_event_delivery_t evt_base_delivery;
+/* The engine's view of the installed deferred module: the kit's delivery.
+ * Its functions are the kit's for every deferred module, so they are set
+ * here once and never written again: a thread still flushing through the
+ * previous installation (a flush runs outside delivery sections, since it
+ * dispatches to callbacks) may read them while a module is installed
+ * again. What depends on the module is written only when it differs from
+ * the last installation's. */
+static mca_base_event_delivery_t evt_base_delivery = {
+    .deliver = ompi_evt_base_kit_deliver,
+    .flush = ompi_evt_base_kit_flush,
+    .withdraw = ompi_evt_base_kit_withdraw,
+    .call_return = ompi_evt_base_kit_call_return,
+};
 
 /* Is the evt selection variable an explicit include list ("sync,ring")?
  * Then finding nothing usable is the user's problem and gets a help
@@ -104,14 +114,18 @@ int ompi_evt_base_install(const char *name, const ompi_evt_base_module_t *module
             }
             return rc;
         }
-        evt_base_delivery.name = name;
-        evt_base_delivery.deliver = ompi_evt_base_kit_deliver;
-        evt_base_delivery.flush = ompi_evt_base_kit_flush;
-        evt_base_delivery.withdraw = ompi_evt_base_kit_withdraw;
-        evt_base_delivery.exports = module->evtm_exports;
-        evt_base_delivery.call_return = ompi_evt_base_kit_call_return;
+        if (evt_base_delivery.name != name) {
+            evt_base_delivery.name = name;
+        }
+        if (evt_base_delivery.exports != module->evtm_exports) {
+            evt_base_delivery.exports = module->evtm_exports;
+        }
         /* the kit's raise path is async-signal-safe */
-        evt_base_delivery.flags = module->evtm_flags | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
+        if (evt_base_delivery.flags
+            != (module->evtm_flags | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE)) {
+            evt_base_delivery.flags = module->evtm_flags
+                                      | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
+        }
         (void) mca_base_event_delivery_set(&evt_base_delivery);
         /* Registered once for the module's whole life: (un)registering is
          * expensive (opal_progress.h), so never per event or per handle. */
