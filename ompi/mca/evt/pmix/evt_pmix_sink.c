@@ -102,12 +102,10 @@ static void forged(ompi_evt_pmix_sink_t *sink, const mca_common_evt_wire_batch_t
     }
 }
 
-/* The numbers missing from @p peer went from @p before to @p after. Context:
- * the handler thread, sink lock held. */
-static void missing_adjust(ompi_evt_pmix_sink_t *sink, ompi_evt_pmix_sink_peer_t *peer,
-                           uint64_t before, uint64_t after)
+/* The numbers missing from a sender went from @p before to @p after.
+ * Context: the handler thread, sink lock held. */
+static void missing_adjust(ompi_evt_pmix_sink_t *sink, uint64_t before, uint64_t after)
 {
-    peer->missing = after;
     if (after > before) {
         count(&sink->missing, (unsigned long) (after - before));
     } else if (after < before) {
@@ -201,7 +199,7 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
         goto out;
     case 1:
         /* a late batch fills a gap: the count of missing ones goes down */
-        missing_adjust(sink, peer, gaps, mca_common_evt_seqset_gaps(&peer->seqs));
+        missing_adjust(sink, gaps, mca_common_evt_seqset_gaps(&peer->seqs));
         break;
     default:
         count(&sink->rejected, 1);

@@ -72,7 +72,6 @@ typedef struct ompi_evt_pmix_sink_peer_t {
     bool final;                   /**< its FINAL batch arrived */
     mca_common_evt_seqset_t seqs; /**< batch numbers that arrived */
     uint64_t batches;             /**< appended */
-    uint64_t missing;             /**< batch numbers below the highest that never arrived (yet) */
     uint64_t unstored;            /**< did not fit: kept as counts of drops (or lost) */
     uint64_t uncounted;           /**< did not fit even as counts */
 } ompi_evt_pmix_sink_peer_t;
