@@ -169,6 +169,14 @@ int main(int argc, char **argv)
     mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
     rc |= write_file(argv[1], "full.bin", buf, len);
 
+    /* 6: a flight-recorder dictionary entry: types with their layouts */
+    mca_common_evt_wire_encoder_begin(&enc, 5, 0);
+    mca_common_evt_wire_encoder_add_type(&enc, all);
+    mca_common_evt_wire_encoder_add_type(&enc, p2p);
+    mca_common_evt_wire_encoder_add_type(&enc, unnamed);
+    mca_common_evt_wire_encoder_finish(&enc, &buf, &len);
+    rc |= write_file(argv[1], "layouts.bin", buf, len);
+
     mca_common_evt_wire_encoder_destruct(&enc);
     (void) mca_base_event_finalize();
     return rc;

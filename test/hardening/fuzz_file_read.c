@@ -16,7 +16,12 @@
  *
  * The seed corpus is one valid file made here (FUZZ_FILE_WRITE_SEED=path):
  * a header, two sources, two event types, two rings of which one wrapped
- * (a skip record, evictions), written as evt/file would. */
+ * (a skip record, evictions), written as evt/file would (the dictionary by
+ * the same encoder and flight writer). The decoder's checks of the
+ * dictionary's batches are the wire decoder's, fuzzed on their own too
+ * (test/fuzz). */
+#include "ompi_config.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,25 +29,66 @@
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/common/evt/common_evt_flight_read.h"
+#include "ompi/mca/common/evt/common_evt_flight_write.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 #define SEED_CAP 4096u
 
-static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const void *body,
-                        size_t body_len, const char *names)
+/* The dictionary: two sources, two event types, one entry each, written
+ * by the wire encoder and the flight writer as evt/file writes them.
+ * @return its used size, 0 on error. */
+static size_t put_dict(unsigned char *dict, size_t size)
 {
-    mca_common_evt_flight_dict_entry_t e;
-    size_t nl = strlen(names), size = (sizeof(e) + body_len + nl + 7) & ~(size_t) 7;
+    static const uint8_t t0[2] = {MCA_COMMON_EVT_WIRE_ELEM_UINT64, MCA_COMMON_EVT_WIRE_ELEM_INT32};
+    static const uint32_t o0[2] = {0, 8};
+    static const char *const n0[2] = {"", "rank"};
+    static const uint8_t t1[1] = {MCA_COMMON_EVT_WIRE_ELEM_DOUBLE};
+    static const uint32_t o1[1] = {0};
+    mca_common_evt_wire_source_desc_t src[2] = {{.name = "srcA",
+                                                 .ticks_per_second = 1000000000,
+                                                 .pair_ticks = 1000,
+                                                 .pair_realtime_ns = 1700000000000000000},
+                                                {.name = "srcB",
+                                                 .unordered = true,
+                                                 .ticks_per_second = 1000000000,
+                                                 .pair_ticks = 1000,
+                                                 .pair_realtime_ns = 1700000000000000000}};
+    mca_common_evt_wire_type_desc_t type[2] = {{.name = "ompi.fuzzrank",
+                                                .source = &src[0],
+                                                .num_elements = 2,
+                                                .elem_types = t0,
+                                                .elem_offsets = o0,
+                                                .elem_names = n0},
+                                               {.name = "ompi.fuzz2",
+                                                .source = &src[1],
+                                                .num_elements = 1,
+                                                .elem_types = t1,
+                                                .elem_offsets = o1}};
+    mca_common_evt_wire_layout_t layout[2]
+        = {{.event_index = 0, .source_index = 0, .max_ticks = INT64_MAX, .extent = 16},
+           {.event_index = 1, .source_index = 1, .max_ticks = INT64_MAX, .extent = 8}};
+    mca_common_evt_wire_sender_t who = {.rank = 3, .pid = 42};
+    mca_common_evt_wire_encoder_t enc;
+    size_t used = 0;
 
-    memset(dict + used, 0, size);
-    e.size = (uint32_t) size;
-    e.kind = kind;
-    e.sum = 0;
-    memcpy(dict + used, &e, sizeof(e));
-    memcpy(dict + used + sizeof(e), body, body_len);
-    memcpy(dict + used + sizeof(e) + body_len, names, nl);
-    e.sum = mca_common_evt_flight_sum(dict + used, size);
-    memcpy(dict + used, &e, sizeof(e));
-    return used + size;
+    strcpy(who.nspace, "fuzzjob");
+    strcpy(who.host, "fuzzhost");
+    if (OPAL_SUCCESS != mca_common_evt_wire_encoder_construct(&enc, &who, 16384)) {
+        return 0;
+    }
+    for (int i = 0; i < 2 && (0 == i || 0 < used); ++i) {
+        const void *batch;
+        size_t len;
+        if (OPAL_SUCCESS != mca_common_evt_wire_encoder_begin(&enc, (uint64_t) i, 0)
+            || OPAL_SUCCESS != mca_common_evt_wire_encoder_add_type_desc(&enc, &type[i], &layout[i])
+            || OPAL_SUCCESS != mca_common_evt_wire_encoder_finish(&enc, &batch, &len)) {
+            used = 0;
+            break;
+        }
+        used = mca_common_evt_flight_dict_put(dict, size, used, batch, len);
+    }
+    mca_common_evt_wire_encoder_destruct(&enc);
+    return used;
 }
 
 static void put_record(unsigned char *data, uint32_t *tail, uint32_t ev, uint32_t extent,
@@ -76,11 +122,6 @@ static unsigned char *make_seed(size_t *len)
                        + rings * (MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + SEED_CAP);
     unsigned char *b = calloc(1, file_size);
     mca_common_evt_flight_header_t h;
-    mca_common_evt_flight_dict_source_t s;
-    mca_common_evt_flight_dict_event_t e;
-    mca_common_evt_flight_dict_element_t el[2];
-    size_t used = 0;
-    unsigned char body[256];
 
     if (NULL == b) {
         return NULL;
@@ -108,48 +149,13 @@ static unsigned char *make_seed(size_t *len)
     h.ring_hdr_size = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
     h.rec_size = MCA_COMMON_EVT_FLIGHT_REC_SIZE;
 
-    for (int i = 0; i < 2; ++i) {
-        memset(&s, 0, sizeof(s));
-        s.index = i;
-        s.ordering = (uint32_t) i;
-        s.ticks_per_second = 1000000000;
-        s.max_ticks = INT64_MAX;
-        s.sample_ticks = 1000;
-        s.sample_realtime_ns = 1700000000000000000;
-        s.name_len = 4;
-        used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE, &s, sizeof(s),
-                         i ? "srcB" : "srcA");
+    h.dict_used = put_dict(b + h.dict_offset, dict_size);
+    if (0 == h.dict_used) {
+        free(b);
+        return NULL;
     }
-    memset(&e, 0, sizeof(e));
-    e.index = 0;
-    e.source = 0;
-    e.extent = 16;
-    e.num_elements = 2;
-    e.name_len = 9;
-    memset(el, 0, sizeof(el));
-    el[0].type = MCA_COMMON_EVT_FLIGHT_TYPE_UINT64;
-    el[1].type = MCA_COMMON_EVT_FLIGHT_TYPE_INT32;
-    el[1].offset = 8;
-    el[1].name_len = 4;
-    memcpy(body, &e, sizeof(e));
-    memcpy(body + sizeof(e), el, sizeof(el));
-    used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT, body,
-                     sizeof(e) + sizeof(el), "ompi.fuzzrank");
-    e.index = 1;
-    e.source = 1;
-    e.extent = 8;
-    e.num_elements = 1;
-    e.name_len = 10;
-    el[0].type = MCA_COMMON_EVT_FLIGHT_TYPE_DOUBLE;
-    el[0].name_len = 0;
-    memcpy(body, &e, sizeof(e));
-    memcpy(body + sizeof(e), el, sizeof(el[0]));
-    used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT, body,
-                     sizeof(e) + sizeof(el[0]), "ompi.fuzz2");
-    h.dict_used = used;
     h.state = MCA_COMMON_EVT_FLIGHT_STATE_OPEN;
-    h.header_sum = mca_common_evt_flight_sum(&h,
-                                             offsetof(mca_common_evt_flight_header_t, header_sum));
+    mca_common_evt_flight_header_seal(&h);
     memcpy(b, &h, sizeof(h));
     {
         uint64_t d = 5;

@@ -5,16 +5,23 @@
  * $HEADER$
  */
 
-/* Writes one evt/file recording (*.oevt) as evt/file would lay it out,
- * small enough to reason about, for the readers' tests:
+/* Writes one evt/file recording (*.oevt) as evt/file lays it out, small
+ * enough to reason about, for the readers' tests:
  *
- *   gen_oevt FILE [--name NAME] [--size BYTES]
+ *   gen_oevt FILE [--name NAME] [--host HOST] [--forge-name NAME] [--size BYTES]
  *
- * One source, one event type NAME (default "ompi.gen.tick"; any bytes,
- * given as the argument is) with one uint64 element "v", one ring holding
- * three records, a header closed cleanly. --size makes the header claim
- * BYTES (the ring as large as fits, at most 2^31) and the file that long
- * but sparse: only the first pages hold data, the rest is a hole. */
+ * One source, one event type NAME (default "ompi.gen.tick") with one
+ * uint64 element "v", one ring holding three records, a header closed
+ * cleanly. The dictionary entry is written by the wire encoder and the
+ * flight writer, as evt/file writes it. --host puts HOST (any bytes) into
+ * the header. --forge-name writes a dictionary entry whose event name is
+ * NAME although the wire does not allow it (same length as the encoded
+ * name, the checksum made to match: a forged file). --size makes the
+ * header claim BYTES (the ring as large as fits, at most 2^31) and the
+ * file that long but sparse: only the first pages hold data, the rest is
+ * a hole. */
+
+#include "ompi_config.h"
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -24,45 +31,90 @@
 #include <unistd.h>
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_write.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 #define DICT_SIZE  4096u
 #define DROPS_SIZE 4096u
 #define DENSE_RING 4096u /* the part of the ring written */
 
-static size_t put_entry(unsigned char *dict, size_t used, uint32_t kind, const void *body,
-                        size_t body_len, const char *names, size_t nl)
+/* The dictionary: one entry describing NAME (or a stand-in for a forged
+ * name, replaced in the encoded batch). @return its used size, 0 on error. */
+static size_t write_dict(unsigned char *dict, const char *name, const char *forge)
 {
-    mca_common_evt_flight_dict_entry_t e;
-    size_t size = (sizeof(e) + body_len + nl + 7) & ~(size_t) 7;
+    static const uint8_t elem_types[1] = {MCA_COMMON_EVT_WIRE_ELEM_UINT64};
+    static const uint32_t elem_offsets[1] = {0};
+    static const char *const elem_names[1] = {"v"};
+    mca_common_evt_wire_source_desc_t src = {.name = "clk",
+                                             .ticks_per_second = 1000000000,
+                                             .pair_ticks = 1000,
+                                             .pair_realtime_ns = 1700000000000000000};
+    mca_common_evt_wire_type_desc_t type = {.source = &src,
+                                            .num_elements = 1,
+                                            .elem_types = elem_types,
+                                            .elem_offsets = elem_offsets,
+                                            .elem_names = elem_names};
+    mca_common_evt_wire_layout_t layout = {.max_ticks = INT64_MAX, .extent = 8};
+    mca_common_evt_wire_sender_t who = {.rank = 0, .pid = 4242};
+    mca_common_evt_wire_encoder_t enc;
+    char standin[256];
+    const void *batch;
+    unsigned char *copy;
+    size_t len, used = 0;
 
-    memset(dict + used, 0, size);
-    e.size = (uint32_t) size;
-    e.kind = kind;
-    e.sum = 0;
-    memcpy(dict + used, &e, sizeof(e));
-    memcpy(dict + used + sizeof(e), body, body_len);
-    memcpy(dict + used + sizeof(e) + body_len, names, nl);
-    e.sum = mca_common_evt_flight_sum(dict + used, size);
-    memcpy(dict + used, &e, sizeof(e));
-    return used + size;
+    if (NULL != forge) {
+        size_t n = strlen(forge);
+        if (0 == n || sizeof(standin) <= n) {
+            return 0;
+        }
+        memset(standin, 'x', n);
+        standin[n] = '\0';
+        name = standin;
+    }
+    type.name = name;
+    strcpy(who.nspace, "genjob");
+    strcpy(who.host, "genhost");
+    if (OPAL_SUCCESS != mca_common_evt_wire_encoder_construct(&enc, &who, 65536)
+        || OPAL_SUCCESS != mca_common_evt_wire_encoder_begin(&enc, 0, 0)
+        || OPAL_SUCCESS != mca_common_evt_wire_encoder_add_type_desc(&enc, &type, &layout)
+        || OPAL_SUCCESS != mca_common_evt_wire_encoder_finish(&enc, &batch, &len)) {
+        fprintf(stderr, "gen_oevt: the encoder refused the type (name '%s')\n", name);
+        return 0;
+    }
+    copy = malloc(len);
+    if (NULL != copy) {
+        memcpy(copy, batch, len);
+        if (NULL != forge) {
+            /* the stand-in occurs once: the event name */
+            unsigned char *at = memmem(copy, len, standin, strlen(standin));
+            if (NULL != at) {
+                memcpy(at, forge, strlen(forge));
+            }
+        }
+        used = mca_common_evt_flight_dict_put(dict, DICT_SIZE, 0, copy, len);
+        free(copy);
+    }
+    mca_common_evt_wire_encoder_destruct(&enc);
+    return used;
 }
 
 int main(int argc, char **argv)
 {
-    const char *path = NULL, *name = "ompi.gen.tick";
+    const char *path = NULL, *name = "ompi.gen.tick", *host = "genhost", *forge = NULL;
     uint64_t claim = 0, file_size, cap = DENSE_RING;
-    size_t dense, used = 0;
-    unsigned char *b, body[256], *slot, *data;
+    size_t dense;
+    unsigned char *b, *slot, *data;
     mca_common_evt_flight_header_t h;
-    mca_common_evt_flight_dict_source_t s;
-    mca_common_evt_flight_dict_event_t e;
-    mca_common_evt_flight_dict_element_t el;
     uint32_t tail = 0;
     int fd;
 
     for (int i = 1; i < argc; ++i) {
         if (0 == strcmp(argv[i], "--name") && i + 1 < argc) {
             name = argv[++i];
+        } else if (0 == strcmp(argv[i], "--host") && i + 1 < argc) {
+            host = argv[++i];
+        } else if (0 == strcmp(argv[i], "--forge-name") && i + 1 < argc) {
+            forge = argv[++i];
         } else if (0 == strcmp(argv[i], "--size") && i + 1 < argc) {
             claim = strtoull(argv[++i], NULL, 10);
         } else if (NULL == path) {
@@ -72,8 +124,9 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (NULL == path || strlen(name) > 200) {
-        fprintf(stderr, "usage: gen_oevt FILE [--name NAME] [--size BYTES]\n");
+    if (NULL == path || strlen(name) > 200 || strlen(host) > 63) {
+        fprintf(stderr, "usage: gen_oevt FILE [--name NAME] [--host HOST] [--forge-name NAME] "
+                        "[--size BYTES]\n");
         return 2;
     }
     file_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE + DICT_SIZE + DROPS_SIZE
@@ -102,7 +155,7 @@ int main(int argc, char **argv)
     h.rank = 0;
     h.world_size = 1;
     h.pid = 4242;
-    strcpy(h.host, "genhost");
+    strcpy(h.host, host);
     strcpy(h.job, "genjob");
     h.ring_count = 1;
     h.ring_capacity = (uint32_t) cap;
@@ -115,36 +168,13 @@ int main(int argc, char **argv)
     h.ctl_size = MCA_COMMON_EVT_FLIGHT_CTL_SIZE;
     h.ring_hdr_size = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
     h.rec_size = MCA_COMMON_EVT_FLIGHT_REC_SIZE;
-
-    memset(&s, 0, sizeof(s));
-    s.ticks_per_second = 1000000000;
-    s.max_ticks = INT64_MAX;
-    s.sample_ticks = 1000;
-    s.sample_realtime_ns = 1700000000000000000;
-    s.name_len = 3;
-    used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE, &s, sizeof(s),
-                     "clk", 3);
-    memset(&e, 0, sizeof(e));
-    e.extent = 8;
-    e.num_elements = 1;
-    e.name_len = (uint32_t) strlen(name);
-    memset(&el, 0, sizeof(el));
-    el.type = MCA_COMMON_EVT_FLIGHT_TYPE_UINT64;
-    el.name_len = 1;
-    memcpy(body, &e, sizeof(e));
-    memcpy(body + sizeof(e), &el, sizeof(el));
-    {
-        char names[256];
-        memcpy(names, name, e.name_len);
-        names[e.name_len] = 'v';
-        used = put_entry(b + h.dict_offset, used, MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT, body,
-                         sizeof(e) + sizeof(el), names, e.name_len + 1);
+    h.dict_used = write_dict(b + h.dict_offset, name, forge);
+    if (0 == h.dict_used) {
+        return 1;
     }
-    h.dict_used = used;
     h.state = MCA_COMMON_EVT_FLIGHT_STATE_CLOSED;
     h.closed_ns = 1700000000000001000;
-    h.header_sum = mca_common_evt_flight_sum(&h,
-                                             offsetof(mca_common_evt_flight_header_t, header_sum));
+    mca_common_evt_flight_header_seal(&h);
     memcpy(b, &h, sizeof(h));
 
     slot = b + h.rings_offset;

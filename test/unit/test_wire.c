@@ -1323,3 +1323,192 @@ Test(wire, element_type_helpers)
     cr_expect_str_eq(mca_common_evt_wire_elem_name(MCA_COMMON_EVT_WIRE_ELEM_DOUBLE), "double");
     cr_expect_str_eq(mca_common_evt_wire_elem_name(99), "?");
 }
+
+/* ------------------------------------------------------------------------
+ * Native layouts (the flight recorder's dictionary entries)
+ * ------------------------------------------------------------------------ */
+
+/* A type entered with its layout, from the engine object and from a
+ * descriptor: a batch without records whose LAYOUTS section the decoder
+ * returns as written. */
+Test(wire, layouts_round_trip)
+{
+    mca_base_event_source_t *src = evt_test_source("ompi.wiretest", MCA_BASE_EVENT_SOURCE_ORDERED,
+                                                   fake_clock, NULL);
+    mca_base_event_t *ev = all_types_event(src, "layout");
+    static const uint8_t t1[2] = {MCA_COMMON_EVT_WIRE_ELEM_BOOL, MCA_COMMON_EVT_WIRE_ELEM_DOUBLE};
+    static const uint32_t o1[2] = {3, 16};
+    const mca_common_evt_wire_source_desc_t dsrc = {.name = "other", .ticks_per_second = 10};
+    const mca_common_evt_wire_type_desc_t dtype = {.name = "d.type",
+                                                   .source = &dsrc,
+                                                   .num_elements = 2,
+                                                   .elem_types = t1,
+                                                   .elem_offsets = o1};
+    const mca_common_evt_wire_layout_t dl = {.event_index = 7,
+                                             .source_index = 4,
+                                             .max_ticks = 99,
+                                             .extent = 24,
+                                             .flags = 0x5,
+                                             .bind = 3};
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
+    const void *buf;
+    size_t len;
+
+    sender_init(&snd, 1);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 65536), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_type(&enc, ev), OPAL_ERR_BAD_PARAM,
+                 "no open batch");
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 4, 0), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_type(&enc, ev), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_add_type(&enc, ev), OPAL_ERR_BAD_PARAM,
+                 "a second layout of one type");
+    cr_assert_eq(mca_common_evt_wire_encoder_add_type_desc(&enc, &dtype, &dl), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    decode_ok(buf, len, &b);
+    cr_assert_eq(b.num_records, 0);
+    cr_assert_eq(b.num_types, 2);
+    cr_assert_eq(b.num_clocks, 2);
+    cr_assert_eq(b.num_layouts, 2);
+    cr_expect_eq(b.layouts[0].type, 0);
+    cr_expect_eq(b.layouts[0].event_index, ev->index);
+    cr_expect_eq(b.layouts[0].source_index, src->index);
+    cr_expect_eq(b.layouts[0].max_ticks, (int64_t) src->max_ticks);
+    cr_expect_eq(b.layouts[0].extent, (uint32_t) ev->extent);
+    cr_expect_eq(b.layouts[0].flags, ev->flags);
+    cr_expect_eq(b.layouts[0].bind, ev->bind);
+    for (int i = 0; i < ev->num_elements; ++i) {
+        cr_expect_eq(b.layouts[0].offsets[i], (uint16_t) ev->offsets[i], "element %d", i);
+    }
+    cr_expect_str_eq(b.types[0].elements[5].name, "a_bool");
+    cr_expect_eq(b.layouts[1].type, 1);
+    cr_expect_eq(b.layouts[1].event_index, 7);
+    cr_expect_eq(b.layouts[1].source_index, 4);
+    cr_expect_eq(b.layouts[1].max_ticks, 99);
+    cr_expect_eq(b.layouts[1].extent, 24);
+    cr_expect_eq(b.layouts[1].flags, 0x5u);
+    cr_expect_eq(b.layouts[1].bind, 3);
+    cr_expect_eq(b.layouts[1].offsets[0], 3);
+    cr_expect_eq(b.layouts[1].offsets[1], 16);
+    cr_expect_str_eq(b.clocks[b.types[1].source].name, "other");
+    mca_common_evt_wire_batch_destruct(&b);
+    mca_common_evt_wire_encoder_destruct(&enc);
+}
+
+/* Layouts the encoder refuses, the batch unharmed. */
+Test(wire, layout_errors)
+{
+    static const uint8_t t1[1] = {MCA_COMMON_EVT_WIRE_ELEM_UINT64};
+    static const uint32_t o1[1] = {8};
+    const mca_common_evt_wire_source_desc_t dsrc = {.name = "s", .ticks_per_second = 10};
+    const mca_common_evt_wire_type_desc_t dtype = {.name = "t",
+                                                   .source = &dsrc,
+                                                   .num_elements = 1,
+                                                   .elem_types = t1,
+                                                   .elem_offsets = o1};
+    const mca_common_evt_wire_layout_t good = {.max_ticks = 1, .extent = 16};
+    const struct {
+        mca_common_evt_wire_layout_t l;
+        const char *why;
+    } bad[] = {
+        {{.max_ticks = 1, .extent = 15}, "the element beyond the extent"},
+        {{.max_ticks = 1, .extent = 257}, "an extent above the largest payload"},
+        {{.event_index = -1, .max_ticks = 1, .extent = 16}, "a negative event index"},
+        {{.source_index = -2, .max_ticks = 1, .extent = 16}, "a negative source index"},
+        {{.max_ticks = 0, .extent = 16}, "max ticks 0"},
+    };
+    mca_common_evt_wire_sender_t snd;
+    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_wire_batch_t b;
+    const void *buf;
+    size_t len;
+
+    sender_init(&snd, 0);
+    cr_assert_eq(mca_common_evt_wire_encoder_construct(&enc, &snd, 4096), OPAL_SUCCESS);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 0, 0), OPAL_SUCCESS);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+        cr_expect_eq(mca_common_evt_wire_encoder_add_type_desc(&enc, &dtype, &bad[i].l),
+                     OPAL_ERR_BAD_PARAM, "%s", bad[i].why);
+    }
+    cr_expect_eq(mca_common_evt_wire_encoder_add_type_desc(&enc, &dtype, NULL), OPAL_ERR_BAD_PARAM);
+    cr_assert_eq(mca_common_evt_wire_encoder_finish(&enc, &buf, &len), OPAL_SUCCESS);
+    decode_ok(buf, len, &b);
+    cr_expect_eq(b.num_types, 0, "refused layouts add no type");
+    cr_expect_eq(b.num_layouts, 0);
+    mca_common_evt_wire_batch_destruct(&b);
+    cr_assert_eq(mca_common_evt_wire_encoder_begin(&enc, 1, 0), OPAL_SUCCESS);
+    cr_expect_eq(mca_common_evt_wire_encoder_add_type_desc(&enc, &dtype, &good), OPAL_SUCCESS);
+    mca_common_evt_wire_encoder_destruct(&enc);
+}
+
+/* One crafted LAYOUTS entry for the type "e" {u32 x, bool y}. */
+static void c_layout(craft_t *c, uint16_t count, uint16_t type, int32_t ev, int64_t max,
+                     uint32_t extent, uint16_t off0, uint16_t off1)
+{
+    size_t at = c_sec(c, MCA_COMMON_EVT_WIRE_SECTION_LAYOUTS, 0);
+    c_u16(c, count);
+    for (uint16_t i = 0; i < count; ++i) {
+        c_u16(c, type);
+        c_u32(c, (uint32_t) ev);
+        c_u32(c, 0);
+        c_u64(c, (uint64_t) max);
+        c_u32(c, extent);
+        c_u32(c, 0);
+        c_u32(c, 0);
+        c_u16(c, off0);
+        c_u16(c, off1);
+    }
+    c_end_sec(c, at);
+}
+
+Test(wire, malformed_layouts_rejected)
+{
+    static const struct {
+        uint16_t count, type;
+        int32_t ev;
+        int64_t max;
+        uint32_t extent;
+        uint16_t off0, off1;
+        const char *why;
+    } bad[] = {
+        {1, 1, 0, 1, 8, 0, 4, "type id out of range"},
+        {2, 0, 0, 1, 8, 0, 4, "two layouts of one type"},
+        {1, 0, -1, 1, 8, 0, 4, "negative event index"},
+        {1, 0, 0, 0, 8, 0, 4, "max ticks 0"},
+        {1, 0, 0, 1, 300, 0, 4, "extent above 256"},
+        {1, 0, 0, 1, 8, 5, 4, "u32 element beyond the extent"},
+        {1, 0, 0, 1, 8, 0, 8, "bool element at the extent"},
+    };
+    craft_t c;
+    mca_common_evt_wire_batch_t b;
+
+    /* the valid one first */
+    c_begin_type(&c);
+    c_records(&c, 0, 0, 0, 0);
+    c_layout(&c, 1, 0, 3, 1, 8, 0, 4);
+    c_finish(&c);
+    decode_ok(c.buf, c.len, &b);
+    cr_assert_eq(b.num_layouts, 1);
+    cr_expect_eq(b.layouts[0].event_index, 3);
+    cr_expect_eq(b.layouts[0].offsets[1], 4);
+    mca_common_evt_wire_batch_destruct(&b);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+        c_begin_type(&c);
+        c_records(&c, 0, 0, 0, 0);
+        c_layout(&c, bad[i].count, bad[i].type, bad[i].ev, bad[i].max, bad[i].extent, bad[i].off0,
+                 bad[i].off1);
+        c_finish(&c);
+        expect_reject(&c, OPAL_ERR_UNPACK_FAILURE, bad[i].why);
+    }
+    /* cut inside the entry's offsets */
+    c_begin_type(&c);
+    c_records(&c, 0, 0, 0, 0);
+    c_layout(&c, 1, 0, 3, 1, 8, 0, 4);
+    c.len -= 2; /* the body: count 2, entry head 30, one offset of two */
+    wire_put32(c.buf + c.len - (2 + 30 + 2) - 4, 2 + 30 + 2);
+    c_finish(&c);
+    cr_expect_eq(mca_common_evt_wire_decode(c.buf, c.len, &b), OPAL_ERR_UNPACK_FAILURE);
+    cr_expect_str_eq(b.error, "layouts: truncated offsets");
+    mca_common_evt_wire_batch_destruct(&b);
+}

@@ -8,11 +8,14 @@
 /**
  * @file
  *
- * The on-disk format of evt/file's flight-recorder files, version 1: what
- * the writer (evt_file_module.c) lays out and the reader
- * (ompi/mca/common/evt/common_evt_flight_read.c) validates. Plain C99 and <stdint.h> only, so a
- * reader builds without Open MPI. The writer checks at compile time that
- * the kit's ring layout is the one described here.
+ * The on-disk format of evt/file's flight-recorder files, version 2: what
+ * the writer (ompi/mca/evt/file) lays out and the reader
+ * (common_evt_flight_read.c) validates. The header and the rings are the
+ * writer's memory, mapped: host byte order, plain C99 and <stdint.h> here.
+ * The dictionary is the export wire's (common_evt_wire.h): the same batches,
+ * decoded by the same validating decoder, with the CRC-32C of node files.
+ * The writer checks at compile time that the kit's ring layout is the one
+ * described here.
  *
  * A file is one process's, fixed-size, mapped MAP_SHARED by the writer: what
  * the writer stored is in the kernel's page cache the moment it is stored,
@@ -20,7 +23,17 @@
  *
  *     offset 0      header (one page): identity, clock-free layout, the
  *                   counters the writer updates (dictionary use, state)
- *     dict_offset   dictionary: append-only entries (sources, event types)
+ *     dict_offset   dictionary: append-only entries, each
+ *                     u32 batch length, u32 CRC-32C of the batch (both in
+ *                     the header's byte order), a wire batch, zero padding
+ *                     to a multiple of 8.
+ *                   A batch has no records: its TYPES and CLOCKS describe
+ *                   event types and their sources, its LAYOUTS section
+ *                   where each type's values lie in a ring record (engine
+ *                   event and source index, extent, element offsets,
+ *                   flags, bind). An event index described again (its
+ *                   element names were given after its first entry) takes
+ *                   the later description.
  *     drops_offset  u64 per event index: export drops the writer learnt of
  *     rings_offset  ring i at rings_offset + i * ring_stride:
  *                     +0     the kit's ring control block (positions)
@@ -49,8 +62,10 @@
  * mark's count differs from evicted's low 32 bits, it died after evicted:
  * the count that goes with oldest is evicted minus the difference.
  *
- * All integers are in the writer's byte order; the header says which
- * (endian), and a reader refuses the other one.
+ * All integers outside the dictionary's batches are in the writer's byte
+ * order; the header says which (endian), and a reader refuses the other
+ * one. Version 1 files (their own dictionary encoding, FNV-1a sums) are
+ * refused with that said.
  */
 
 #ifndef MCA_COMMON_EVT_FLIGHT_FORMAT_H
@@ -62,7 +77,7 @@
 /** First 8 bytes of every file. */
 #define MCA_COMMON_EVT_FLIGHT_MAGIC "OEVTREC1"
 /** This format. */
-#define MCA_COMMON_EVT_FLIGHT_VERSION 1
+#define MCA_COMMON_EVT_FLIGHT_VERSION 2
 /** Written as a u32: reads back as this in the writer's byte order. */
 #define MCA_COMMON_EVT_FLIGHT_ENDIAN 0x01020304u
 /** Header bytes (a page: the mutable part shares no page with records). */
@@ -88,7 +103,7 @@ enum {
     MCA_COMMON_EVT_FLIGHT_STATE_CLOSED = 2, /**< the writer finalized */
 };
 
-/** Element types in the dictionary (stable on disk, not the engine's). */
+/** Element types (the wire's codes, MCA_COMMON_EVT_WIRE_ELEM_*). */
 enum {
     MCA_COMMON_EVT_FLIGHT_TYPE_INT32 = 1,
     MCA_COMMON_EVT_FLIGHT_TYPE_UINT32 = 2,
@@ -98,15 +113,11 @@ enum {
     MCA_COMMON_EVT_FLIGHT_TYPE_BOOL = 6, /**< one byte, 0 or 1 */
 };
 
-/** Dictionary entry kinds. */
-enum {
-    MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE = 1,
-    MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT = 2,
-    MCA_COMMON_EVT_FLIGHT_ENTRY_NAMES = 3, /**< element names given after the event's entry */
-};
+/** Bytes before a dictionary entry's batch: u32 length, u32 CRC-32C. */
+#define MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD 8
 
-/** The header. The fixed part (up to header_sum) never changes after the
- *  file is created and is covered by header_sum; the mutable part follows
+/** The header. The fixed part (up to header_crc) never changes after the
+ *  file is created and is covered by header_crc; the mutable part follows
  *  on its own cache line. */
 typedef struct mca_common_evt_flight_header_t {
     char magic[8];        /**< MCA_COMMON_EVT_FLIGHT_MAGIC */
@@ -135,12 +146,13 @@ typedef struct mca_common_evt_flight_header_t {
     uint32_t ctl_size;      /**< the kit's control block: 128 */
     uint32_t ring_hdr_size; /**< MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE */
     uint32_t rec_size;      /**< MCA_COMMON_EVT_FLIGHT_REC_SIZE */
-    uint64_t header_sum;    /**< mca_common_evt_flight_sum() of the bytes before it */
+    uint32_t header_crc;    /**< CRC-32C of the bytes before it */
+    uint32_t reserved2;
     /* ---- mutable, written by the process ---- */
     uint64_t pad[3];
     /** Committed dictionary bytes (stored with release after an entry). */
     uint64_t dict_used;
-    /** OMPI_EVT_FILE_STATE_*. */
+    /** MCA_COMMON_EVT_FLIGHT_STATE_*. */
     uint32_t state;
     uint32_t reserved1;
     /** Event types recorded without a dictionary entry (dictionary full). */
@@ -158,75 +170,6 @@ typedef struct mca_common_evt_flight_header_t {
 #define MCA_COMMON_EVT_FLIGHT_CTL_EVICT_MARK 16
 #define MCA_COMMON_EVT_FLIGHT_CTL_HEAD       64
 #define MCA_COMMON_EVT_FLIGHT_CTL_SIZE       128
-
-/** A dictionary entry header; the body follows. size covers header and
- *  body and is a multiple of 8; sum is mca_common_evt_flight_sum() of the entry
- *  with sum set to 0. */
-typedef struct mca_common_evt_flight_dict_entry_t {
-    uint32_t size;
-    uint32_t kind; /**< OMPI_EVT_FILE_ENTRY_* */
-    uint64_t sum;
-} mca_common_evt_flight_dict_entry_t;
-
-/** Source entry body; then name_len name bytes (no NUL). */
-typedef struct mca_common_evt_flight_dict_source_t {
-    int32_t index;
-    uint32_t ordering; /**< 0 ordered, 1 unordered (MPI_T_source_order) */
-    int64_t ticks_per_second;
-    int64_t max_ticks;
-    /** One clock pair sampled together: the source's clock, and
-     *  CLOCK_REALTIME in ns (the middle of two reads around it). */
-    int64_t sample_ticks;
-    int64_t sample_realtime_ns;
-    uint32_t name_len;
-    uint32_t flags; /**< OMPI_EVT_FILE_SOURCE_* (files that predate them: 0) */
-} mca_common_evt_flight_dict_source_t;
-
-/** The source's ticks are its host's CLOCK_MONOTONIC, read alike by every
- *  process of the host (mca_base_event_source_on_host_clock()). */
-#define MCA_COMMON_EVT_FLIGHT_SOURCE_HOST_CLOCK 0x1u
-
-/** Event entry body; then num_elements mca_common_evt_flight_dict_element_t, then the
- *  event's name and each element's name (name_len bytes each, no NUL; an
- *  element name of length 0 means the engine has none). */
-typedef struct mca_common_evt_flight_dict_event_t {
-    int32_t index;
-    int32_t source;  /**< source index */
-    uint32_t extent; /**< payload bytes */
-    uint32_t num_elements;
-    uint32_t flags; /**< engine event flags */
-    int32_t bind;   /**< MPI_T bind object kind */
-    uint32_t name_len;
-    uint32_t reserved;
-} mca_common_evt_flight_dict_event_t;
-
-/** Names entry body: element names of an event whose entry came earlier
- *  without them (a producer named the elements after registering the
- *  event); then num_elements u32 name lengths, then the names (no NUL). */
-typedef struct mca_common_evt_flight_dict_names_t {
-    int32_t index;         /**< the event's index */
-    uint32_t num_elements; /**< as in its event entry */
-} mca_common_evt_flight_dict_names_t;
-
-typedef struct mca_common_evt_flight_dict_element_t {
-    uint32_t type;   /**< OMPI_EVT_FILE_TYPE_* */
-    uint32_t offset; /**< in the payload */
-    uint32_t name_len;
-    uint32_t reserved;
-} mca_common_evt_flight_dict_element_t;
-
-/** The checksum of headers and dictionary entries: 64-bit FNV-1a. */
-static inline uint64_t mca_common_evt_flight_sum(const void *buf, size_t len)
-{
-    const unsigned char *p = (const unsigned char *) buf;
-    uint64_t h = 0xcbf29ce484222325ull;
-
-    for (size_t i = 0; i < len; ++i) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
 
 /** Bytes of an element of type @p type (0: unknown type). */
 static inline uint32_t mca_common_evt_flight_type_size(uint32_t type)

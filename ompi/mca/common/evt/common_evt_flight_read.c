@@ -15,6 +15,8 @@
  * this decoder relies on.
  */
 
+#include "ompi_config.h"
+
 #include "ompi/mca/common/evt/common_evt_flight_read.h"
 
 #include <errno.h>
@@ -28,12 +30,12 @@
 #include <unistd.h>
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_write.h"
 #include "ompi/mca/common/evt/common_evt_input_open.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 
 /* Bounds: the most rings, elements, dictionary entries a writer makes. */
-#define FR_MAX_RINGS    4096
-#define FR_MAX_ELEMENTS 256
-#define FR_MAX_NAME     65535
+#define FR_MAX_RINGS 4096
 /* The fuzzer (test/hardening/fuzz_file_read.c) builds with EVT_FUZZING:
  * checksums are then not enforced, so that its mutations reach the
  * dictionary and the rings. Never set in a real build. */
@@ -100,16 +102,13 @@ void mca_common_evt_flight_printable(char *s)
     }
 }
 
-static char *dup_name(const unsigned char *p, uint32_t len)
+static void free_event(mca_common_evt_flight_event_t *ev)
 {
-    char *s = malloc((size_t) len + 1);
-
-    if (NULL != s) {
-        memcpy(s, p, len);
-        s[len] = '\0';
-        mca_common_evt_flight_printable(s);
+    for (uint32_t j = 0; j < ev->num_elements; ++j) {
+        free(ev->elements[j].name);
     }
-    return s;
+    free(ev->elements);
+    free(ev->name);
 }
 
 const char *mca_common_evt_flight_type_name(uint32_t type)
@@ -154,14 +153,16 @@ static bool decode_header(mca_common_evt_flight_file_t *f)
         return false;
     }
     if (MCA_COMMON_EVT_FLIGHT_VERSION != h.version) {
-        (void) problem(f, "header: format version %u, this reader knows %u", h.version,
+        (void) problem(f,
+                       "header: format version %u%s; this reader reads version %u only (read "
+                       "the file with the ompi-evt that wrote it)",
+                       h.version,
+                       h.version < MCA_COMMON_EVT_FLIGHT_VERSION ? " (an earlier ompi-evt's)"
+                                                                 : " (a later ompi-evt's)",
                        MCA_COMMON_EVT_FLIGHT_VERSION);
         return false;
     }
-    if (FR_CHECK_SUMS
-        && h.header_sum
-               != mca_common_evt_flight_sum(b,
-                                            offsetof(mca_common_evt_flight_header_t, header_sum))) {
+    if (FR_CHECK_SUMS && h.header_crc != mca_common_evt_flight_header_crc(&h)) {
         (void) problem(f, "header: checksum mismatch (damaged)");
         return false;
     }
@@ -216,169 +217,92 @@ static bool decode_header(mca_common_evt_flight_file_t *f)
 
 /* ---- dictionary ---- */
 
-static bool dict_source(mca_common_evt_flight_file_t *f, const unsigned char *body,
-                        uint32_t body_len)
+/* The source with engine index @p index, added from @p c when new (a source
+ * described again keeps its first clock pair). */
+static mca_common_evt_flight_source_t *dict_source(mca_common_evt_flight_file_t *f,
+                                                   const mca_common_evt_wire_clock_t *c,
+                                                   const mca_common_evt_wire_layout_t *l)
 {
-    mca_common_evt_flight_dict_source_t s;
     mca_common_evt_flight_source_t *n;
 
-    if (body_len < sizeof(s)) {
-        return false;
-    }
-    memcpy(&s, body, sizeof(s));
-    if (s.name_len > FR_MAX_NAME || s.name_len > body_len - sizeof(s) || 0 > s.index
-        || 0 >= s.ticks_per_second) {
-        return false;
-    }
     for (size_t i = 0; i < f->nsources; ++i) {
-        if (f->sources[i].index == s.index) {
-            return false;
+        if (f->sources[i].index == l->source_index) {
+            return &f->sources[i];
         }
     }
     n = realloc(f->sources, (f->nsources + 1) * sizeof(*n));
     if (NULL == n) {
-        return false;
+        return NULL;
     }
     f->sources = n;
     n = &f->sources[f->nsources];
     memset(n, 0, sizeof(*n));
-    n->name = dup_name(body + sizeof(s), s.name_len);
+    n->name = strdup(c->name); /* the decoder checked it: [A-Za-z0-9._-] */
     if (NULL == n->name) {
-        return false;
+        return NULL;
     }
-    n->index = s.index;
-    n->ordering = s.ordering;
-    n->ticks_per_second = s.ticks_per_second;
-    n->max_ticks = s.max_ticks;
-    n->sample_ticks = s.sample_ticks;
-    n->sample_realtime_ns = s.sample_realtime_ns;
-    n->host_clock = 0 != (s.flags & MCA_COMMON_EVT_FLIGHT_SOURCE_HOST_CLOCK);
+    n->index = l->source_index;
+    n->ordering = c->ordering;
+    n->ticks_per_second = (int64_t) c->ticks_per_second;
+    n->max_ticks = l->max_ticks;
+    n->sample_ticks = c->source_ticks;
+    n->sample_realtime_ns = c->realtime_ns;
+    n->host_clock = c->host_clock;
     ++f->nsources;
-    return true;
+    return n;
 }
 
-static bool dict_event(mca_common_evt_flight_file_t *f, const unsigned char *body,
-                       uint32_t body_len)
+/* The event a layout describes, added, or replacing an earlier description
+ * of the same index. */
+static bool dict_event(mca_common_evt_flight_file_t *f, const mca_common_evt_wire_batch_t *b,
+                       const mca_common_evt_wire_layout_t *l)
 {
-    mca_common_evt_flight_dict_event_t e;
-    mca_common_evt_flight_event_t *n;
-    const unsigned char *names;
-    uint64_t need, names_len;
+    const mca_common_evt_wire_type_t *t = &b->types[l->type];
+    mca_common_evt_flight_event_t ev, *slot = NULL;
 
-    if (body_len < sizeof(e)) {
+    if (NULL == dict_source(f, &b->clocks[t->source], l)) {
         return false;
     }
-    memcpy(&e, body, sizeof(e));
-    if (0 > e.index || e.num_elements > FR_MAX_ELEMENTS
-        || e.extent > MCA_COMMON_EVT_FLIGHT_MAX_PAYLOAD || e.name_len > FR_MAX_NAME) {
+    memset(&ev, 0, sizeof(ev));
+    ev.index = l->event_index;
+    ev.source_index = l->source_index;
+    ev.extent = l->extent;
+    ev.flags = l->flags;
+    ev.bind = l->bind;
+    ev.name = strdup(t->name);
+    ev.elements = calloc((size_t) t->num_elements + 1, sizeof(*ev.elements));
+    if (NULL == ev.name || NULL == ev.elements) {
+        free(ev.name);
+        free(ev.elements);
         return false;
     }
-    need = sizeof(e) + (uint64_t) e.num_elements * sizeof(mca_common_evt_flight_dict_element_t)
-           + e.name_len;
-    if (need > body_len) {
-        return false;
+    for (uint16_t k = 0; k < t->num_elements; ++k) {
+        ev.elements[k].type = t->elements[k].type;
+        ev.elements[k].offset = l->offsets[k];
+        ev.elements[k].name = strdup(t->elements[k].name);
+        if (NULL == ev.elements[k].name) {
+            ev.num_elements = k;
+            free_event(&ev);
+            return false;
+        }
     }
+    ev.num_elements = t->num_elements;
     for (size_t i = 0; i < f->nevents; ++i) {
-        if (f->events[i].index == e.index) {
+        if (f->events[i].index == ev.index) {
+            slot = &f->events[i];
+            free_event(slot);
+        }
+    }
+    if (NULL == slot) {
+        slot = realloc(f->events, (f->nevents + 1) * sizeof(*slot));
+        if (NULL == slot) {
+            free_event(&ev);
             return false;
         }
+        f->events = slot;
+        slot = &f->events[f->nevents++];
     }
-    n = realloc(f->events, (f->nevents + 1) * sizeof(*n));
-    if (NULL == n) {
-        return false;
-    }
-    f->events = n;
-    n = &f->events[f->nevents];
-    memset(n, 0, sizeof(*n));
-    n->index = e.index;
-    n->source_index = e.source;
-    n->extent = e.extent;
-    n->flags = e.flags;
-    n->bind = e.bind;
-    n->elements = calloc(e.num_elements + 1, sizeof(*n->elements));
-    if (NULL == n->elements) {
-        return false;
-    }
-    names = body + sizeof(e)
-            + (size_t) e.num_elements * sizeof(mca_common_evt_flight_dict_element_t);
-    names_len = e.name_len;
-    n->name = dup_name(names, e.name_len);
-    if (NULL == n->name) {
-        free(n->elements);
-        return false;
-    }
-    ++f->nevents; /* owned by f from here: freed with it on any failure */
-    for (uint32_t i = 0; i < e.num_elements; ++i) {
-        mca_common_evt_flight_dict_element_t el;
-        uint32_t size;
-
-        memcpy(&el, body + sizeof(e) + (size_t) i * sizeof(el), sizeof(el));
-        size = mca_common_evt_flight_type_size(el.type);
-        if (0 == size || el.offset > e.extent || size > e.extent - el.offset
-            || el.name_len > FR_MAX_NAME
-            || sizeof(e) + (uint64_t) e.num_elements * sizeof(el) + names_len + el.name_len
-                   > body_len) {
-            return false;
-        }
-        n->elements[i].type = el.type;
-        n->elements[i].offset = el.offset;
-        n->elements[i].name = dup_name(names + names_len, el.name_len);
-        if (NULL == n->elements[i].name) {
-            return false;
-        }
-        names_len += el.name_len;
-        ++n->num_elements;
-    }
-    return true;
-}
-
-/* Element names given after the event's entry: the event must be known,
- * with the same number of elements and no names yet. */
-static bool dict_names(mca_common_evt_flight_file_t *f, const unsigned char *body,
-                       uint32_t body_len)
-{
-    mca_common_evt_flight_dict_names_t e;
-    mca_common_evt_flight_event_t *ev = NULL;
-    uint64_t need;
-    const unsigned char *names;
-
-    if (body_len < sizeof(e)) {
-        return false;
-    }
-    memcpy(&e, body, sizeof(e));
-    for (size_t i = 0; i < f->nevents; ++i) {
-        if (f->events[i].index == e.index) {
-            ev = &f->events[i];
-        }
-    }
-    if (NULL == ev || e.num_elements != ev->num_elements || e.num_elements > FR_MAX_ELEMENTS) {
-        return false;
-    }
-    need = sizeof(e) + (uint64_t) e.num_elements * sizeof(uint32_t);
-    if (need > body_len) {
-        return false;
-    }
-    names = body + need;
-    for (uint32_t i = 0; i < e.num_elements; ++i) {
-        uint32_t len;
-        memcpy(&len, body + sizeof(e) + (size_t) i * sizeof(len), sizeof(len));
-        if (len > FR_MAX_NAME || need + len > body_len || '\0' != ev->elements[i].name[0]) {
-            return false;
-        }
-        need += len;
-    }
-    for (uint32_t i = 0; i < e.num_elements; ++i) {
-        uint32_t len;
-        char *name;
-        memcpy(&len, body + sizeof(e) + (size_t) i * sizeof(len), sizeof(len));
-        name = dup_name(names, len);
-        if (NULL == name) {
-            return false;
-        }
-        free(ev->elements[i].name);
-        ev->elements[i].name = name;
-        names += len;
-    }
+    *slot = ev;
     return true;
 }
 
@@ -397,60 +321,57 @@ static void decode_dict(mca_common_evt_flight_file_t *f)
     off = h.dict_offset;
     end = h.dict_offset + used;
     while (off < end) {
-        mca_common_evt_flight_dict_entry_t e;
-        uint64_t sum;
-        bool ok;
+        mca_common_evt_wire_batch_t batch;
+        uint32_t len, crc;
+        uint64_t size;
+        int rc;
 
-        if (!in_bounds(f->len, off, sizeof(e))) {
+        if (end - off < MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD
+            || !in_bounds(f->len, off, MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD)) {
             (void) problem(f, "dictionary: truncated at offset %llu", (unsigned long long) off);
             return;
         }
-        memcpy(&e, f->buf + off, sizeof(e));
-        if (e.size < sizeof(e) || 0 != e.size % MCA_COMMON_EVT_FLIGHT_ALIGN || e.size > end - off) {
-            (void) problem(f, "dictionary: damaged entry at offset %llu (size %u)",
-                           (unsigned long long) off, e.size);
+        len = rd32(f->buf + off);
+        crc = rd32(f->buf + off + 4);
+        size = ((uint64_t) MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD + len + MCA_COMMON_EVT_FLIGHT_ALIGN
+                - 1)
+               & ~(uint64_t) (MCA_COMMON_EVT_FLIGHT_ALIGN - 1);
+        if (0 == len || size > end - off) {
+            (void) problem(f, "dictionary: damaged entry at offset %llu (length %u)",
+                           (unsigned long long) off, len);
             return;
         }
-        if (!in_bounds(f->len, off, e.size)) {
+        if (!in_bounds(f->len, off, size)) {
             (void) problem(f, "dictionary: truncated at offset %llu", (unsigned long long) off);
             return;
         }
-        /* the sum is over the entry with its sum field zero */
-        {
-            unsigned char *tmp = malloc(e.size);
-            if (NULL == tmp) {
-                (void) problem(f, "dictionary: out of memory");
-                return;
-            }
-            memcpy(tmp, f->buf + off, e.size);
-            memset(tmp + offsetof(mca_common_evt_flight_dict_entry_t, sum), 0, sizeof(e.sum));
-            sum = mca_common_evt_flight_sum(tmp, e.size);
-            free(tmp);
-        }
-        if (FR_CHECK_SUMS && sum != e.sum) {
+        if (FR_CHECK_SUMS
+            && crc
+                   != mca_common_evt_wire_crc32c(0,
+                                                 f->buf + off
+                                                     + MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD,
+                                                 len)) {
             (void) problem(f, "dictionary: checksum mismatch in the entry at offset %llu",
                            (unsigned long long) off);
             return;
         }
-        switch (e.kind) {
-        case MCA_COMMON_EVT_FLIGHT_ENTRY_SOURCE:
-            ok = dict_source(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
-            break;
-        case MCA_COMMON_EVT_FLIGHT_ENTRY_EVENT:
-            ok = dict_event(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
-            break;
-        case MCA_COMMON_EVT_FLIGHT_ENTRY_NAMES:
-            ok = dict_names(f, f->buf + off + sizeof(e), e.size - (uint32_t) sizeof(e));
-            break;
-        default:
-            ok = false;
-        }
-        if (!ok) {
-            (void) problem(f, "dictionary: invalid entry of kind %u at offset %llu", e.kind,
-                           (unsigned long long) off);
+        rc = mca_common_evt_wire_decode(f->buf + off + MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD, len,
+                                        &batch);
+        if (OPAL_SUCCESS != rc) {
+            (void) problem(f, "dictionary: invalid entry at offset %llu: %s",
+                           (unsigned long long) off,
+                           NULL != batch.error ? batch.error : "cannot decode");
             return;
         }
-        off += e.size;
+        for (uint32_t i = 0; i < batch.num_layouts; ++i) {
+            if (!dict_event(f, &batch, &batch.layouts[i])) {
+                (void) problem(f, "dictionary: out of memory");
+                mca_common_evt_wire_batch_destruct(&batch);
+                return;
+            }
+        }
+        mca_common_evt_wire_batch_destruct(&batch);
+        off += size;
     }
 }
 
@@ -864,11 +785,7 @@ void mca_common_evt_flight_free(mca_common_evt_flight_file_t *f)
         free(f->sources[i].name);
     }
     for (size_t i = 0; i < f->nevents; ++i) {
-        for (uint32_t j = 0; j < f->events[i].num_elements; ++j) {
-            free(f->events[i].elements[j].name);
-        }
-        free(f->events[i].elements);
-        free(f->events[i].name);
+        free_event(&f->events[i]);
     }
     for (size_t i = 0; i < f->nproblems; ++i) {
         free(f->problems[i]);

@@ -8,11 +8,12 @@
 /**
  * @file
  *
- * Reading evt/file's flight-recorder files (format: ompi/mca/evt/file/
- * common_evt_flight_format.h). One decoder (common_evt_flight_read.c, which opens files
- * through common_evt_input_open.c) that ompi-evt-file-read and the tests use, and
- * that a listener can take as it is: plain C, no Open MPI, no global
- * state.
+ * Reading evt/file's flight-recorder files (format:
+ * common_evt_flight_format.h). One decoder (common_evt_flight_read.c, which
+ * opens files through common_evt_input_open.c and decodes the dictionary's
+ * entries with the wire decoder) that ompi-evt-file-read, ompi-evt-listen
+ * and the tests use. This header is plain C (no Open MPI header), the
+ * library holds no global state.
  *
  * Every file is untrusted: every length, count, offset and index is checked
  * before use, nothing is read outside the buffer, and damage never stops
@@ -21,8 +22,9 @@
  * the dictionary (the records of events described before it keep their
  * names, the others are returned with their index and raw bytes); a damaged
  * record ends its ring (the records before it are returned). Every such
- * finding is a line in problems[]. Names, host and job are made printable
- * ASCII (other bytes become '?'): they end up in JSON and on terminals.
+ * finding is a line in problems[]. Host and job are made printable ASCII
+ * (other bytes become '?'): they end up in JSON and on terminals; names
+ * come from the wire decoder, which admits [A-Za-z0-9._-] only.
  *
  * Context: any thread; a decoded file is immutable (share it freely).
  */
@@ -54,7 +56,7 @@ typedef struct mca_common_evt_flight_source_t {
 
 /** An element of an event's payload. */
 typedef struct mca_common_evt_flight_element_t {
-    uint32_t type; /**< OMPI_EVT_FILE_TYPE_* */
+    uint32_t type; /**< MCA_COMMON_EVT_FLIGHT_TYPE_* (the wire's element codes) */
     uint32_t offset;
     char *name; /**< "" when the engine had none */
 } mca_common_evt_flight_element_t;

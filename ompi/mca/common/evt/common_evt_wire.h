@@ -71,6 +71,15 @@
  *               i64 timestamp (source ticks), payload }; the payload is the
  *               element values packed in layout order, little-endian, no
  *               padding (its size follows from the type's element types)
+ *     7 LAYOUTS u16 n, n x { u16 type id, i32 event index, i32 source
+ *               index, i64 source max ticks, u32 extent, u32 event flags,
+ *               i32 bind, u16 offset per element of the type } - optional,
+ *               at most one per type: where the sending process keeps the
+ *               type's values in memory (the engine's indexes, a record's
+ *               data size, each element's offset in it, every element
+ *               within the extent, extent <= 256). What a reader of raw,
+ *               unpacked records needs: the flight recorder's dictionary
+ *               is made of batches with this section and no records
  *   Names (event, source, element) are 1..255 bytes of [A-Za-z0-9._-]
  *   (element names also may not start with a digit); nspace and host are
  *   1..255 printable ASCII bytes. A type has at most 256 elements and a
@@ -148,6 +157,7 @@ enum {
     MCA_COMMON_EVT_WIRE_SECTION_TYPES = 4,
     MCA_COMMON_EVT_WIRE_SECTION_DROPS = 5,
     MCA_COMMON_EVT_WIRE_SECTION_RECORDS = 6,
+    MCA_COMMON_EVT_WIRE_SECTION_LAYOUTS = 7,
 };
 /** Section flag: a reader that does not know the kind rejects the batch. */
 #define MCA_COMMON_EVT_WIRE_SECTION_REQUIRED 0x1u
@@ -170,6 +180,11 @@ OMPI_DECLSPEC size_t mca_common_evt_wire_elem_size(uint8_t elem_type);
 /** Short name of a wire element type ("i32", "u64", "double", "bool"...);
  *  "?" for an unknown one. Context: ANY. */
 OMPI_DECLSPEC const char *mca_common_evt_wire_elem_name(uint8_t elem_type);
+
+/** CRC-32C (Castagnoli) of @p len bytes, continuing @p crc (0 to start):
+ *  the checksum of node files and of the flight recorder's header and
+ *  dictionary. Context: ANY but SIGNAL (the first call builds tables). */
+OMPI_DECLSPEC uint32_t mca_common_evt_wire_crc32c(uint32_t crc, const void *buf, size_t len);
 
 /** Who sent a batch. */
 typedef struct mca_common_evt_wire_sender_t {
@@ -227,6 +242,21 @@ typedef struct mca_common_evt_wire_type_desc_t {
     const uint32_t *elem_offsets;
     const char *const *elem_names; /**< NULL, or per element (NULL or "" for none) */
 } mca_common_evt_wire_type_desc_t;
+
+/** A type's native layout (a LAYOUTS entry): the engine's view of the
+ *  type beyond its wire description. Encoder input: type and offsets are
+ *  ignored (the element offsets are the type's own). Decoder output: all
+ *  fields, validated. */
+typedef struct mca_common_evt_wire_layout_t {
+    uint16_t type;           /**< batch-local type id */
+    int32_t event_index;     /**< the engine's event index (>= 0) */
+    int32_t source_index;    /**< the engine's source index (>= 0) */
+    int64_t max_ticks;       /**< the source's largest timestamp (> 0) */
+    uint32_t extent;         /**< bytes of a record's data, <= MCA_COMMON_EVT_WIRE_MAX_PAYLOAD */
+    uint32_t flags;          /**< the engine's event flags */
+    int32_t bind;            /**< MPI_T bind object kind */
+    const uint16_t *offsets; /**< per element of the type: its offset in the data */
+} mca_common_evt_wire_layout_t;
 
 struct mca_common_evt_wire_enc_state_t; /* private to common_evt_wire_encode.c */
 
@@ -308,6 +338,27 @@ OMPI_DECLSPEC int
 mca_common_evt_wire_encoder_add_type_drops(mca_common_evt_wire_encoder_t *enc,
                                            const mca_common_evt_wire_type_desc_t *type,
                                            uint64_t count);
+
+/**
+ * Enter @p event's type into the open batch's dictionary without a record,
+ * with its native layout (a LAYOUTS entry: the engine's indexes, extent,
+ * flags, bind object and element offsets).
+ * @retval OPAL_SUCCESS
+ * @retval OPAL_ERR_TEMP_OUT_OF_RESOURCE  the batch is full: nothing added
+ * @retval OPAL_ERR_VALUE_OUT_OF_BOUNDS  the type never fits (as add_record)
+ * @retval OPAL_ERR_BAD_PARAM  no open batch, NULL, a type the wire cannot
+ *         carry, an element outside the extent, the type already in the batch
+ * Context: PROGRESS (no allocation, no lock: callable under the caller's).
+ */
+OMPI_DECLSPEC int mca_common_evt_wire_encoder_add_type(mca_common_evt_wire_encoder_t *enc,
+                                                       const mca_base_event_t *event);
+
+/** add_type for a described type and its layout (@p layout's type and
+ *  offsets are not read). Context: PROGRESS. */
+OMPI_DECLSPEC int
+mca_common_evt_wire_encoder_add_type_desc(mca_common_evt_wire_encoder_t *enc,
+                                          const mca_common_evt_wire_type_desc_t *type,
+                                          const mca_common_evt_wire_layout_t *layout);
 
 /**
  * Add @p count records of @p event that could not be exported. Counts of
@@ -447,6 +498,8 @@ typedef struct mca_common_evt_wire_batch_t {
     uint32_t num_records;
     const uint8_t *records; /**< the RECORDS body after its count (validated) */
     size_t records_len;
+    uint32_t num_layouts;
+    const mca_common_evt_wire_layout_t *layouts; /**< LAYOUTS entries, in batch order */
     void *storage;     /**< owned; freed by mca_common_evt_wire_batch_destruct */
     const char *error; /**< after a failed decode: what was wrong (static string) */
 } mca_common_evt_wire_batch_t;

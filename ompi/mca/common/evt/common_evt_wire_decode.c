@@ -29,6 +29,8 @@
 
 /** Bytes of a record before its payload. */
 #define RECORD_HEAD 12
+/* Bytes of a LAYOUTS entry before its offsets. */
+#define LAYOUT_HEAD 30
 
 /* ------------------------------------------------------------------------
  * Element types (used by the encoder too)
@@ -468,6 +470,85 @@ static int parse_records(cur_t *c, mca_common_evt_wire_batch_t *b)
     return OPAL_SUCCESS;
 }
 
+/* LAYOUTS: validated against the types, so in the filling pass only; the
+ * sizing pass reserves the same storage (the entries, and at most one u16
+ * offset per two bytes of the section). */
+static int parse_layouts(cur_t *c, mca_common_evt_wire_batch_t *b, arena_t *a)
+{
+    mca_common_evt_wire_layout_t *ls;
+    uint16_t *offs;
+    uint8_t seen[(UINT16_MAX + 1) / 8];
+    size_t body = (size_t) (c->end - c->p), used = 0;
+    uint16_t n;
+
+    if (!rd16(c, &n)) {
+        FAIL("layouts: truncated count");
+    }
+    if (!need(c, (size_t) n * LAYOUT_HEAD)) {
+        FAIL("layouts: count larger than the section");
+    }
+    ls = arena_take(a, (size_t) n * sizeof(*ls));
+    offs = arena_take(a, body);
+    b->num_layouts = n;
+    b->layouts = ls;
+    if (!a->fill) {
+        return OPAL_SUCCESS;
+    }
+    memset(seen, 0, sizeof(seen));
+    for (uint16_t i = 0; i < n; ++i) {
+        mca_common_evt_wire_layout_t l;
+        const mca_common_evt_wire_type_t *t;
+        uint32_t ev, src, ext, fl, bind;
+        uint64_t max;
+
+        if (!rd16(c, &l.type) || !rd32(c, &ev) || !rd32(c, &src) || !rd64(c, &max) || !rd32(c, &ext)
+            || !rd32(c, &fl) || !rd32(c, &bind)) {
+            FAIL("layouts: truncated entry");
+        }
+        if (l.type >= b->num_types) {
+            FAIL("layouts: type id out of range");
+        }
+        if (seen[l.type / 8] & (1u << (l.type % 8))) {
+            FAIL("layouts: two layouts of one type");
+        }
+        seen[l.type / 8] |= (uint8_t) (1u << (l.type % 8));
+        l.event_index = (int32_t) ev;
+        l.source_index = (int32_t) src;
+        l.max_ticks = (int64_t) max;
+        l.extent = ext;
+        l.flags = fl;
+        l.bind = (int32_t) bind;
+        if (0 > l.event_index || 0 > l.source_index) {
+            FAIL("layouts: negative index");
+        }
+        if (0 >= l.max_ticks) {
+            FAIL("layouts: bad max ticks");
+        }
+        if (MCA_COMMON_EVT_WIRE_MAX_PAYLOAD < l.extent) {
+            FAIL("layouts: extent too large");
+        }
+        t = &b->types[l.type];
+        if (!need(c, 2 * (size_t) t->num_elements)) {
+            FAIL("layouts: truncated offsets");
+        }
+        l.offsets = offs + used;
+        for (uint16_t k = 0; k < t->num_elements; ++k) {
+            size_t sz = mca_common_evt_wire_elem_size(t->elements[k].type);
+            uint16_t off = wire_get16(c->p);
+            c->p += 2;
+            if (off > l.extent || sz > l.extent - off) {
+                FAIL("layouts: element outside the extent");
+            }
+            offs[used++] = off;
+        }
+        ls[i] = l;
+    }
+    if (c->p != c->end) {
+        FAIL("layouts: trailing bytes");
+    }
+    return OPAL_SUCCESS;
+}
+
 int mca_common_evt_wire_peek(const void *buf, size_t len, uint64_t *seq, uint32_t *flags)
 {
     const uint8_t *p = buf;
@@ -540,7 +621,7 @@ static int parse(const uint8_t *buf, size_t len, mca_common_evt_wire_batch_t *b,
             FAIL("first section is not the sender");
         }
         if (kind < MCA_COMMON_EVT_WIRE_SECTION_SENDER
-            || kind > MCA_COMMON_EVT_WIRE_SECTION_RECORDS) {
+            || kind > MCA_COMMON_EVT_WIRE_SECTION_LAYOUTS) {
             if (MCA_COMMON_EVT_WIRE_SECTION_REQUIRED & sflags) {
                 b->error = "unknown section marked required";
                 return OPAL_ERR_NOT_SUPPORTED;
@@ -566,6 +647,9 @@ static int parse(const uint8_t *buf, size_t len, mca_common_evt_wire_batch_t *b,
             break;
         case MCA_COMMON_EVT_WIRE_SECTION_DROPS:
             rc = parse_drops(&body, b, a);
+            break;
+        case MCA_COMMON_EVT_WIRE_SECTION_LAYOUTS:
+            rc = parse_layouts(&body, b, a);
             break;
         default: /* RECORDS: validated in the filling pass (needs the types) */
             rc = a->fill ? parse_records(&body, b) : OPAL_SUCCESS;

@@ -94,6 +94,9 @@ typedef struct {
     uint64_t count;
 } drop_entry_t;
 
+/** Bytes of a LAYOUTS entry before its offsets. */
+#define LAYOUT_HEAD 30
+
 struct mca_common_evt_wire_enc_state_t {
     mca_common_evt_wire_sender_t sender;
     size_t sender_body; /**< bytes of the SENDER body */
@@ -108,12 +111,15 @@ struct mca_common_evt_wire_enc_state_t {
     size_t clocks_len; /**< bytes of the CLOCKS entries */
     uint32_t num_clocks;
     uint32_t num_drops;
+    uint32_t num_layouts;
+    size_t layouts_len;        /**< bytes of the LAYOUTS entries */
     uint32_t num_offsets;      /**< samples kept (carried from the next batch on) */
     uint32_t batch_offsets;    /**< of them, carried by the open batch (the first ones) */
     int64_t (*realtime)(void); /**< CLOCK_REALTIME reader of the clock pairs */
     clock_entry_t clocks[MCA_COMMON_EVT_WIRE_MAX_SOURCES];
     drop_entry_t drops[MCA_COMMON_EVT_WIRE_MAX_TYPES];
     mca_common_evt_wire_offset_t offsets[MCA_COMMON_EVT_WIRE_MAX_OFFSETS];
+    mca_common_evt_wire_layout_t layouts[MCA_COMMON_EVT_WIRE_MAX_TYPES]; /**< type: its id */
     tmap_slot_t tmap[TMAP_SLOTS];
     type_info_t tinfo[MCA_COMMON_EVT_WIRE_MAX_TYPES];
 };
@@ -159,8 +165,8 @@ uint8_t mca_common_evt_wire_elem_type_of(mca_base_var_type_t t)
  * ------------------------------------------------------------------------ */
 
 /* Exact size of the batch as it stands, plus @p extra_* of what is about to
- * be added. Sections: SENDER, CLOCKS, TYPES, RECORDS always; OFFSETS and
- * DROPS when not empty. */
+ * be added. Sections: SENDER, CLOCKS, TYPES, RECORDS always; OFFSETS,
+ * DROPS and LAYOUTS when not empty. */
 static size_t batch_size(const struct mca_common_evt_wire_enc_state_t *st, size_t extra_clocks,
                          size_t extra_types, size_t extra_records, uint32_t drops)
 {
@@ -176,6 +182,9 @@ static size_t batch_size(const struct mca_common_evt_wire_enc_state_t *st, size_
         n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + 10 * (size_t) drops;
     }
     n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 4 + st->records_len + extra_records;
+    if (0 < st->num_layouts) {
+        n += MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 + st->layouts_len;
+    }
     return n;
 }
 
@@ -265,6 +274,8 @@ int mca_common_evt_wire_encoder_begin(mca_common_evt_wire_encoder_t *enc, uint64
     st->clocks_len = 0;
     st->num_clocks = 0;
     st->num_drops = 0;
+    st->num_layouts = 0;
+    st->layouts_len = 0;
     st->batch_offsets = st->num_offsets;
     st->flags = flags;
     /* a new generation frees every tmap slot at once; at the wrap (after
@@ -721,6 +732,92 @@ int mca_common_evt_wire_encoder_add_type_drops(mca_common_evt_wire_encoder_t *en
     return drops_of(enc, type, (type_ref_t){.desc = type}, count);
 }
 
+/* Does @p layout describe the type @p ref names (every element within the
+ * extent, the engine's indexes valid)? */
+static bool layout_ok(type_ref_t ref, const mca_common_evt_wire_layout_t *layout)
+{
+    type_view_t tv;
+
+    if (0 > layout->event_index || 0 > layout->source_index || 0 >= layout->max_ticks
+        || MCA_COMMON_EVT_WIRE_MAX_PAYLOAD < layout->extent
+        || !(NULL != ref.event ? view_engine_type(ref.event, &tv)
+                               : view_desc_type(ref.desc, &tv))) {
+        return false;
+    }
+    for (int i = 0; i < tv.num_elements; ++i) {
+        size_t sz = mca_common_evt_wire_elem_size(tv.wire_types[i]);
+        if (0 == sz || tv.offsets[i] > layout->extent || sz > layout->extent - tv.offsets[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Enter the type @p ref names into the open batch with its layout. */
+static int type_with_layout(mca_common_evt_wire_encoder_t *enc, const void *key, type_ref_t ref,
+                            unsigned num_elements, const mca_common_evt_wire_layout_t *layout)
+{
+    struct mca_common_evt_wire_enc_state_t *st = enc->state;
+    tmap_slot_t *slot = tmap_lookup(st, key);
+    size_t entry = LAYOUT_HEAD + 2 * (size_t) num_elements;
+    mca_common_evt_wire_layout_t *l;
+    uint16_t id;
+    int rc;
+
+    if (slot->gen == st->gen) {
+        for (uint32_t i = 0; i < st->num_layouts; ++i) {
+            if (st->layouts[i].type == slot->id) {
+                return OPAL_ERR_BAD_PARAM;
+            }
+        }
+    }
+    if (!layout_ok(ref, layout)) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    rc = type_id(enc, key, ref,
+                 entry + (0 == st->num_layouts ? MCA_COMMON_EVT_WIRE_SECTION_BYTES + 2 : 0), false,
+                 st->num_drops, &id);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    l = &st->layouts[st->num_layouts++];
+    *l = *layout;
+    l->type = id;
+    l->offsets = NULL; /* the type's own: tinfo[id].offsets */
+    st->layouts_len += entry;
+    return OPAL_SUCCESS;
+}
+
+int mca_common_evt_wire_encoder_add_type(mca_common_evt_wire_encoder_t *enc,
+                                         const mca_base_event_t *event)
+{
+    mca_common_evt_wire_layout_t layout;
+
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == event || NULL == event->source
+        || 0 > event->num_elements || (size_t) MCA_COMMON_EVT_WIRE_MAX_PAYLOAD < event->extent) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    memset(&layout, 0, sizeof(layout));
+    layout.event_index = event->index;
+    layout.source_index = event->source->index;
+    layout.max_ticks = (int64_t) event->source->max_ticks;
+    layout.extent = (uint32_t) event->extent;
+    layout.flags = event->flags;
+    layout.bind = event->bind;
+    return type_with_layout(enc, event, (type_ref_t){.event = event},
+                            (unsigned) event->num_elements, &layout);
+}
+
+int mca_common_evt_wire_encoder_add_type_desc(mca_common_evt_wire_encoder_t *enc,
+                                              const mca_common_evt_wire_type_desc_t *type,
+                                              const mca_common_evt_wire_layout_t *layout)
+{
+    if (NULL == enc || NULL == enc->state || !enc->open || NULL == type || NULL == layout) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    return type_with_layout(enc, type, (type_ref_t){.desc = type}, type->num_elements, layout);
+}
+
 int mca_common_evt_wire_encoder_add_clock(mca_common_evt_wire_encoder_t *enc,
                                           const mca_base_event_source_t *source,
                                           int64_t source_ticks, int64_t realtime_ns)
@@ -820,7 +917,7 @@ int mca_common_evt_wire_encoder_finish(mca_common_evt_wire_encoder_t *enc, const
     }
     st = enc->state;
     total = batch_size(st, 0, 0, 0, st->num_drops);
-    nsections += (0 < st->batch_offsets) + (0 < st->num_drops);
+    nsections += (0 < st->batch_offsets) + (0 < st->num_drops) + (0 < st->num_layouts);
 
     p = st->out;
     memcpy(p, MCA_COMMON_EVT_WIRE_MAGIC, 4);
@@ -890,6 +987,28 @@ int mca_common_evt_wire_encoder_finish(mca_common_evt_wire_encoder_t *enc, const
     wire_put32(p, enc->num_records);
     memcpy(p + 4, st->records, st->records_len);
     p += 4 + st->records_len;
+
+    if (0 < st->num_layouts) {
+        p = section(p, MCA_COMMON_EVT_WIRE_SECTION_LAYOUTS, 0, 2 + st->layouts_len);
+        wire_put16(p, (uint16_t) st->num_layouts);
+        p += 2;
+        for (uint32_t i = 0; i < st->num_layouts; ++i) {
+            const mca_common_evt_wire_layout_t *l = &st->layouts[i];
+            const type_info_t *ti = &st->tinfo[l->type];
+            wire_put16(p, l->type);
+            wire_put32(p + 2, (uint32_t) l->event_index);
+            wire_put32(p + 6, (uint32_t) l->source_index);
+            wire_put64(p + 10, (uint64_t) l->max_ticks);
+            wire_put32(p + 18, l->extent);
+            wire_put32(p + 22, l->flags);
+            wire_put32(p + 26, (uint32_t) l->bind);
+            p += LAYOUT_HEAD;
+            for (unsigned k = 0; k < ti->num_elements; ++k) {
+                wire_put16(p, ti->offsets[k]);
+                p += 2;
+            }
+        }
+    }
 
     *buf = st->out;
     *len = (size_t) (p - st->out);

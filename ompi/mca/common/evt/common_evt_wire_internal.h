@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ompi/mca/common/evt/common_evt_wire.h"
+
 #if !defined(__BYTE_ORDER__) || !defined(__ORDER_LITTLE_ENDIAN__)
 #    error "the wire helpers need __BYTE_ORDER__ (GCC or clang)"
 #endif
@@ -108,8 +110,6 @@ static inline bool wire_text_ok(const uint8_t *s, size_t len)
     return true;
 }
 
-/** CRC-32C (Castagnoli), as used by the node files. */
-OMPI_DECLSPEC uint32_t mca_common_evt_wire_crc32c(uint32_t crc, const void *buf, size_t len);
 /** Test-only: the portable version (the other one may be the CPU's). */
 OMPI_DECLSPEC uint32_t mca_common_evt_wire_test_crc32c_sw(uint32_t crc, const void *buf,
                                                           size_t len);

@@ -26,15 +26,19 @@
 #include <stdint.h>
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_wire.h"
 #include "opal/mca/base/mca_base_event.h"
 
 BEGIN_C_DECLS
 
 #pragma GCC visibility push(hidden)
 
-/* Event and source indexes the dictionary tracks (beyond: dict_refused). */
-#define FILE_TRACKED_EVENTS  65536
-#define FILE_TRACKED_SOURCES 1024
+/* Event indexes the dictionary tracks (beyond: dict_refused). */
+#define FILE_TRACKED_EVENTS 65536
+/* Largest dictionary entry (one event type described): the wire's type
+ * limits with names of the longest length would not fit, the types Open
+ * MPI and its producers register take a few hundred bytes. */
+#define FILE_DICT_ENTRY_MAX (64 * 1024)
 
 /* The open file. Written in INIT context, and by file_exports() under the
  * engine mutex (the dictionary), read by drains. */
@@ -48,7 +52,10 @@ typedef struct ompi_evt_file_state_t {
     unsigned char events_done[FILE_TRACKED_EVENTS / 8];
     /* the event's element names are in the dictionary, or never will be */
     unsigned char names_done[FILE_TRACKED_EVENTS / 8];
-    unsigned char sources_done[FILE_TRACKED_SOURCES / 8];
+    /* writes the dictionary's entries (constructed at init: no allocation
+     * under the engine mutex) */
+    mca_common_evt_wire_encoder_t dict_encoder;
+    uint64_t dict_entries;
     atomic_uint progress_calls;
     bool signals_installed;
     struct sigaction old_actions[NSIG];
@@ -66,7 +73,7 @@ static inline size_t ompi_evt_file_round_up(size_t v, size_t to)
 int64_t ompi_evt_file_realtime_ns(void);
 
 /** The module's evtm_exports: every event is recorded; the first time an
- *  event (and its source) is seen, its dictionary entry is written.
+ *  event is seen, its dictionary entry (with its source) is written.
  *  Context: under the engine mutex (the only dictionary writer). */
 bool ompi_evt_file_exports(const mca_base_event_t *event);
 

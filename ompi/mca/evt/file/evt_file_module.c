@@ -48,6 +48,7 @@
 
 #include "ompi/constants.h"
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_write.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/base/evt_base_report.h"
@@ -350,8 +351,7 @@ static void file_write_header(mca_common_evt_flight_header_t *h, size_t file_siz
     h->ctl_size = MCA_COMMON_EVT_FLIGHT_CTL_SIZE;
     h->ring_hdr_size = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
     h->rec_size = MCA_COMMON_EVT_FLIGHT_REC_SIZE;
-    h->header_sum = mca_common_evt_flight_sum(h,
-                                              offsetof(mca_common_evt_flight_header_t, header_sum));
+    mca_common_evt_flight_header_seal(h);
     h->state = MCA_COMMON_EVT_FLIGHT_STATE_OPEN;
 }
 
@@ -413,6 +413,28 @@ static int file_publish(int dfd, const char *part, const char *name)
         return -1;
     }
     return renameat2(dfd, part, dfd, name, RENAME_NOREPLACE);
+}
+
+/* The encoder of the dictionary's entries; their batches name the
+ * header's identity as their sender. Context: INIT. */
+static int file_dict_encoder_init(const mca_common_evt_flight_header_t *h)
+{
+    mca_common_evt_wire_sender_t who;
+
+    memset(&who, 0, sizeof(who));
+    (void) snprintf(who.nspace, sizeof(who.nspace), "%s", '\0' == h->job[0] ? "unknown" : h->job);
+    (void) snprintf(who.host, sizeof(who.host), "%s", '\0' == h->host[0] ? "unknown" : h->host);
+    who.rank = (uint32_t) h->rank;
+    who.pid = h->pid;
+    if (OPAL_SUCCESS
+        == mca_common_evt_wire_encoder_construct(&ompi_evt_file_state.dict_encoder, &who,
+                                                 FILE_DICT_ENTRY_MAX)) {
+        return OPAL_SUCCESS;
+    }
+    /* a host name the wire cannot carry: the entries do not need it */
+    (void) snprintf(who.host, sizeof(who.host), "unknown");
+    return mca_common_evt_wire_encoder_construct(&ompi_evt_file_state.dict_encoder, &who,
+                                                 FILE_DICT_ENTRY_MAX);
 }
 
 /* Create, size and map the file; write the header. Every failure is
@@ -501,6 +523,11 @@ static int file_module_init(void)
         ((volatile unsigned char *) map)[off] = 0;
     }
     file_write_header(ompi_evt_file_state.hdr, file_size, job, capacity, c->rings);
+    if (OPAL_SUCCESS != file_dict_encoder_init(ompi_evt_file_state.hdr)) {
+        (void) snprintf(why, sizeof(why), "no memory for the dictionary's encoder");
+        rc = OPAL_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
     if (0 != file_publish(dfd, part, name)) {
         (void) snprintf(why, sizeof(why), "cannot create %s: %s", ompi_evt_file_state.path,
                         strerror(errno));
@@ -530,6 +557,7 @@ cleanup:
     }
     (void) close(dfd);
     if (OMPI_SUCCESS != rc) {
+        mca_common_evt_wire_encoder_destruct(&ompi_evt_file_state.dict_encoder);
         ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
                                    "evt:file: %s: this process records nothing", why);
         ompi_evt_file_state.base = NULL;
@@ -678,6 +706,8 @@ static int file_module_finalize(void)
                             0 == rc ? "done" : strerror(errno));
     }
     ompi_evt_file_state.finalized = true;
+    /* no entry after finalize (ompi_evt_file_exports() checks finalized) */
+    mca_common_evt_wire_encoder_destruct(&ompi_evt_file_state.dict_encoder);
     if (0 == ompi_evt_file_state.rings_held) {
         /* the kit never opened (or already released): nothing reads it */
         file_unmap();
