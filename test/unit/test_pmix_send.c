@@ -243,6 +243,28 @@ Test(pmix_send, batch_leaves_after_the_flush_interval)
     ompi_evt_pmix_sender_destruct(&s);
 }
 
+/* On the coarse clock (a tick of milliseconds, chosen when the interval
+ * allows) a batch still leaves once the interval has passed: it is due one
+ * tick early rather than up to one tick late. */
+Test(pmix_send, batch_waits_no_longer_than_the_flush_interval)
+{
+    ompi_evt_pmix_send_params_t p;
+    mca_common_evt_wire_sender_t who;
+
+    pmixtest_sender_params(&p, 65536, 4);
+    p.flush_interval_ns = 10 * 1000000LL;
+    pmixtest_who(&who, "hostA", 0);
+    cr_assert_eq(ompi_evt_pmix_sender_construct(&s, &who, &p), OPAL_SUCCESS);
+    ompi_evt_pmix_sender_connect(&s);
+    for (int i = 0; i < 20; ++i) {
+        cr_assert_eq(consume_n(ev_a, 0, 1), OPAL_SUCCESS);
+        usleep(10 * 1000 + 200);
+        cr_assert_eq(ompi_evt_pmix_sender_progress(&s), 1, "round %d: the interval passed", i);
+        cr_assert_eq(fake.calls, i + 1);
+    }
+    ompi_evt_pmix_sender_destruct(&s);
+}
+
 Test(pmix_send, drops_travel_without_records)
 {
     ompi_evt_pmix_send_params_t p;

@@ -163,8 +163,10 @@ typedef bool (*ompi_evt_base_module_exports_fn_t)(const mca_base_event_t *event)
 typedef int (*ompi_evt_base_module_consume_fn_t)(const mca_base_event_record_t *record);
 
 /** The module's own work after a drain (send what consume() prepared).
- *  Bounded, non-blocking; returns the amount of work done (>= 0).
- *  Context: DRAIN. */
+ *  Bounded, non-blocking; returns the amount of work done (>= 0). Runs
+ *  after drains that find records, at every timer tick (drain_interval),
+ *  and on one idle opal_progress call in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY
+ *  per thread: work due by time needs the timer. Context: DRAIN. */
 typedef int (*ompi_evt_base_module_progress_fn_t)(void);
 
 /** A drain point after the kit emptied the rings: push out what the module

@@ -363,8 +363,15 @@ int ompi_evt_base_kit_flush(mca_base_event_cb_safety_t context)
     return OMPI_SUCCESS;
 }
 
-/* Context: ANY. */
-int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget)
+/** Idle progress calls of this thread (nothing in the rings) since the
+ *  module's progress last ran from one: see kit_drain(). initial-exec:
+ *  read at every opal_progress call. */
+static __thread unsigned int kit_idle_calls __attribute__((tls_model("initial-exec")));
+
+/* A drain; with @p idle_every > 1, a call that finds nothing in the rings
+ * runs the module's progress only every idle_every-th time in this thread.
+ * Context: ANY. */
+static int kit_drain(mca_base_event_cb_safety_t context, long budget, unsigned int idle_every)
 {
     evt_kit_t *k = &ompi_evt_kit;
     evt_kit_pool_t *pool;
@@ -383,9 +390,11 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
      * drain point */
     if ((NULL == pool || !kit_pending(pool, context))
         && NULL == atomic_load_explicit(&ompi_evt_kit_orphan, memory_order_relaxed)
-        && !atomic_load_explicit(&k->module_progress, memory_order_relaxed)) {
-        return 0; /* nothing to drain, no module work */
+        && (!atomic_load_explicit(&k->module_progress, memory_order_relaxed)
+            || 0 != ++kit_idle_calls % idle_every)) {
+        return 0; /* nothing to drain, no module work due */
     }
+    kit_idle_calls = 0;
     if (!ompi_evt_kit_token_try()) {
         atomic_fetch_add_explicit(&k->drains_skipped, 1, memory_order_relaxed);
         return 0;
@@ -397,11 +406,24 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
     return (int) done;
 }
 
-/* Context: PROGRESS. */
+/* Context: ANY. */
+int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget)
+{
+    return kit_drain(context, budget, 1);
+}
+
+/* Context: PROGRESS. A thread waiting in an MPI call calls opal_progress in
+ * a busy loop; a module's progress there (a time check, a lock, its own
+ * queue) would run between every two polls of the network, and each poll
+ * would notice an arriving message that much later. Idle calls run it one
+ * time in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY; a call that drains records
+ * still runs it, and so does the kit's timer at every tick: a module with
+ * work due by time sets the kit's drain_interval (evt/pmix does, for its
+ * batches' time-out). */
 int ompi_evt_base_kit_progress(void)
 {
-    return ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_MPI_RESTRICTED,
-                                        ompi_evt_kit.params.drain_budget);
+    return kit_drain(MCA_BASE_EVENT_CB_REQUIRE_MPI_RESTRICTED, ompi_evt_kit.params.drain_budget,
+                     OMPI_EVT_KIT_IDLE_PROGRESS_EVERY);
 }
 
 /** When this thread's call returns first saw records waiting for a NONE

@@ -166,6 +166,9 @@ OMPI_DECLSPEC int ompi_evt_base_kit_progress(void);
  *  is a quarter full first: in a busy loop of MPI calls the records then
  *  go to the callbacks in batches, not two or three per call. */
 #define OMPI_EVT_KIT_NONE_WAIT_NS 50000
+/** An opal_progress call that finds the rings empty runs the module's
+ *  progress function one time in this many (per thread). */
+#define OMPI_EVT_KIT_IDLE_PROGRESS_EVERY 16
 
 /** The kit's call_return (mca_base_event_call_return(), the delivery's
  *  hook): a drain at the return of an MPI call (a PMPI wrapper: the tool

@@ -1,0 +1,86 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * What a recorded job pays per MPI call, 2 ranks (mpirun -np 2): a plain
+ * MPI program (not linked with libompi_evt: under ompi-evt-record the hook
+ * brings the recording up), run plain and recorded by run_bench_record.sh.
+ *   idle      ns per MPI_Iprobe that finds nothing: each call is one
+ *             opal_progress, so this is the recording's cost in the busy
+ *             loop of a thread waiting in MPI (nothing is raised)
+ *   pingpong  one-way latency of an 8-byte ping-pong, ns (two p2p events
+ *             per message are raised, drained and exported)
+ * Each figure is the median of 5 blocks. Prints RESULT <figure> <value>
+ * (rank 0).
+ */
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define BLOCKS      5
+#define IDLE_CALLS  1000000
+#define PP_MESSAGES 100000
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t) n, sizeof(*v), cmp_double);
+    return v[n / 2];
+}
+
+int main(int argc, char **argv)
+{
+    double idle[BLOCKS], pp[BLOCKS];
+    char buf[8] = {0};
+    int rank, size, flag;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (2 != size) {
+        if (0 == rank) {
+            fprintf(stderr, "bench_record: run with 2 ranks\n");
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    for (int b = 0; b < BLOCKS; ++b) {
+        double t0;
+
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        for (int i = 0; i < IDLE_CALLS; ++i) {
+            MPI_Iprobe(MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        }
+        idle[b] = (MPI_Wtime() - t0) * 1e9 / IDLE_CALLS;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        for (int i = 0; i < PP_MESSAGES / 2; ++i) {
+            if (0 == rank) {
+                MPI_Send(buf, 8, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+                MPI_Recv(buf, 8, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, 8, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, 8, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+            }
+        }
+        pp[b] = (MPI_Wtime() - t0) * 1e9 / PP_MESSAGES;
+    }
+    if (0 == rank) {
+        printf("RESULT idle %.1f\nRESULT pingpong %.1f\n", median(idle, BLOCKS),
+               median(pp, BLOCKS));
+    }
+    MPI_Finalize();
+    return 0;
+}
