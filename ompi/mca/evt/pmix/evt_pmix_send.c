@@ -597,8 +597,8 @@ int ompi_evt_pmix_sender_progress(ompi_evt_pmix_sender_t *s)
         s->last_poll = now;
         poll_drops(s);
     }
-    if (s->enc.open && 0 < s->batch_items && !s->finishing
-        && now - s->batch_t0 >= s->due_ns && OPAL_SUCCESS == queue_batch(s)) {
+    if (s->enc.open && 0 < s->batch_items && !s->finishing && now - s->batch_t0 >= s->due_ns
+        && OPAL_SUCCESS == queue_batch(s)) {
         ++n;
     }
     n += send_pending(s);
