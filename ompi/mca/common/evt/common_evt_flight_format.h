@@ -189,6 +189,14 @@ static inline uint32_t mca_common_evt_flight_type_size(uint32_t type)
     }
 }
 
+/** Bytes a dictionary entry holding a batch of @p len bytes takes (its
+ *  head, the batch, the padding). */
+static inline uint64_t mca_common_evt_flight_dict_entry_size(uint64_t len)
+{
+    return (MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD + len + MCA_COMMON_EVT_FLIGHT_ALIGN - 1)
+           & ~(uint64_t) (MCA_COMMON_EVT_FLIGHT_ALIGN - 1);
+}
+
 /** Bytes a ring record with @p extent payload bytes takes. */
 static inline uint32_t mca_common_evt_flight_record_size(uint32_t extent)
 {

@@ -333,9 +333,7 @@ static void decode_dict(mca_common_evt_flight_file_t *f)
         }
         len = rd32(f->buf + off);
         crc = rd32(f->buf + off + 4);
-        size = ((uint64_t) MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD + len + MCA_COMMON_EVT_FLIGHT_ALIGN
-                - 1)
-               & ~(uint64_t) (MCA_COMMON_EVT_FLIGHT_ALIGN - 1);
+        size = mca_common_evt_flight_dict_entry_size(len);
         if (0 == len || size > end - off) {
             (void) problem(f, "dictionary: damaged entry at offset %llu (length %u)",
                            (unsigned long long) off, len);

@@ -26,8 +26,7 @@ void mca_common_evt_flight_header_seal(mca_common_evt_flight_header_t *h)
 size_t mca_common_evt_flight_dict_put(unsigned char *dict, size_t size, size_t used,
                                       const void *batch, size_t len)
 {
-    size_t entry = (MCA_COMMON_EVT_FLIGHT_DICT_ENTRY_HEAD + len + MCA_COMMON_EVT_FLIGHT_ALIGN - 1)
-                   & ~(size_t) (MCA_COMMON_EVT_FLIGHT_ALIGN - 1);
+    size_t entry = (size_t) mca_common_evt_flight_dict_entry_size(len);
     uint32_t head[2];
 
     if (NULL == dict || NULL == batch || 0 == len || UINT32_MAX < len || used > size

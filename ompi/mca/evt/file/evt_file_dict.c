@@ -11,7 +11,8 @@
  * The recording's dictionary: an event type is described the first time
  * the engine asks whether it is exported (ompi_evt_file_exports(), under
  * the engine mutex: the only writer), as one wire batch without records
- * (its type, its source's clock pair and its native layout) that
+ * (its type, its source's clock pair and its native layout; batch number
+ * 0: a dictionary entry is not one of a sequence) that
  * common_evt_flight_write frames and checksums; the entry is committed with
  * a release store of the dictionary's used size, so that a reader of the
  * file after a crash sees whole entries only. A type whose element names
@@ -56,9 +57,7 @@ static bool dict_describe(const mca_base_event_t *ev)
     const void *batch;
     size_t len;
 
-    if (NULL == enc->state
-        || OPAL_SUCCESS
-               != mca_common_evt_wire_encoder_begin(enc, ompi_evt_file_state.dict_entries, 0)
+    if (NULL == enc->state || OPAL_SUCCESS != mca_common_evt_wire_encoder_begin(enc, 0, 0)
         || OPAL_SUCCESS != mca_common_evt_wire_encoder_add_type(enc, ev)
         || OPAL_SUCCESS != mca_common_evt_wire_encoder_finish(enc, &batch, &len)) {
         return false;
@@ -68,7 +67,6 @@ static bool dict_describe(const mca_base_event_t *ev)
     if (0 == used) {
         return false;
     }
-    ++ompi_evt_file_state.dict_entries;
     __atomic_store_n(&h->dict_used, (uint64_t) used, __ATOMIC_RELEASE);
     return true;
 }

@@ -55,7 +55,6 @@ typedef struct ompi_evt_file_state_t {
     /* writes the dictionary's entries (constructed at init: no allocation
      * under the engine mutex) */
     mca_common_evt_wire_encoder_t dict_encoder;
-    uint64_t dict_entries;
     atomic_uint progress_calls;
     bool signals_installed;
     struct sigaction old_actions[NSIG];
