@@ -50,6 +50,7 @@
 #include <stdint.h>
 
 #include "mpi.h"
+#include "ompi/runtime/ompi_evt_coll.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_pmpi_next.h"
 #include "ompi/runtime/ompi_evt_producers.h"
@@ -322,16 +323,28 @@ static int evt_Comm_get_parent(MPI_Comm *parent)
 
 static int evt_Comm_free(MPI_Comm *comm)
 {
-    uint64_t handle = (uint64_t) (uintptr_t) *comm;
+    uint64_t handle = NULL != comm ? (uint64_t) (uintptr_t) *comm : 0;
+    /* its context id may be given to a later communicator */
+    uint32_t cid = ompi_evt_coll_cid((MPI_Comm) (uintptr_t) handle);
+    int rc = EVT_CALL_NEXT(Comm_free, (comm));
 
-    return comm_freed(EVT_CALL_NEXT(Comm_free, (comm)), handle);
+    if (MPI_SUCCESS == rc) {
+        ompi_evt_coll_forget(cid);
+    }
+    return comm_freed(rc, handle);
 }
 
 static int evt_Comm_disconnect(MPI_Comm *comm)
 {
-    uint64_t handle = (uint64_t) (uintptr_t) *comm;
+    uint64_t handle = NULL != comm ? (uint64_t) (uintptr_t) *comm : 0;
+    /* its context id may be given to a later communicator */
+    uint32_t cid = ompi_evt_coll_cid((MPI_Comm) (uintptr_t) handle);
+    int rc = EVT_CALL_NEXT(Comm_disconnect, (comm));
 
-    return comm_freed(EVT_CALL_NEXT(Comm_disconnect, (comm)), handle);
+    if (MPI_SUCCESS == rc) {
+        ompi_evt_coll_forget(cid);
+    }
+    return comm_freed(rc, handle);
 }
 
 static int evt_Comm_set_name(MPI_Comm comm, const char *comm_name)

@@ -41,6 +41,10 @@
  * at most one clock read besides its start time, a request complete at its
  * start one read in all, and a request whose event nobody listens to none.
  *
+ * The table also tracks the requests of nonblocking collectives (kind
+ * P2P_COLL: ompi_evt_coll.h), so that the Wait/Test wrappers complete
+ * them the same way.
+ *
  * Covered: Send, Ssend, Bsend, Rsend, Recv, Sendrecv, Sendrecv_replace;
  * Isend, Issend, Ibsend, Irsend, Irecv; Send_init, Ssend_init, Bsend_init,
  * Rsend_init, Recv_init with Start/Startall; Mprobe and Improbe with Mrecv
@@ -48,8 +52,9 @@
  * Testall, Testany, Testsome, and by Request_free of a completed request.
  * Probe, Iprobe, Cancel and Request_get_status complete nothing and raise
  * nothing. Not raised: MPI_PROC_NULL peers (MPI_MESSAGE_NO_PROC), cancelled
- * requests, requests completed with an error. Not covered: partitioned and
- * collective traffic, the Fortran bindings, and nonblocking or persistent
+ * requests, requests completed with an error. Not covered: partitioned
+ * traffic, the point-to-point traffic inside collectives (a collective has
+ * its own event), the Fortran bindings, and nonblocking or persistent
  * requests started while nobody listened (their start was never seen).
  *
  * Identity: an MPI_Request value does not name one operation. Open MPI
@@ -152,7 +157,9 @@
 _Static_assert(0 == (P2P_TABLE_SIZE & (P2P_TABLE_SIZE - 1)), "table size is a power of two");
 _Static_assert(P2P_TABLE_SIZE < P2P_DONE, "P2P_DONE is above every slot number");
 
-enum { P2P_SEND = 0, P2P_RECV = 1 };
+/** What a tracked request stands for, and the index of its event in
+ *  ompi_evt_p2p_event[]. */
+enum { P2P_SEND = 0, P2P_RECV = 1, P2P_COLL = 2, P2P_KINDS = 3 };
 enum {
     P2P_MODE_BLOCKING = OMPI_EVT_P2P_MODE_BLOCKING,
     P2P_MODE_NONBLOCKING = OMPI_EVT_P2P_MODE_NONBLOCKING,
@@ -164,13 +171,17 @@ enum {
 
 typedef struct {
     int64_t start;
-    uint64_t bytes;
+    uint64_t bytes; /**< send: bytes; collective: bytes sent */
     MPI_Comm comm;
-    int32_t peer; /**< send: comm rank of dest; recv: unused (status) */
-    int32_t tag;
-    uint8_t kind;    /**< P2P_SEND, P2P_RECV */
-    uint8_t mode;    /**< P2P_MODE_* (P2P_MODE_PROBED: keyed by a message) */
-    uint8_t started; /**< persistent: started with a listener, not completed */
+    int32_t peer;             /**< send: comm rank of dest; recv: unused (status);
+                                   collective: root (ompi_evt_coll_payload_t) */
+    int32_t tag;              /**< collective: its kind (OMPI_EVT_COLL_*) */
+    uint64_t coll_seq;        /**< collective: its number on comm */
+    uint64_t coll_bytes_recv; /**< collective: bytes received */
+    int32_t coll_op;          /**< collective: OMPI_EVT_COLL_OP_* */
+    uint8_t kind;             /**< P2P_SEND, P2P_RECV, P2P_COLL */
+    uint8_t mode;             /**< P2P_MODE_* (P2P_MODE_PROBED: keyed by a message) */
+    uint8_t started;          /**< persistent: started with a listener, not completed */
 } p2p_slot_t;
 
 /** The request table; keys apart from the data so a probe touches few
@@ -183,8 +194,9 @@ extern atomic_long ompi_evt_p2p_in_use;
 extern atomic_ulong ompi_evt_p2p_stat_tracked;
 extern atomic_ulong ompi_evt_p2p_stat_dropped;
 extern atomic_ulong ompi_evt_p2p_stat_at_start;
-/** The two events, P2P_SEND and P2P_RECV (ompi_evt_p2p_events.c). */
-extern mca_base_event_t *ompi_evt_p2p_event[2];
+/** The events of each kind: P2P_SEND and P2P_RECV (ompi_evt_p2p_events.c),
+ *  P2P_COLL (ompi_evt_coll_events.c). */
+extern mca_base_event_t *ompi_evt_p2p_event[P2P_KINDS];
 
 typedef ompi_evt_p2p_payload_t p2p_payload_t;
 
@@ -367,6 +379,10 @@ void ompi_evt_p2p_count_drop(int kind, int64_t now);
 bool ompi_evt_p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
                         uint64_t bytes, MPI_Comm comm, int peer, int tag);
 
+/** ompi_evt_p2p_track() of an operation described by @p desc (its kind,
+ *  mode, started and fields as a slot holds them). Context: RAISE. */
+bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc);
+
 /** Raise one completion. Context: RAISE. */
 void ompi_evt_p2p_raise(int kind, MPI_Comm comm, uint64_t bytes, int64_t start, int64_t done,
                         int comm_peer, int tag, int mode);
@@ -407,6 +423,10 @@ void ompi_evt_p2p_settle(int s, MPI_Request handle, const MPI_Status *status, bo
  */
 void ompi_evt_p2p_done_at_start(MPI_Request req, int kind, int64_t start, int64_t done,
                                 uint64_t bytes, MPI_Comm comm, int peer, int tag);
+
+/** ompi_evt_p2p_done_at_start() of the operation @p desc describes.
+ *  Context: RAISE. */
+void ompi_evt_p2p_done_at_start_slot(MPI_Request req, const p2p_slot_t *desc, int64_t done);
 
 /**
  * The application frees the request of claimed slot @p s with

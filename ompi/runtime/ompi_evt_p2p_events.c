@@ -15,9 +15,10 @@
 
 #include "ompi_config.h"
 
+#include "ompi/runtime/ompi_evt_coll.h"
 #include "ompi/runtime/ompi_evt_p2p.h"
 
-mca_base_event_t *ompi_evt_p2p_event[2] = {NULL, NULL};
+mca_base_event_t *ompi_evt_p2p_event[P2P_KINDS] = {NULL, NULL, NULL};
 atomic_ulong ompi_evt_p2p_stat_tracked = 0;
 atomic_ulong ompi_evt_p2p_stat_dropped = 0;
 atomic_ulong ompi_evt_p2p_stat_at_start = 0;
@@ -134,7 +135,9 @@ void ompi_evt_p2p_report(const p2p_slot_t *slot, const MPI_Status *status, bool 
     if (!ok || NULL == status || status->_cancelled || !p2p_listening(kind)) {
         return;
     }
-    if (P2P_SEND == kind) {
+    if (P2P_COLL == kind) {
+        ompi_evt_coll_report(slot, p2p_done_time(done, kind));
+    } else if (P2P_SEND == kind) {
         ompi_evt_p2p_raise(kind, slot->comm, slot->bytes, slot->start, p2p_done_time(done, kind),
                            slot->peer, slot->tag, slot->mode);
     } else {

@@ -22,8 +22,7 @@ _Atomic uintptr_t ompi_evt_p2p_keys[P2P_TABLE_SIZE];
 p2p_slot_t ompi_evt_p2p_slots[P2P_TABLE_SIZE];
 atomic_long ompi_evt_p2p_in_use = 0;
 
-bool ompi_evt_p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
-                        uint64_t bytes, MPI_Comm comm, int peer, int tag)
+bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
 {
     size_t h = p2p_hash(req);
     int s = p2p_lookup(req);
@@ -59,19 +58,27 @@ bool ompi_evt_p2p_track(MPI_Request req, int kind, int mode, int started, int64_
         atomic_fetch_add_explicit(&ompi_evt_p2p_in_use, 1, memory_order_relaxed);
     }
     slot = &ompi_evt_p2p_slots[s];
-    slot->start = start;
-    slot->bytes = bytes;
-    slot->comm = comm;
-    slot->peer = peer;
-    slot->tag = tag;
-    slot->kind = (uint8_t) kind;
-    slot->mode = (uint8_t) mode;
-    slot->started = (uint8_t) started;
+    *slot = *desc;
     p2p_stat_inc(&ompi_evt_p2p_stat_tracked);
     /* release: publishes the slot's data; pairs with the acquire in
      * p2p_lookup(). */
     atomic_store_explicit(&ompi_evt_p2p_keys[s], (uintptr_t) req, memory_order_release);
     return true;
+}
+
+bool ompi_evt_p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
+                        uint64_t bytes, MPI_Comm comm, int peer, int tag)
+{
+    const p2p_slot_t desc = {.start = start,
+                             .bytes = bytes,
+                             .comm = comm,
+                             .peer = peer,
+                             .tag = tag,
+                             .kind = (uint8_t) kind,
+                             .mode = (uint8_t) mode,
+                             .started = (uint8_t) started};
+
+    return ompi_evt_p2p_track_slot(req, &desc);
 }
 
 long ompi_evt_p2p_complete(int s, MPI_Request req, const MPI_Status *status, bool ok, int64_t *done)
@@ -114,12 +121,17 @@ void ompi_evt_p2p_done_at_start(MPI_Request req, int kind, int64_t start, int64_
                              .mode = P2P_MODE_NONBLOCKING,
                              .started = 1};
 
+    ompi_evt_p2p_done_at_start_slot(req, &slot, done);
+}
+
+void ompi_evt_p2p_done_at_start_slot(MPI_Request req, const p2p_slot_t *desc, int64_t done)
+{
     p2p_stat_inc(&ompi_evt_p2p_stat_at_start);
     /* acquire: the status was written before the request was marked
      * complete; pairs with the CAS (or store after the PML's own barrier)
      * in ompi_request_complete(). */
     opal_atomic_rmb();
-    ompi_evt_p2p_report(&slot, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR, &done);
+    ompi_evt_p2p_report(desc, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR, &done);
 }
 
 void ompi_evt_p2p_freed(int s, MPI_Request req)

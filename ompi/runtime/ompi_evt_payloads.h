@@ -20,7 +20,8 @@
  *
  * Layouts (`type@offset`; docs/events.md); names and payloads
  * of the lifecycle, communicator, window, error handler and memory events
- * are Open MPI main's, the point-to-point ones this project's. Handles are
+ * are Open MPI main's, the point-to-point and collective ones this
+ * project's. Handles are
  * the C handle values (MPI_Comm, MPI_Win and MPI_Errhandler are pointers in
  * Open MPI), widened to u64. Each layout is pinned below with static
  * assertions on every offset and the size, so a change is a compile error
@@ -185,6 +186,88 @@ EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_p2p_payload_t, comm)
                               && 44 == offsetof(ompi_evt_p2p_payload_t, comm_peer)
                               && 48 == sizeof(ompi_evt_p2p_payload_t),
                           "ompi.mpi.p2p_*_complete: the registered layout");
+
+/** Values of ompi.mpi.coll_complete's kind: the collective operation. */
+enum {
+    OMPI_EVT_COLL_BARRIER = 0,
+    OMPI_EVT_COLL_BCAST = 1,
+    OMPI_EVT_COLL_GATHER = 2,
+    OMPI_EVT_COLL_GATHERV = 3,
+    OMPI_EVT_COLL_SCATTER = 4,
+    OMPI_EVT_COLL_SCATTERV = 5,
+    OMPI_EVT_COLL_ALLGATHER = 6,
+    OMPI_EVT_COLL_ALLGATHERV = 7,
+    OMPI_EVT_COLL_ALLTOALL = 8,
+    OMPI_EVT_COLL_ALLTOALLV = 9,
+    OMPI_EVT_COLL_ALLTOALLW = 10,
+    OMPI_EVT_COLL_REDUCE = 11,
+    OMPI_EVT_COLL_ALLREDUCE = 12,
+    OMPI_EVT_COLL_REDUCE_SCATTER = 13,
+    OMPI_EVT_COLL_REDUCE_SCATTER_BLOCK = 14,
+    OMPI_EVT_COLL_SCAN = 15,
+    OMPI_EVT_COLL_EXSCAN = 16,
+    OMPI_EVT_COLL_KINDS = 17 /**< not a kind: how many there are */
+};
+
+/** Values of ompi.mpi.coll_complete's op: the reduction operation. */
+enum {
+    OMPI_EVT_COLL_OP_NONE = 0, /**< not a reduction */
+    OMPI_EVT_COLL_OP_MAX = 1,
+    OMPI_EVT_COLL_OP_MIN = 2,
+    OMPI_EVT_COLL_OP_SUM = 3,
+    OMPI_EVT_COLL_OP_PROD = 4,
+    OMPI_EVT_COLL_OP_LAND = 5,
+    OMPI_EVT_COLL_OP_BAND = 6,
+    OMPI_EVT_COLL_OP_LOR = 7,
+    OMPI_EVT_COLL_OP_BOR = 8,
+    OMPI_EVT_COLL_OP_LXOR = 9,
+    OMPI_EVT_COLL_OP_BXOR = 10,
+    OMPI_EVT_COLL_OP_MAXLOC = 11,
+    OMPI_EVT_COLL_OP_MINLOC = 12,
+    OMPI_EVT_COLL_OP_REPLACE = 13,
+    OMPI_EVT_COLL_OP_NO_OP = 14,
+    OMPI_EVT_COLL_OP_USER = 15 /**< created with MPI_Op_create */
+};
+
+/** Values of ompi.mpi.coll_complete's root that are not a rank. */
+enum {
+    OMPI_EVT_COLL_ROOT_NONE = -1,      /**< the collective has no root */
+    OMPI_EVT_COLL_ROOT_PROC_NULL = -2, /**< intercommunicator: MPI_PROC_NULL (root's group,
+                                            not the root) */
+    OMPI_EVT_COLL_ROOT_SELF = -3,      /**< intercommunicator: MPI_ROOT (this rank is the root) */
+};
+
+/** ompi.mpi.coll_complete: {u64 comm@0, u64 seq@8, u64 bytes_sent@16,
+ *  u64 bytes_recv@24, i64 start_time@32, i64 complete_time@40, i32 kind@48,
+ *  i32 root@52, i32 op@56, i32 mode@60, u32 cid@64, i32 comm_size@68}. */
+typedef struct ompi_evt_coll_payload_t {
+    uint64_t comm;         /**< the MPI_Comm */
+    uint64_t seq;          /**< the collective's number on comm: equal on every rank */
+    uint64_t bytes_sent;   /**< bytes this rank contributes (docs/events.md) */
+    uint64_t bytes_recv;   /**< bytes of this rank's receive buffer the call fills */
+    int64_t start_time;    /**< source "ompi" ticks (ns) */
+    int64_t complete_time; /**< source "ompi" ticks (ns) */
+    int32_t kind;          /**< OMPI_EVT_COLL_* */
+    int32_t root;          /**< rank in comm, or OMPI_EVT_COLL_ROOT_* */
+    int32_t op;            /**< OMPI_EVT_COLL_OP_* */
+    int32_t mode;          /**< OMPI_EVT_P2P_MODE_BLOCKING or _NONBLOCKING */
+    uint32_t cid;          /**< comm's context id: equal on every rank */
+    int32_t comm_size;     /**< size of comm's local group */
+} ompi_evt_coll_payload_t;
+EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_coll_payload_t, comm)
+                              && 8 == offsetof(ompi_evt_coll_payload_t, seq)
+                              && 16 == offsetof(ompi_evt_coll_payload_t, bytes_sent)
+                              && 24 == offsetof(ompi_evt_coll_payload_t, bytes_recv)
+                              && 32 == offsetof(ompi_evt_coll_payload_t, start_time)
+                              && 40 == offsetof(ompi_evt_coll_payload_t, complete_time)
+                              && 48 == offsetof(ompi_evt_coll_payload_t, kind)
+                              && 52 == offsetof(ompi_evt_coll_payload_t, root)
+                              && 56 == offsetof(ompi_evt_coll_payload_t, op)
+                              && 60 == offsetof(ompi_evt_coll_payload_t, mode)
+                              && 64 == offsetof(ompi_evt_coll_payload_t, cid)
+                              && 68 == offsetof(ompi_evt_coll_payload_t, comm_size)
+                              && 72 == sizeof(ompi_evt_coll_payload_t),
+                          "ompi.mpi.coll_complete: the registered layout");
 
 /* ------------------------------------------------------------------------
  * Events from PMIx, on source "ompi.pmix" (ompi_evt_pmix_*.c;

@@ -34,6 +34,14 @@ BEGIN_C_DECLS
 
 /* The functions libompi_evt wraps (the X of MPI_X and PMPI_X). */
 #define EVT_PMPI_FUNCTIONS(EVT_PMPI_FN)     \
+    EVT_PMPI_FN(Allgather)                  \
+    EVT_PMPI_FN(Allgatherv)                 \
+    EVT_PMPI_FN(Allreduce)                  \
+    EVT_PMPI_FN(Alltoall)                   \
+    EVT_PMPI_FN(Alltoallv)                  \
+    EVT_PMPI_FN(Alltoallw)                  \
+    EVT_PMPI_FN(Barrier)                    \
+    EVT_PMPI_FN(Bcast)                      \
     EVT_PMPI_FN(Bsend)                      \
     EVT_PMPI_FN(Bsend_init)                 \
     EVT_PMPI_FN(Cart_create)                \
@@ -58,25 +66,51 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Comm_split_type)            \
     EVT_PMPI_FN(Dist_graph_create)          \
     EVT_PMPI_FN(Dist_graph_create_adjacent) \
+    EVT_PMPI_FN(Exscan)                     \
     EVT_PMPI_FN(File_create_errhandler)     \
     EVT_PMPI_FN(File_set_errhandler)        \
+    EVT_PMPI_FN(Gather)                     \
+    EVT_PMPI_FN(Gatherv)                    \
     EVT_PMPI_FN(Graph_create)               \
+    EVT_PMPI_FN(Iallgather)                 \
+    EVT_PMPI_FN(Iallgatherv)                \
+    EVT_PMPI_FN(Iallreduce)                 \
+    EVT_PMPI_FN(Ialltoall)                  \
+    EVT_PMPI_FN(Ialltoallv)                 \
+    EVT_PMPI_FN(Ialltoallw)                 \
+    EVT_PMPI_FN(Ibarrier)                   \
+    EVT_PMPI_FN(Ibcast)                     \
     EVT_PMPI_FN(Ibsend)                     \
+    EVT_PMPI_FN(Iexscan)                    \
+    EVT_PMPI_FN(Igather)                    \
+    EVT_PMPI_FN(Igatherv)                   \
     EVT_PMPI_FN(Improbe)                    \
     EVT_PMPI_FN(Imrecv)                     \
     EVT_PMPI_FN(Intercomm_create)           \
     EVT_PMPI_FN(Intercomm_merge)            \
     EVT_PMPI_FN(Irecv)                      \
+    EVT_PMPI_FN(Ireduce)                    \
+    EVT_PMPI_FN(Ireduce_scatter)            \
+    EVT_PMPI_FN(Ireduce_scatter_block)      \
     EVT_PMPI_FN(Irsend)                     \
+    EVT_PMPI_FN(Iscan)                      \
+    EVT_PMPI_FN(Iscatter)                   \
+    EVT_PMPI_FN(Iscatterv)                  \
     EVT_PMPI_FN(Isend)                      \
     EVT_PMPI_FN(Issend)                     \
     EVT_PMPI_FN(Mprobe)                     \
     EVT_PMPI_FN(Mrecv)                      \
     EVT_PMPI_FN(Recv)                       \
     EVT_PMPI_FN(Recv_init)                  \
+    EVT_PMPI_FN(Reduce)                     \
+    EVT_PMPI_FN(Reduce_scatter)             \
+    EVT_PMPI_FN(Reduce_scatter_block)       \
     EVT_PMPI_FN(Request_free)               \
     EVT_PMPI_FN(Rsend)                      \
     EVT_PMPI_FN(Rsend_init)                 \
+    EVT_PMPI_FN(Scan)                       \
+    EVT_PMPI_FN(Scatter)                    \
+    EVT_PMPI_FN(Scatterv)                   \
     EVT_PMPI_FN(Send)                       \
     EVT_PMPI_FN(Send_init)                  \
     EVT_PMPI_FN(Sendrecv)                   \

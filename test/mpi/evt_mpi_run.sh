@@ -1,7 +1,7 @@
 #!/bin/sh
 # Sourced by the producer test drivers:
 #   run_np NP PROGRAM [mpirun args...] [-- program args...]
-# runs ./PROGRAM under mpirun with NP ranks, prints its output (also left in
+# runs ./PROGRAM (or PROGRAM, an absolute path) under mpirun with NP ranks, prints its output (also left in
 # $out), and fails the script when the run fails or does not print
 # "0 failed".
 : "${MPIRUN:=mpirun}"
@@ -16,7 +16,11 @@ run_np() {
     done
     [ $# -gt 0 ] && shift
     # shellcheck disable=SC2086 # margs: words on purpose
-    out=$(timeout 60 "$MPIRUN" --oversubscribe -np "$np" $margs "./$prog" "$@" 2>&1)
+    case $prog in
+    /*) path=$prog ;;
+    *) path=./$prog ;;
+    esac
+    out=$(timeout 60 "$MPIRUN" --oversubscribe -np "$np" $margs "$path" "$@" 2>&1)
     rc=$?
     echo "== mpirun -np $np$margs $prog $* (exit $rc)"
     echo "$out"
