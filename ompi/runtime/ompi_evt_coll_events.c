@@ -32,13 +32,14 @@ static _Atomic(coll_page_t *) coll_pages[COLL_PAGES];
 /* Context: INIT, ANY. */
 int ompi_evt_coll_events_register(void)
 {
-    const mca_base_var_type_t types[12] = {MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T,
+    const mca_base_var_type_t types[14] = {MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T,
                                            MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T,
                                            MCA_BASE_VAR_TYPE_INT64_T,  MCA_BASE_VAR_TYPE_INT64_T,
                                            MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T,
                                            MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_INT32_T,
-                                           MCA_BASE_VAR_TYPE_UINT32_T, MCA_BASE_VAR_TYPE_INT32_T};
-    const ptrdiff_t offsets[12] = {offsetof(ompi_evt_coll_payload_t, comm),
+                                           MCA_BASE_VAR_TYPE_UINT32_T, MCA_BASE_VAR_TYPE_INT32_T,
+                                           MCA_BASE_VAR_TYPE_INT32_T,  MCA_BASE_VAR_TYPE_UINT32_T};
+    const ptrdiff_t offsets[14] = {offsetof(ompi_evt_coll_payload_t, comm),
                                    offsetof(ompi_evt_coll_payload_t, seq),
                                    offsetof(ompi_evt_coll_payload_t, bytes_sent),
                                    offsetof(ompi_evt_coll_payload_t, bytes_recv),
@@ -49,10 +50,13 @@ int ompi_evt_coll_events_register(void)
                                    offsetof(ompi_evt_coll_payload_t, op),
                                    offsetof(ompi_evt_coll_payload_t, mode),
                                    offsetof(ompi_evt_coll_payload_t, cid),
-                                   offsetof(ompi_evt_coll_payload_t, comm_size)};
-    static const char *const names[12] = {"comm",       "seq",           "bytes_sent", "bytes_recv",
+                                   offsetof(ompi_evt_coll_payload_t, comm_size),
+                                   offsetof(ompi_evt_coll_payload_t, comm_rank),
+                                   offsetof(ompi_evt_coll_payload_t, flags)};
+    static const char *const names[14] = {"comm",       "seq",           "bytes_sent", "bytes_recv",
                                           "start_time", "complete_time", "kind",       "root",
-                                          "op",         "mode",          "cid",        "comm_size"};
+                                          "op",         "mode",          "cid",        "comm_size",
+                                          "comm_rank",  "flags"};
     mca_base_event_source_t *source = ompi_evt_ompi_source();
     int ei;
 
@@ -66,8 +70,9 @@ int ompi_evt_coll_events_register(void)
         "2 gather, 3 gatherv, 4 scatter, 5 scatterv, 6 allgather, 7 allgatherv, 8 alltoall, "
         "9 alltoallv, 10 alltoallw, 11 reduce, 12 allreduce, 13 reduce_scatter, "
         "14 reduce_scatter_block, 15 scan, 16 exscan), root (-1 none), op (0 none, 1 max ... 15 "
-        "user), mode (0 blocking, 1 nonblocking), cid (context id), comm_size}",
-        OPAL_INFO_LVL_5, 12, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
+        "user), mode (0 blocking, 1 nonblocking), cid (context id), comm_size, comm_rank, flags "
+        "(1 intercommunicator)}",
+        OPAL_INFO_LVL_5, 14, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
         &ompi_evt_p2p_event[P2P_COLL]);
     if (0 > ei) {
         return ei;
@@ -182,6 +187,8 @@ void ompi_evt_coll_raise(MPI_Comm comm, uint64_t seq, const coll_args_t *args, i
     payload.mode = mode;
     payload.cid = comm->c_contextid;
     payload.comm_size = ompi_comm_size(comm);
+    payload.comm_rank = ompi_comm_rank(comm);
+    payload.flags = OMPI_COMM_IS_INTER(comm) ? OMPI_EVT_COLL_FLAG_INTER : 0;
     /* stamped with the completion time: no clock read of its own */
     (void) mca_base_event_raise_stamped(ompi_evt_p2p_event[P2P_COLL], NULL, NULL, &payload,
                                         MCA_BASE_EVENT_CB_REQUIRE_NONE, done);

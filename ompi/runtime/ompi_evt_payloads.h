@@ -237,9 +237,15 @@ enum {
     OMPI_EVT_COLL_ROOT_SELF = -3,      /**< intercommunicator: MPI_ROOT (this rank is the root) */
 };
 
+/** Bits of ompi.mpi.coll_complete's flags. */
+enum {
+    OMPI_EVT_COLL_FLAG_INTER = 1, /**< comm is an intercommunicator */
+};
+
 /** ompi.mpi.coll_complete: {u64 comm@0, u64 seq@8, u64 bytes_sent@16,
  *  u64 bytes_recv@24, i64 start_time@32, i64 complete_time@40, i32 kind@48,
- *  i32 root@52, i32 op@56, i32 mode@60, u32 cid@64, i32 comm_size@68}. */
+ *  i32 root@52, i32 op@56, i32 mode@60, u32 cid@64, i32 comm_size@68,
+ *  i32 comm_rank@72, u32 flags@76}. */
 typedef struct ompi_evt_coll_payload_t {
     uint64_t comm;         /**< the MPI_Comm */
     uint64_t seq;          /**< the collective's number on comm: equal on every rank */
@@ -253,6 +259,8 @@ typedef struct ompi_evt_coll_payload_t {
     int32_t mode;          /**< OMPI_EVT_P2P_MODE_BLOCKING or _NONBLOCKING */
     uint32_t cid;          /**< comm's context id: equal on every rank */
     int32_t comm_size;     /**< size of comm's local group */
+    int32_t comm_rank;     /**< this rank's rank in comm (its local group) */
+    uint32_t flags;        /**< OMPI_EVT_COLL_FLAG_* */
 } ompi_evt_coll_payload_t;
 EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_coll_payload_t, comm)
                               && 8 == offsetof(ompi_evt_coll_payload_t, seq)
@@ -266,7 +274,9 @@ EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_coll_payload_t, comm)
                               && 60 == offsetof(ompi_evt_coll_payload_t, mode)
                               && 64 == offsetof(ompi_evt_coll_payload_t, cid)
                               && 68 == offsetof(ompi_evt_coll_payload_t, comm_size)
-                              && 72 == sizeof(ompi_evt_coll_payload_t),
+                              && 72 == offsetof(ompi_evt_coll_payload_t, comm_rank)
+                              && 76 == offsetof(ompi_evt_coll_payload_t, flags)
+                              && 80 == sizeof(ompi_evt_coll_payload_t),
                           "ompi.mpi.coll_complete: the registered layout");
 
 /* ------------------------------------------------------------------------

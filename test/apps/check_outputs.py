@@ -5,8 +5,9 @@ usage: check_outputs.py OUTDIR ORACLEDIR NP
 
 Prints one line per check, "PASS: ..." or "FAIL: ...: expected X got Y",
 and exits 1 if any check failed:
-  - every rank's p2p send and receive completions in events.jsonl equal
-    the preloaded oracle's counts of the same rank
+  - every rank's p2p send and receive completions, and its collective
+    completions per kind, in events.jsonl equal the preloaded oracle's
+    counts of the same rank
   - every rank of the job wrote its initialization and finalization event
   - trace.json parses, and every flow start has exactly one end with the
     same id and the other way round
@@ -40,6 +41,8 @@ with open(outdir + "/events.jsonl") as f:
             continue
         if "event" in e:
             events[(e["rank"], e["event"])] += 1
+            if e["event"] == "ompi.mpi.coll_complete":
+                events[(e["rank"], "coll%d" % e["fields"]["kind"])] += 1
 
 for r in range(np_):
     oracle = {}
@@ -54,6 +57,11 @@ for r in range(np_):
     for fam, ev in (("send", "ompi.mpi.p2p_send_complete"), ("recv", "ompi.mpi.p2p_recv_complete")):
         got = events[(r, ev)]
         check(got == oracle[fam], "rank %d: %s events = oracle" % (r, fam), oracle[fam], got)
+    for k in range(17):
+        fam = "coll%d" % k
+        got = events[(r, fam)]
+        check(got == oracle[fam], "rank %d: collectives of kind %d = oracle" % (r, k), oracle[fam],
+              got)
     for ev in ("ompi.mpi.initialization", "ompi.mpi.finalization"):
         check(events[(r, ev)] == 1, "rank %d: one %s" % (r, ev), 1, events[(r, ev)])
 

@@ -302,7 +302,7 @@ static uint64_t check_phase(const char *phase, int wfrom, int wto, int gfrom, in
     for (int w = wfrom; w < wto; ++w) {
         MPI_Comm comm = want[w].comm;
         const ompi_evt_coll_payload_t *mine[MAX_EVENTS];
-        int nmine = 0, nexp = 0, size;
+        int nmine = 0, nexp = 0, size, crank, inter;
         bool done_before = false;
 
         for (int v = wfrom; v < w; ++v) {
@@ -318,6 +318,8 @@ static uint64_t check_phase(const char *phase, int wfrom, int wto, int gfrom, in
         }
         qsort(mine, (size_t) nmine, sizeof(mine[0]), by_seq);
         MPI_Comm_size(comm, &size);
+        MPI_Comm_rank(comm, &crank);
+        MPI_Comm_test_inter(comm, &inter);
         for (int v = w; v < wto; ++v) {
             const expect_t *x = &want[v];
             const ompi_evt_coll_payload_t *p;
@@ -335,7 +337,9 @@ static uint64_t check_phase(const char *phase, int wfrom, int wto, int gfrom, in
                       (unsigned long long) (mine[0]->seq + (uint64_t) nexp));
             EVT_CHECK(p->kind == x->kind && p->bytes_sent == x->sent && p->bytes_recv == x->recv
                           && p->root == x->root && p->op == x->op && p->mode == x->mode
-                          && p->comm_size == size && p->cid == mine[0]->cid,
+                          && p->comm_size == size && p->comm_rank == crank
+                          && p->flags == (uint32_t) (inter ? OMPI_EVT_COLL_FLAG_INTER : 0)
+                          && p->cid == mine[0]->cid,
                       "%s: call %d: kind %d sent %llu recv %llu root %d op %d mode %d size %d; "
                       "want kind %d sent %llu recv %llu root %d op %d mode %d size %d",
                       phase, v, p->kind, (unsigned long long) p->bytes_sent,

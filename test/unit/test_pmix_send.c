@@ -243,9 +243,8 @@ Test(pmix_send, batch_leaves_after_the_flush_interval)
     ompi_evt_pmix_sender_destruct(&s);
 }
 
-/* On the coarse clock (a tick of milliseconds, chosen when the interval
- * allows) a batch still leaves once the interval has passed: it is due one
- * tick early rather than up to one tick late. */
+/* A batch leaves once the interval has passed, never later (its age is
+ * read on CLOCK_MONOTONIC: a coarse clock's lag would delay it). */
 Test(pmix_send, batch_waits_no_longer_than_the_flush_interval)
 {
     ompi_evt_pmix_send_params_t p;

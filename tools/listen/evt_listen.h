@@ -50,8 +50,29 @@
  * Event types, interned (one per distinct name + layout + source)
  * ------------------------------------------------------------------------ */
 
-/** Roles the Perfetto and OTF2 writers give point-to-point completions. */
-typedef enum { LISTEN_P2P_NONE = 0, LISTEN_P2P_SEND, LISTEN_P2P_RECV } listen_p2p_kind_t;
+/** Roles the Perfetto and OTF2 writers give completions that span time:
+ *  point-to-point sends and receives, and collectives. */
+typedef enum {
+    LISTEN_P2P_NONE = 0,
+    LISTEN_P2P_SEND,
+    LISTEN_P2P_RECV,
+    LISTEN_P2P_COLL
+} listen_p2p_kind_t;
+
+/** Element indexes of a collective completion's fields. */
+enum {
+    LISTEN_COLL_KIND,
+    LISTEN_COLL_ROOT,
+    LISTEN_COLL_OP,
+    LISTEN_COLL_SENT,
+    LISTEN_COLL_RECV,
+    LISTEN_COLL_CID,
+    LISTEN_COLL_SEQ,
+    LISTEN_COLL_RANK,
+    LISTEN_COLL_SIZE,
+    LISTEN_COLL_FLAGS,
+    LISTEN_COLL_FIELDS
+};
 
 typedef struct listen_type {
     uint32_t id;  /**< dense, 0.. */
@@ -61,9 +82,12 @@ typedef struct listen_type {
     uint16_t payload_size;
     mca_common_evt_wire_element_t *elements; /**< names owned here */
     bool selected;                           /**< passes --events */
-    listen_p2p_kind_t p2p;                   /**< a p2p completion with the fields below */
-    /** Element indexes of the p2p fields (valid when p2p != NONE). */
+    listen_p2p_kind_t p2p;                   /**< a completion with the fields below */
+    /** Element indexes of the p2p fields (valid when p2p is SEND or RECV;
+     *  start and complete also when it is COLL). */
     int p2p_comm, p2p_bytes, p2p_start, p2p_complete, p2p_peer, p2p_tag;
+    /** Element indexes of the collective's fields (p2p == COLL). */
+    int coll[LISTEN_COLL_FIELDS];
     void *sink_data[4]; /**< per-sink cache (escaped names ...) */
 } listen_type_t;
 
@@ -485,8 +509,20 @@ typedef struct listen_p2p {
     int64_t peer, tag;
     uint64_t bytes;
 } listen_p2p_t;
-/** Read the p2p fields of @p ev, whose type's p2p is not LISTEN_P2P_NONE. */
+/** Read the p2p fields of @p ev, whose type's p2p is not LISTEN_P2P_NONE
+ *  (a collective: start and end; bytes its bytes sent; peer and tag 0). */
 void listen_event_p2p(const listen_event_t *ev, listen_p2p_t *out);
+
+/** The fields of a collective completion (ompi.mpi.coll_complete). */
+typedef struct listen_coll {
+    int64_t start, end; /**< the call's start and completion (job ns) */
+    int64_t kind, root, op, cid, seq, comm_rank, comm_size, flags;
+    uint64_t sent, recv;
+} listen_coll_t;
+/** Bit of listen_coll_t.flags: an intercommunicator. */
+#define LISTEN_COLL_FLAG_INTER 1
+/** Read the fields of @p ev, whose type's p2p is LISTEN_P2P_COLL. */
+void listen_event_coll(const listen_event_t *ev, listen_coll_t *out);
 
 /** Index of sink_data[] slots in listen_type_t. */
 enum { LISTEN_SLOT_JSONL = 0, LISTEN_SLOT_PERFETTO = 1, LISTEN_SLOT_OTF2 = 2 };

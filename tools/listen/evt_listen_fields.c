@@ -43,7 +43,31 @@ void listen_event_p2p(const listen_event_t *ev, listen_p2p_t *out)
 
     out->start = listen_time_map(ev->proc, ev->clock, element_i64(ev, t->p2p_start));
     out->end = listen_time_map(ev->proc, ev->clock, element_i64(ev, t->p2p_complete));
+    if (LISTEN_P2P_COLL == t->p2p) {
+        out->peer = 0;
+        out->tag = 0;
+        out->bytes = (uint64_t) element_i64(ev, t->coll[LISTEN_COLL_SENT]);
+        return;
+    }
     out->peer = element_i64(ev, t->p2p_peer);
     out->tag = element_i64(ev, t->p2p_tag);
     out->bytes = (uint64_t) element_i64(ev, t->p2p_bytes);
+}
+
+void listen_event_coll(const listen_event_t *ev, listen_coll_t *out)
+{
+    const listen_type_t *t = ev->type;
+
+    out->start = listen_time_map(ev->proc, ev->clock, element_i64(ev, t->p2p_start));
+    out->end = listen_time_map(ev->proc, ev->clock, element_i64(ev, t->p2p_complete));
+    out->kind = element_i64(ev, t->coll[LISTEN_COLL_KIND]);
+    out->root = element_i64(ev, t->coll[LISTEN_COLL_ROOT]);
+    out->op = element_i64(ev, t->coll[LISTEN_COLL_OP]);
+    out->sent = (uint64_t) element_i64(ev, t->coll[LISTEN_COLL_SENT]);
+    out->recv = (uint64_t) element_i64(ev, t->coll[LISTEN_COLL_RECV]);
+    out->cid = element_i64(ev, t->coll[LISTEN_COLL_CID]);
+    out->seq = element_i64(ev, t->coll[LISTEN_COLL_SEQ]);
+    out->comm_rank = element_i64(ev, t->coll[LISTEN_COLL_RANK]);
+    out->comm_size = element_i64(ev, t->coll[LISTEN_COLL_SIZE]);
+    out->flags = element_i64(ev, t->coll[LISTEN_COLL_FLAGS]);
 }

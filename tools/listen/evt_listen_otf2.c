@@ -25,6 +25,16 @@
  *     of that namespace: ranks 0..job size - 1, a location for every rank
  *     even one that sent nothing), tag and bytes from the event; not when
  *     either side's recording misses records (readers match by order)
+ *   - a collective completion is an Enter of a region per collective kind
+ *     ("MPI_Allreduce", ..., role and paradigm MPI) and an
+ *     MpiCollectiveBegin at the call's start, an MpiCollectiveEnd (kind,
+ *     communicator, root, bytes sent and received) and a Leave at its
+ *     completion. Communicators are defined from the events: one per
+ *     (namespace, context id, size), its members the world ranks in
+ *     comm_rank order as the ranks reported them (context id 0 of the
+ *     world's size is the namespace's MPI_COMM_WORLD). Collectives on an
+ *     intercommunicator, or of a kind OTF2 has no name for, are the plain
+ *     Enter and Leave of their region (counted)
  * OTF2 wants each location's records in time order; records come in order
  * of their own timestamps, so a slice's start that lies before the rank's
  * previous record is written at that record's time instead (counted). The
@@ -50,6 +60,13 @@ typedef struct {
     uint8_t type; /**< wire element type */
 } attr_t;
 
+/** A communicator seen in collective events. */
+typedef struct {
+    uint32_t ns;
+    int64_t cid, size;
+    int64_t *members; /**< [comm rank] -> world rank, -1 not seen */
+} ocomm_t;
+
 typedef struct {
     char *dir;
     char *tmpdir;
@@ -74,6 +91,10 @@ typedef struct {
     attr_t *attrs;
     size_t num_attrs;
     uint64_t clamped, unmapped_peers, unsafe;
+    ocomm_t *comms; /**< communicators of collectives, refs num_ns.. */
+    size_t num_comms;
+    uint64_t coll_plain;     /**< collectives written without collective records */
+    uint64_t comm_conflicts; /**< a comm rank reported by two world ranks */
     int64_t t_min, t_max;
     char err[512];
 } otf_t;
@@ -343,6 +364,120 @@ static int add_attrs(otf_t *s, const uint32_t *ids, const listen_event_t *ev)
     return 0;
 }
 
+/* ompi.mpi.coll_complete's kinds, in order: OTF2's operation and the
+ * region's name and role */
+static const struct {
+    OTF2_CollectiveOp op;
+    const char *name;
+    OTF2_RegionRole role;
+} coll_kinds[] = {
+    {OTF2_COLLECTIVE_OP_BARRIER, "MPI_Barrier", OTF2_REGION_ROLE_BARRIER},
+    {OTF2_COLLECTIVE_OP_BCAST, "MPI_Bcast", OTF2_REGION_ROLE_COLL_ONE2ALL},
+    {OTF2_COLLECTIVE_OP_GATHER, "MPI_Gather", OTF2_REGION_ROLE_COLL_ALL2ONE},
+    {OTF2_COLLECTIVE_OP_GATHERV, "MPI_Gatherv", OTF2_REGION_ROLE_COLL_ALL2ONE},
+    {OTF2_COLLECTIVE_OP_SCATTER, "MPI_Scatter", OTF2_REGION_ROLE_COLL_ONE2ALL},
+    {OTF2_COLLECTIVE_OP_SCATTERV, "MPI_Scatterv", OTF2_REGION_ROLE_COLL_ONE2ALL},
+    {OTF2_COLLECTIVE_OP_ALLGATHER, "MPI_Allgather", OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_ALLGATHERV, "MPI_Allgatherv", OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_ALLTOALL, "MPI_Alltoall", OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_ALLTOALLV, "MPI_Alltoallv", OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_ALLTOALLW, "MPI_Alltoallw", OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_REDUCE, "MPI_Reduce", OTF2_REGION_ROLE_COLL_ALL2ONE},
+    {OTF2_COLLECTIVE_OP_ALLREDUCE, "MPI_Allreduce", OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_REDUCE_SCATTER, "MPI_Reduce_scatter", OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block",
+     OTF2_REGION_ROLE_COLL_ALL2ALL},
+    {OTF2_COLLECTIVE_OP_SCAN, "MPI_Scan", OTF2_REGION_ROLE_COLL_OTHER},
+    {OTF2_COLLECTIVE_OP_EXSCAN, "MPI_Exscan", OTF2_REGION_ROLE_COLL_OTHER},
+};
+#define COLL_KINDS (sizeof(coll_kinds) / sizeof(coll_kinds[0]))
+
+/** The communicator ref of collective @p c of a rank of namespace @p ns
+ *  (world rank @p rank), entered or completed with the member it shows;
+ *  OTF2_UNDEFINED_COMM when no memory. */
+static OTF2_CommRef comm_ref(otf_t *s, uint32_t ns, int64_t rank, const listen_coll_t *c)
+{
+    ocomm_t *m = NULL;
+
+    if (0 == c->cid && c->comm_size == s->ns_max_rank[ns] + 1 && c->comm_rank == rank) {
+        return (OTF2_CommRef) ns; /* the namespace's MPI_COMM_WORLD */
+    }
+    for (size_t i = s->num_comms; i > 0; --i) {
+        ocomm_t *x = &s->comms[i - 1];
+        if (x->ns == ns && x->cid == c->cid && x->size == c->comm_size) {
+            m = x;
+            break;
+        }
+    }
+    if (NULL == m) {
+        ocomm_t *v = realloc(s->comms, (s->num_comms + 1) * sizeof(*v));
+        if (NULL == v) {
+            return OTF2_UNDEFINED_COMM;
+        }
+        s->comms = v;
+        m = &v[s->num_comms];
+        m->members = malloc((size_t) c->comm_size * sizeof(*m->members));
+        if (NULL == m->members) {
+            return OTF2_UNDEFINED_COMM;
+        }
+        for (int64_t r = 0; r < c->comm_size; ++r) {
+            m->members[r] = -1;
+        }
+        m->ns = ns;
+        m->cid = c->cid;
+        m->size = c->comm_size;
+        s->num_comms++;
+    }
+    if (-1 == m->members[c->comm_rank]) {
+        m->members[c->comm_rank] = rank;
+    } else if (m->members[c->comm_rank] != rank) {
+        s->comm_conflicts++; /* a context id reused by other ranks: the first kept */
+    }
+    return (OTF2_CommRef) (s->num_ns + (size_t) (m - s->comms));
+}
+
+/* A collective completion: see the file comment. */
+static int ot_coll(otf_t *s, const listen_event_t *ev, size_t loc, OTF2_EvtWriter *w)
+{
+    const listen_type_t *t = ev->type;
+    listen_coll_t c;
+    uint64_t ts0, ts1;
+    OTF2_CommRef comm = OTF2_UNDEFINED_COMM;
+    OTF2_RegionRef region = t->id;
+    bool records;
+
+    listen_event_coll(ev, &c);
+    records = 0 <= c.kind && c.kind < (int64_t) COLL_KINDS
+              && 0 == (c.flags & LISTEN_COLL_FLAG_INTER) && 0 < c.comm_size
+              && c.comm_size <= s->ns_max_rank[s->ns_of[ev->proc->id]] + 1 && 0 <= c.comm_rank
+              && c.comm_rank < c.comm_size && c.root < c.comm_size && 0 <= c.cid;
+    if (records) {
+        comm = comm_ref(s, s->ns_of[ev->proc->id], ev->proc->rank, &c);
+        if (OTF2_UNDEFINED_COMM == comm) {
+            return -1;
+        }
+        region = (OTF2_RegionRef) (s->reg->num_types + (size_t) c.kind);
+    } else {
+        s->coll_plain++;
+    }
+    ts0 = ts_of(s, loc, c.start);
+    if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)
+        || (records && OTF2_SUCCESS != OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts0))) {
+        return -1;
+    }
+    ts1 = ts_of(s, loc, c.end);
+    if ((records
+         && OTF2_SUCCESS
+                != OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts1, coll_kinds[c.kind].op, comm,
+                                                   0 <= c.root ? (uint32_t) c.root
+                                                               : OTF2_UNDEFINED_UINT32,
+                                                   c.sent, c.recv))
+        || OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts1, region)) {
+        return -1;
+    }
+    return 0;
+}
+
 static int ot_event(void *ctx, const listen_event_t *ev)
 {
     otf_t *s = ctx;
@@ -354,6 +489,9 @@ static int ot_event(void *ctx, const listen_event_t *ev)
 
     if (NULL == ids || 0 != add_attrs(s, ids, ev)) {
         return -1;
+    }
+    if (LISTEN_P2P_COLL == t->p2p) {
+        return ot_coll(s, ev, loc, w);
     }
     if (LISTEN_P2P_NONE == t->p2p) {
         uint64_t ts = ts_of(s, loc, ev->time_ns);
@@ -530,21 +668,35 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
     for (size_t t = 0; t < s->type_attrs.n && t < reg->num_types && 0 == ret; ++t) {
         const listen_type_t *lt = reg->types[t];
         OTF2_StringRef n, d, e;
-        bool p2p;
+        bool p2p, coll;
         char desc[600];
         if (NULL == s->type_attrs.v[t]) {
             continue;
         }
-        p2p = LISTEN_P2P_NONE != lt->p2p;
+        p2p = LISTEN_P2P_SEND == lt->p2p || LISTEN_P2P_RECV == lt->p2p;
+        coll = LISTEN_P2P_COLL == lt->p2p;
         snprintf(desc, sizeof(desc), "MPI_T event on source %s", lt->source);
         n = str(&st, lt->name);
         d = str(&st, desc);
         e = str(&st, "");
         if (OTF2_SUCCESS
             != OTF2_GlobalDefWriter_WriteRegion(gw, (OTF2_RegionRef) t, n, n, d,
-                                                p2p ? OTF2_REGION_ROLE_POINT2POINT
-                                                    : OTF2_REGION_ROLE_ARTIFICIAL,
-                                                p2p ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
+                                                p2p    ? OTF2_REGION_ROLE_POINT2POINT
+                                                : coll ? OTF2_REGION_ROLE_COLL_OTHER
+                                                       : OTF2_REGION_ROLE_ARTIFICIAL,
+                                                p2p || coll ? OTF2_PARADIGM_MPI
+                                                            : OTF2_PARADIGM_USER,
+                                                OTF2_REGION_FLAG_NONE, e, 0, 0)) {
+            ret = -1;
+        }
+    }
+    /* the collectives' regions, numbered after the types */
+    for (size_t k = 0; k < COLL_KINDS && 0 == ret; ++k) {
+        OTF2_StringRef n = str(&st, coll_kinds[k].name), e = str(&st, "");
+        if (OTF2_SUCCESS
+            != OTF2_GlobalDefWriter_WriteRegion(gw, (OTF2_RegionRef) (reg->num_types + k), n, n,
+                                                str(&st, "MPI collective (ompi.mpi.coll_complete)"),
+                                                coll_kinds[k].role, OTF2_PARADIGM_MPI,
                                                 OTF2_REGION_FLAG_NONE, e, 0, 0)) {
             ret = -1;
         }
@@ -600,6 +752,38 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
             ret = -1;
         }
         free(ranks);
+    }
+    /* the communicators of collectives: members in comm rank order (a rank
+     * that reported none of its collectives is left out) */
+    for (size_t i = 0; i < s->num_comms && 0 == ret; ++i) {
+        const ocomm_t *m = &s->comms[i];
+        uint64_t *members = malloc((size_t) m->size * sizeof(*members));
+        uint32_t n = 0;
+        char name[64];
+        OTF2_StringRef cn;
+        if (NULL == members) {
+            ret = -1;
+            break;
+        }
+        for (int64_t r = 0; r < m->size; ++r) {
+            if (0 <= m->members[r]) {
+                members[n++] = (uint64_t) m->members[r];
+            }
+        }
+        snprintf(name, sizeof(name), "communicator %lld (%lld ranks)", (long long) m->cid,
+                 (long long) m->size);
+        cn = str(&st, name);
+        if (OTF2_SUCCESS
+                != OTF2_GlobalDefWriter_WriteGroup(gw, (OTF2_GroupRef) (2 * s->num_ns + i), cn,
+                                                   OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                                   OTF2_GROUP_FLAG_NONE, n, members)
+            || OTF2_SUCCESS
+                   != OTF2_GlobalDefWriter_WriteComm(gw, (OTF2_CommRef) (s->num_ns + i), cn,
+                                                     (OTF2_GroupRef) (2 * s->num_ns + i),
+                                                     (OTF2_CommRef) m->ns, OTF2_COMM_FLAG_NONE)) {
+            ret = -1;
+        }
+        free(members);
     }
     free(hosts);
     return ret || st.bad ? -1 : 0;
@@ -690,6 +874,13 @@ static void ot_report(void *ctx, FILE *f)
             "match the wrong messages)\n",
             (unsigned long long) s->clamped, (unsigned long long) s->unmapped_peers,
             (unsigned long long) s->unsafe);
+    fprintf(f,
+            "  trace.otf2/: %zu communicators of collectives defined, %llu collectives without "
+            "MpiCollectiveBegin/End (on an intercommunicator, or fields out of range), %llu "
+            "collective records whose comm rank another rank had reported (a context id reused "
+            "by other ranks)\n",
+            s->num_comms, (unsigned long long) s->coll_plain,
+            (unsigned long long) s->comm_conflicts);
 }
 
 static void ot_destroy(void *ctx)
@@ -706,6 +897,10 @@ static void ot_destroy(void *ctx)
     for (size_t k = 0; k < s->num_ns; ++k) {
         free(s->ns_loc[k]);
     }
+    for (size_t i = 0; i < s->num_comms; ++i) {
+        free(s->comms[i].members);
+    }
+    free(s->comms);
     for (size_t a = 0; a < s->num_attrs; ++a) {
         free(s->attrs[a].name);
     }

@@ -14,7 +14,11 @@
  * with their fields as args; point-to-point completions are slices
  * ("ph":"X") from the request's start to its completion, on "p2p" threads
  * (lanes: overlapping requests of a rank go to different lanes, so slices
- * nest properly); a send and the receive that matches it are joined by a
+ * nest properly); collective completions are slices named after the call
+ * ("MPI_Allreduce", ...) on "collectives" threads, lanes alike, so a
+ * collective's slices on its ranks line up on the timeline (their fields,
+ * cid and seq among them, say which belong together); a send and the
+ * receive that matches it are joined by a
  * flow arrow ("ph":"s" / "ph":"f"). Matching: same namespace, sender,
  * receiver (world ranks) and tag, in order (MPI's non-overtaking rule), and
  * equal byte counts; communicators are not compared (their handles are
@@ -69,10 +73,10 @@ typedef struct {
                               through stdio, events composed in its buffer (ap()) */
     bool first;
     int64_t origin;
-    listen_slots_t types; /**< listen_json_type_t per type id */
-    uint32_t *ns_of;      /**< namespace number per process id */
-    int64_t (*lane_end)[LANES];
-    uint32_t *lanes_named;
+    listen_slots_t types;           /**< listen_json_type_t per type id */
+    uint32_t *ns_of;                /**< namespace number per process id */
+    int64_t (*lane_end)[2 * LANES]; /**< per process: p2p lanes, then collective lanes */
+    uint64_t *lanes_named;
     uint64_t *uncertainty; /**< per process id, its most uncertain clock offset (ns) */
     size_t num_procs;
     pq_t *q;
@@ -183,7 +187,7 @@ static int pf_begin(void *ctx, const listen_registry_t *reg)
                 break;
             }
         }
-        for (int l = 0; l < LANES; ++l) {
+        for (int l = 0; l < 2 * LANES; ++l) {
             s->lane_end[i][l] = INT64_MIN;
         }
         if (NULL == o || NULL == a) {
@@ -403,6 +407,62 @@ static int match(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bo
     return 0;
 }
 
+/**
+ * A slice ("ph":"X") of event @p ev from @p start to @p end on the first
+ * lane of @p family (0 p2p, 1 collectives) free at its start (records
+ * come in completion order, so a lane's last end is its latest), named
+ * @p name (JSON text). Its thread id in *@p tid_out when not NULL.
+ */
+static void slice(pf_t *s, const listen_json_type_t *pt, const listen_event_t *ev, int family,
+                  int64_t start, int64_t end, const char *name, size_t name_len, uint32_t *tid_out)
+{
+    static const char *const families[2] = {"p2p", "collectives"};
+    uint32_t pid = ev->proc->id + 1;
+    int lane = LANES - 1, at;
+
+    if (end < start) {
+        end = start;
+    }
+    for (int l = 0; l < LANES; ++l) {
+        if (s->lane_end[ev->proc->id][family * LANES + l] <= start) {
+            lane = l;
+            break;
+        }
+    }
+    at = family * LANES + lane;
+    s->lane_end[ev->proc->id][at] = end;
+    if (!(s->lanes_named[ev->proc->id] & (UINT64_C(1) << at))) {
+        s->lanes_named[ev->proc->id] |= UINT64_C(1) << at;
+        bsep(s);
+        APS(s, "{\"ph\":\"M\",\"pid\":");
+        ap_u64(s, pid);
+        APS(s, ",\"tid\":");
+        ap_u64(s, (uint64_t) at + 1);
+        APS(s, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
+        ap(s, families[family], strlen(families[family]));
+        APS(s, " ");
+        ap_u64(s, (uint64_t) lane);
+        APS(s, "\"}}");
+    }
+    bsep(s);
+    APS(s, "{\"ph\":\"X\",\"pid\":");
+    ap_u64(s, pid);
+    APS(s, ",\"tid\":");
+    ap_u64(s, (uint64_t) at + 1);
+    APS(s, ",\"ts\":");
+    ap_ts(s, start, s->origin);
+    APS(s, ",\"dur\":");
+    ap_ts(s, end, start);
+    APS(s, ",\"name\":");
+    ap(s, name, name_len);
+    APS(s, ",\"cat\":");
+    ap(s, pt->source, pt->source_len);
+    write_args(s, pt, ev);
+    if (NULL != tid_out) {
+        *tid_out = (uint32_t) at + 1;
+    }
+}
+
 static int pf_event(void *ctx, const listen_event_t *ev)
 {
     pf_t *s = ctx;
@@ -425,50 +485,34 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         APS(s, ",\"cat\":");
         ap(s, pt->source, pt->source_len);
         write_args(s, pt, ev);
+    } else if (LISTEN_P2P_COLL == t->p2p) {
+        static const char *const kinds[]
+            = {"MPI_Barrier",   "MPI_Bcast",          "MPI_Gather",
+               "MPI_Gatherv",   "MPI_Scatter",        "MPI_Scatterv",
+               "MPI_Allgather", "MPI_Allgatherv",     "MPI_Alltoall",
+               "MPI_Alltoallv", "MPI_Alltoallw",      "MPI_Reduce",
+               "MPI_Allreduce", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
+               "MPI_Scan",      "MPI_Exscan"};
+        listen_coll_t c;
+        listen_event_coll(ev, &c);
+        if (0 <= c.kind && c.kind < (int64_t) (sizeof(kinds) / sizeof(kinds[0]))) {
+            char name[40];
+            int len = snprintf(name, sizeof(name), "\"%s\"", kinds[c.kind]);
+            slice(s, pt, ev, 1, c.start, c.end, name, (size_t) len, NULL);
+        } else {
+            slice(s, pt, ev, 1, c.start, c.end, pt->name, pt->name_len, NULL);
+        }
     } else {
         listen_p2p_t p2p;
         uint32_t ns = s->ns_of[ev->proc->id];
         int64_t start, end;
-        int lane = LANES - 1;
+        uint32_t tid;
         pend_t me;
 
         listen_event_p2p(ev, &p2p);
         start = p2p.start;
         end = p2p.end < start ? start : p2p.end;
-        /* the first lane free at the slice's start (records come in
-         * completion order, so a lane's last end is its latest) */
-        for (int l = 0; l < LANES; ++l) {
-            if (s->lane_end[ev->proc->id][l] <= start) {
-                lane = l;
-                break;
-            }
-        }
-        s->lane_end[ev->proc->id][lane] = end;
-        if (!(s->lanes_named[ev->proc->id] & (1u << lane))) {
-            s->lanes_named[ev->proc->id] |= 1u << lane;
-            bsep(s);
-            APS(s, "{\"ph\":\"M\",\"pid\":");
-            ap_u64(s, pid);
-            APS(s, ",\"tid\":");
-            ap_u64(s, (uint64_t) lane + 1);
-            APS(s, ",\"name\":\"thread_name\",\"args\":{\"name\":\"p2p ");
-            ap_u64(s, (uint64_t) lane);
-            APS(s, "\"}}");
-        }
-        bsep(s);
-        APS(s, "{\"ph\":\"X\",\"pid\":");
-        ap_u64(s, pid);
-        APS(s, ",\"tid\":");
-        ap_u64(s, (uint64_t) lane + 1);
-        APS(s, ",\"ts\":");
-        ap_ts(s, start, s->origin);
-        APS(s, ",\"dur\":");
-        ap_ts(s, end, start);
-        APS(s, ",\"name\":");
-        ap(s, pt->name, pt->name_len);
-        APS(s, ",\"cat\":");
-        ap(s, pt->source, pt->source_len);
-        write_args(s, pt, ev);
+        slice(s, pt, ev, 0, start, end, pt->name, pt->name_len, &tid);
         me.ts = start + (end - start) / 2; /* inside the slice: the arrow binds to it */
         me.start = start;
         me.end = end;
@@ -476,7 +520,7 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         me.uncertainty = s->uncertainty[ev->proc->id];
         me.bytes = p2p.bytes;
         me.pid = pid;
-        me.tid = (uint32_t) lane + 1;
+        me.tid = tid;
         if (!(LISTEN_P2P_SEND == t->p2p
                   ? listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, p2p.peer)
                   : listen_procs_pairable(s->reg, ev->proc->nspace, p2p.peer, ev->proc->rank))) {

@@ -195,6 +195,43 @@ static int proc_types_fit(listen_proc_t *p, size_t ntypes)
     return 0;
 }
 
+/* The collective completion event (this project's ompi.mpi.coll_complete,
+ * or any event with the same name suffix and fields) */
+static void classify_coll(listen_type_t *t, const mca_common_evt_wire_type_t *w)
+{
+    static const char *const names[LISTEN_COLL_FIELDS] = {"kind",       "root", "op",  "bytes_sent",
+                                                          "bytes_recv", "cid",  "seq", "comm_rank",
+                                                          "comm_size",  "flags"};
+    const char *suffix = "coll_complete";
+    size_t n = strlen(t->name);
+
+    if (n < strlen(suffix) || 0 != strcmp(t->name + n - strlen(suffix), suffix)) {
+        return;
+    }
+    t->p2p_start = mca_common_evt_wire_element_find(w, "start_time");
+    t->p2p_complete = mca_common_evt_wire_element_find(w, "complete_time");
+    if (0 > t->p2p_start || 0 > t->p2p_complete
+        || MCA_COMMON_EVT_WIRE_ELEM_DOUBLE == t->elements[t->p2p_start].type
+        || MCA_COMMON_EVT_WIRE_ELEM_BOOL == t->elements[t->p2p_start].type
+        || MCA_COMMON_EVT_WIRE_ELEM_DOUBLE == t->elements[t->p2p_complete].type
+        || MCA_COMMON_EVT_WIRE_ELEM_BOOL == t->elements[t->p2p_complete].type) {
+        return;
+    }
+    for (int i = 0; i < LISTEN_COLL_FIELDS; ++i) {
+        int e = mca_common_evt_wire_element_find(w, names[i]);
+        uint8_t et;
+        if (0 > e) {
+            return;
+        }
+        et = t->elements[e].type;
+        if (MCA_COMMON_EVT_WIRE_ELEM_DOUBLE == et || MCA_COMMON_EVT_WIRE_ELEM_BOOL == et) {
+            return; /* the fields must be integers */
+        }
+        t->coll[i] = e;
+    }
+    t->p2p = LISTEN_P2P_COLL;
+}
+
 /* The p2p completion events (this project's ompi.mpi.p2p_*_complete, or any
  * event with the same name suffix and fields) */
 static void classify_p2p(listen_type_t *t)
@@ -232,6 +269,9 @@ static void classify_p2p(listen_type_t *t)
         }
     }
     t->p2p = kind;
+    if (LISTEN_P2P_NONE == kind) {
+        classify_coll(t, &w);
+    }
 }
 
 /* Key of a type: name, source, then (type byte, name) per element. */

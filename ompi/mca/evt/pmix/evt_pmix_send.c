@@ -39,37 +39,6 @@ int64_t ompi_evt_pmix_now_ns(void)
     return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* The clock of batch ages and drop polls. Context: ANY. */
-static int64_t sender_now(const ompi_evt_pmix_sender_t *s)
-{
-    struct timespec ts;
-
-    (void) clock_gettime(s->clock, &ts);
-    return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Pick that clock. The progress function reads it at every call, in the
- * busy loop of a waiting MPI call: the coarse clock is read from the vDSO
- * page without the hardware clock (6-9 ns against 30 on the reference
- * machine's kvm-clock), and a flush interval of milliseconds needs no
- * finer tick. Context: INIT. */
-static void sender_pick_clock(ompi_evt_pmix_sender_t *s)
-{
-    struct timespec res;
-    int64_t tick;
-
-    s->clock = CLOCK_MONOTONIC;
-    s->due_ns = s->params.flush_interval_ns;
-    if (0 != clock_getres(CLOCK_MONOTONIC_COARSE, &res)) {
-        return;
-    }
-    tick = (int64_t) res.tv_sec * 1000000000 + res.tv_nsec;
-    if (0 < tick && 2 * tick <= s->params.flush_interval_ns) {
-        s->clock = CLOCK_MONOTONIC_COARSE;
-        s->due_ns = s->params.flush_interval_ns - tick;
-    }
-}
-
 /* Statuses that say the server is gone: nothing will ever be sent again. */
 static bool status_is_lost(pmix_status_t status)
 {
@@ -240,7 +209,7 @@ static void batch_begin(ompi_evt_pmix_sender_t *s)
 static void batch_item_added(ompi_evt_pmix_sender_t *s)
 {
     if (0 == s->batch_items++) {
-        s->batch_t0 = sender_now(s);
+        s->batch_t0 = ompi_evt_pmix_now_ns();
     }
 }
 
@@ -394,8 +363,7 @@ int ompi_evt_pmix_sender_construct(ompi_evt_pmix_sender_t *s,
             PMIX_INFO_LOAD(&slot->info[3], PMIX_EVENT_CUSTOM_RANGE, &targets, PMIX_DATA_ARRAY);
         }
     }
-    sender_pick_clock(s);
-    s->last_poll = sender_now(s);
+    s->last_poll = ompi_evt_pmix_now_ns();
     atomic_store_explicit(&s->state, OMPI_EVT_PMIX_SEND_UNCONNECTED, memory_order_relaxed);
     return OPAL_SUCCESS;
 
@@ -590,14 +558,19 @@ int ompi_evt_pmix_sender_progress(ompi_evt_pmix_sender_t *s)
         (void) pthread_mutex_unlock(&s->lock);
         return 0;
     }
-    now = sender_now(s);
-    if (now - s->last_poll >= s->due_ns) {
+    /* CLOCK_MONOTONIC, although this is read at every progress call: the
+     * coarse clock lags it by more than its resolution (up to 7 ms against
+     * a 4 ms tick on a tickless kernel, measured), so no margin derived
+     * from the resolution would keep a batch from waiting past the flush
+     * interval */
+    now = ompi_evt_pmix_now_ns();
+    if (now - s->last_poll >= s->params.flush_interval_ns) {
         /* drops of records that never reached us (full rings) travel even
          * when no record does */
         s->last_poll = now;
         poll_drops(s);
     }
-    if (s->enc.open && 0 < s->batch_items && !s->finishing && now - s->batch_t0 >= s->due_ns
+    if (s->enc.open && 0 < s->batch_items && !s->finishing && now - s->batch_t0 >= s->params.flush_interval_ns
         && OPAL_SUCCESS == queue_batch(s)) {
         ++n;
     }

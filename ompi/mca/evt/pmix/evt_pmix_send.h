@@ -130,14 +130,6 @@ typedef struct ompi_evt_pmix_sender_t {
     size_t batch_items; /**< records and drop entries in the open batch */
     int64_t batch_t0;   /**< clock ns of the open batch's first item */
     int64_t last_poll;  /**< clock ns of the last drop poll */
-    /** The clock of batch ages and drop polls (read at every progress
-     *  call): CLOCK_MONOTONIC_COARSE when its tick is at most half the
-     *  flush interval, else CLOCK_MONOTONIC. */
-    clockid_t clock;
-    /** Age (on that clock) at which a batch leaves: the flush interval
-     *  less one tick of the clock, so that no batch waits longer than the
-     *  interval. */
-    int64_t due_ns;
     ompi_evt_pmix_slot_t *slots;
     int nslots;
     uint64_t fill; /**< next slot to fill (index mod nslots) */

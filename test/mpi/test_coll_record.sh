@@ -1,0 +1,105 @@
+#!/bin/sh
+# A job's collectives in the outputs a person opens: test_coll_events
+# (every collective kind, blocking and nonblocking, and two on an
+# intercommunicator) under ompi-evt-record with -np 4. Per output:
+# events.jsonl (parsed as JSON): every collective event's (cid, seq) on an
+# intracommunicator is held by exactly comm_size events, one per comm rank,
+# all of the same kind, with the comm_size of the group (a reader can group
+# them); trace.json (parsed): one slice per collective event on a
+# "collectives" thread, named after the call; trace.otf2 (otf2-print, no
+# warning): one MpiCollectiveEnd per intracommunicator collective, and its
+# communicators defined. A context id freed and given to a new communicator
+# numbers from 0 again: the groups are told apart by each rank's
+# communicator_freed events. Skipped (77) without python3.
+set -u
+B=${EVT_TOP_BUILDDIR:?run from make check}
+rec="$B/tools/ompi-evt-record"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ko() { echo "FAIL: $*"; fail=1; }
+
+timeout 180 "$rec" -q -o "$tmp/rec" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
+    "$PWD/test_coll_events" >"$tmp/log" 2>&1
+rc=$?
+cat "$tmp/log"
+[ "$rc" -eq 0 ] || ko "ompi-evt-record exit $rc"
+grep -q "test_coll_events: [0-9]* passed, 0 failed" "$tmp/log" || ko "the program's own checks"
+
+python3 - "$tmp/rec" >"$tmp/py.out" 2>&1 <<'PY'
+import json, sys
+d = sys.argv[1]
+bad = []
+kinds = ["MPI_Barrier", "MPI_Bcast", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
+         "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv",
+         "MPI_Alltoallw", "MPI_Reduce", "MPI_Allreduce", "MPI_Reduce_scatter",
+         "MPI_Reduce_scatter_block", "MPI_Scan", "MPI_Exscan"]
+events = [json.loads(l) for l in open(d + "/events.jsonl")]
+coll = [e for e in events if e.get("event") == "ompi.mpi.coll_complete"]
+# a context id given to a new communicator numbers from 0 again: a rank's
+# lives of a communicator handle end with its communicator_freed event
+frees = [(e["rank"], e["fields"]["handle"], e["time_ns"]) for e in events
+         if e.get("event") == "ompi.mpi.communicator_freed"]
+intra = []
+for e in coll:
+    f = e["fields"]
+    if f["flags"] & 1:
+        continue
+    f["life"] = sum(1 for r, h, t in frees
+                    if r == e["rank"] and h == f["comm"] and t < e["time_ns"])
+    intra.append(f)
+groups = {}
+for f in intra:
+    groups.setdefault((f["cid"], f["life"], f["seq"], f["comm_size"]), []).append(f)
+for (cid, lf, seq, size), fs in groups.items():
+    ranks = sorted(f["comm_rank"] for f in fs)
+    if ranks != list(range(size)):
+        bad.append("cid %d seq %d: comm ranks %s, want 0..%d" % (cid, seq, ranks, size - 1))
+    if len({f["kind"] for f in fs}) != 1:
+        bad.append("cid %d seq %d: kinds %s" % (cid, seq, sorted({f["kind"] for f in fs})))
+seen = {f["kind"] for f in intra}
+if seen != set(range(17)):
+    bad.append("kinds recorded %s, want all 17" % sorted(seen))
+trace = json.load(open(d + "/trace.json"))
+names = {}
+for e in trace["traceEvents"]:
+    if e.get("ph") == "M" and e.get("name") == "thread_name":
+        names[(e["pid"], e["tid"])] = e["args"]["name"]
+slices = [e for e in trace["traceEvents"] if e.get("ph") == "X"
+          and names.get((e["pid"], e["tid"]), "").startswith("collectives ")]
+if len(slices) != len(coll):
+    bad.append("%d collective slices in trace.json, %d events" % (len(slices), len(coll)))
+if any(s["name"] not in kinds for s in slices):
+    bad.append("slices named %s" % sorted({s["name"] for s in slices} - set(kinds)))
+print("events %d intra %d groups %d slices %d" % (len(coll), len(intra), len(groups), len(slices)))
+print("intra_events %d" % len(intra))
+for b in bad:
+    print("BAD: " + b)
+sys.exit(1 if bad else 0)
+PY
+prc=$?
+cat "$tmp/py.out"
+[ "$prc" -eq 0 ] || ko "events.jsonl / trace.json"
+intra=$(sed -n 's/^intra_events //p' "$tmp/py.out")
+
+otf2-print "$tmp/rec/trace.otf2/traces.otf2" >"$tmp/otf2.txt" 2>"$tmp/otf2.err"
+orc=$?
+[ "$orc" -eq 0 ] || ko "otf2-print exit $orc"
+if [ -s "$tmp/otf2.err" ]; then
+    head "$tmp/otf2.err"
+    ko "otf2-print wrote to stderr"
+fi
+ends=$(grep -c "^MPI_COLLECTIVE_END " "$tmp/otf2.txt")
+begins=$(grep -c "^MPI_COLLECTIVE_BEGIN " "$tmp/otf2.txt")
+echo "otf2: $begins MpiCollectiveBegin, $ends MpiCollectiveEnd"
+[ "${intra:-x}" = "$ends" ] && [ "$ends" = "$begins" ] ||
+    ko "otf2: $begins begin / $ends end records, want $intra each"
+otf2-print -G "$tmp/rec/trace.otf2/traces.otf2" >"$tmp/defs.txt" 2>&1
+comms=$(grep -c "^COMM " "$tmp/defs.txt")
+[ "$comms" -ge 2 ] || ko "otf2: $comms communicators defined (MPI_COMM_WORLD and the duplicates)"
+if grep -q "MPI_COLLECTIVE_END .*Communicator: UNDEFINED" "$tmp/otf2.txt"; then
+    ko "otf2: a collective record without its communicator"
+fi
+[ $fail -eq 0 ] && echo "PASS: test_coll_record"
+exit $fail
