@@ -26,5 +26,5 @@ for r in $(seq "$REPS"); do
     done
 done
 echo "bench_coll: $REPS interleaved rounds, mpirun -np 2 --bind-to core; $(nproc) cores; ns per call"
-awk -f "$(dirname "$0")/summarize_rounds.awk" "$out" | sort -k2,2 -s
+awk -f "$(dirname "$0")/summarize_rounds.awk" "$out" | sort -b -k2,2 -s
 rm -f "$out"
