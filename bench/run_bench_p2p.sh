@@ -1,35 +1,9 @@
 #!/bin/sh
-# make bench: bench_p2p under mpirun -np 2 in every configuration,
-# interleaved (one run of each configuration per round, ABCD ABCD ...),
-# REPS rounds (default 15). Prints per configuration and figure the median,
-# its ratio to the plain binary's median, and the spread of the runs
-# (min..max, and the interquartile range relative to the median).
-#   plain     bench_p2p_plain (not linked with libompi_evt)
-#   plain2    the same binary again: the A/A difference shows the noise
-#   nolisten  bench_p2p, nobody listens
-#   sync      bench_p2p listen, --mca evt sync
-#   ring      bench_p2p listen, --mca evt ring (if mca_evt_ring.so is built)
+# make bench: bench_p2p in every configuration, REPS rounds (default 15),
+# medians and ratios to the plain binary (run_rounds.sh); then the
+# listener's cost measured inside one job.
 : "${MPIRUN:=mpirun}"
-REPS=${REPS:-15}
-# run from the build folder (make bench does), where the binaries are
-out=$(mktemp)
-configs="plain nolisten plain2 sync"
-[ -e "$EVT_TOP_BUILDDIR/components/mca_evt_ring.so" ] && configs="$configs ring"
-for r in $(seq "$REPS"); do
-    for c in $configs; do
-        case $c in
-            plain|plain2) cmd="./bench_p2p_plain" ;;
-            nolisten) cmd="./bench_p2p" ;;
-            sync) cmd="--mca evt sync ./bench_p2p listen" ;;
-            ring) cmd="--mca evt ring ./bench_p2p listen" ;;
-        esac
-        # shellcheck disable=SC2086 # cmd: words on purpose
-        $MPIRUN -np 2 --bind-to core $cmd 2>/dev/null | awk -v c=$c '/^RESULT/ {print c, $2, $3}' >>"$out"
-    done
-done
-echo "bench_p2p: $REPS interleaved rounds, mpirun -np 2 --bind-to core; $(nproc) cores"
-awk -f "$(dirname "$0")/summarize_rounds.awk" "$out"
-rm -f "$out"
+"$(dirname "$0")/run_rounds.sh" bench_p2p "${REPS:-15}"
 # The listener's cost inside one job (less disturbed by other load): per
 # pair of blocks (listening / not), the ratio; median and quartiles.
 for c in sync ring; do

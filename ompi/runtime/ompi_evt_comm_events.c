@@ -321,30 +321,29 @@ static int evt_Comm_get_parent(MPI_Comm *parent)
     return rc;
 }
 
+/** Body of the wrappers of MPI_Comm_free and MPI_Comm_disconnect (the next
+ *  PMPI_@p name on @p comm): a successful release raises
+ *  communicator_freed and starts the numbering of the communicator's
+ *  collectives again (its context id may be given to a later one). */
+#define COMM_RELEASE(name, comm)                                                 \
+    do {                                                                         \
+        uint64_t handle_ = NULL != (comm) ? (uint64_t) (uintptr_t) * (comm) : 0; \
+        uint32_t cid_ = ompi_evt_coll_cid((MPI_Comm) (uintptr_t) handle_);       \
+        int rc_ = EVT_CALL_NEXT(name, (comm));                                   \
+        if (MPI_SUCCESS == rc_) {                                                \
+            ompi_evt_coll_forget(cid_);                                          \
+        }                                                                        \
+        return comm_freed(rc_, handle_);                                         \
+    } while (0)
+
 static int evt_Comm_free(MPI_Comm *comm)
 {
-    uint64_t handle = NULL != comm ? (uint64_t) (uintptr_t) *comm : 0;
-    /* its context id may be given to a later communicator */
-    uint32_t cid = ompi_evt_coll_cid((MPI_Comm) (uintptr_t) handle);
-    int rc = EVT_CALL_NEXT(Comm_free, (comm));
-
-    if (MPI_SUCCESS == rc) {
-        ompi_evt_coll_forget(cid);
-    }
-    return comm_freed(rc, handle);
+    COMM_RELEASE(Comm_free, comm);
 }
 
 static int evt_Comm_disconnect(MPI_Comm *comm)
 {
-    uint64_t handle = NULL != comm ? (uint64_t) (uintptr_t) *comm : 0;
-    /* its context id may be given to a later communicator */
-    uint32_t cid = ompi_evt_coll_cid((MPI_Comm) (uintptr_t) handle);
-    int rc = EVT_CALL_NEXT(Comm_disconnect, (comm));
-
-    if (MPI_SUCCESS == rc) {
-        ompi_evt_coll_forget(cid);
-    }
-    return comm_freed(rc, handle);
+    COMM_RELEASE(Comm_disconnect, comm);
 }
 
 static int evt_Comm_set_name(MPI_Comm comm, const char *comm_name)

@@ -66,17 +66,24 @@ bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
     return true;
 }
 
+/** The slot of a point-to-point operation. */
+static inline p2p_slot_t p2p_desc(int kind, int mode, int started, int64_t start, uint64_t bytes,
+                                  MPI_Comm comm, int peer, int tag)
+{
+    return (p2p_slot_t){.start = start,
+                        .bytes = bytes,
+                        .comm = comm,
+                        .peer = peer,
+                        .tag = tag,
+                        .kind = (uint8_t) kind,
+                        .mode = (uint8_t) mode,
+                        .started = (uint8_t) started};
+}
+
 bool ompi_evt_p2p_track(MPI_Request req, int kind, int mode, int started, int64_t start,
                         uint64_t bytes, MPI_Comm comm, int peer, int tag)
 {
-    const p2p_slot_t desc = {.start = start,
-                             .bytes = bytes,
-                             .comm = comm,
-                             .peer = peer,
-                             .tag = tag,
-                             .kind = (uint8_t) kind,
-                             .mode = (uint8_t) mode,
-                             .started = (uint8_t) started};
+    const p2p_slot_t desc = p2p_desc(kind, mode, started, start, bytes, comm, peer, tag);
 
     return ompi_evt_p2p_track_slot(req, &desc);
 }
@@ -112,14 +119,7 @@ void ompi_evt_p2p_settle(int s, MPI_Request handle, const MPI_Status *status, bo
 void ompi_evt_p2p_done_at_start(MPI_Request req, int kind, int64_t start, int64_t done,
                                 uint64_t bytes, MPI_Comm comm, int peer, int tag)
 {
-    const p2p_slot_t slot = {.start = start,
-                             .bytes = bytes,
-                             .comm = comm,
-                             .peer = peer,
-                             .tag = tag,
-                             .kind = (uint8_t) kind,
-                             .mode = P2P_MODE_NONBLOCKING,
-                             .started = 1};
+    const p2p_slot_t slot = p2p_desc(kind, P2P_MODE_NONBLOCKING, 1, start, bytes, comm, peer, tag);
 
     ompi_evt_p2p_done_at_start_slot(req, &slot, done);
 }

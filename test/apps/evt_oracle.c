@@ -169,358 +169,161 @@ int MPI_Startall(int n, MPI_Request reqs[])
 /* Collectives: a call that succeeded counts (as the event is raised), blocking
  * and nonblocking alike (the test bed's programs complete every request
  * they start). */
-int MPI_Barrier(MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Barrier);
-    rc = next(comm);
-    oracle_coll[K_BARRIER] += MPI_SUCCESS == rc;
-    return rc;
-}
+/** A collective wrapper: MPI function @p fn of kind @p kind, its
+ *  parameters and the arguments passed on. */
+#define ORACLE_COLL(fn, kind, params, args)      \
+    int fn params                                \
+    {                                            \
+        int rc_;                                 \
+        ORACLE_NEXT(fn);                         \
+        rc_ = next args;                         \
+        oracle_coll[kind] += MPI_SUCCESS == rc_; \
+        return rc_;                              \
+    }
 
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ibarrier);
-    rc = next(comm, request);
-    oracle_coll[K_BARRIER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Bcast);
-    rc = next(buffer, count, datatype, root, comm);
-    oracle_coll[K_BCAST] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-               MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ibcast);
-    rc = next(buffer, count, datatype, root, comm, request);
-    oracle_coll[K_BCAST] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Gather);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    oracle_coll[K_GATHER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Igather);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-    oracle_coll[K_GATHER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Gatherv);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    oracle_coll[K_GATHERV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Igatherv);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
-              request);
-    oracle_coll[K_GATHERV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Scatter);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    oracle_coll[K_SCATTER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Iscatter);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-    oracle_coll[K_SCATTER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Scatterv);
-    rc = next(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    oracle_coll[K_SCATTERV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Iscatterv);
-    rc = next(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
-              request);
-    oracle_coll[K_SCATTERV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Allgather);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    oracle_coll[K_ALLGATHER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Iallgather);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-    oracle_coll[K_ALLGATHER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Allgatherv);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-    oracle_coll[K_ALLGATHERV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Iallgatherv);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
-    oracle_coll[K_ALLGATHERV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Alltoall);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    oracle_coll[K_ALLTOALL] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ialltoall);
-    rc = next(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
-    oracle_coll[K_ALLTOALL] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Alltoallv);
-    rc = next(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-    oracle_coll[K_ALLTOALLV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ialltoallv);
-    rc = next(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-              request);
-    oracle_coll[K_ALLTOALLV] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Alltoallw);
-    rc = next(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-              comm);
-    oracle_coll[K_ALLTOALLW] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                   MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ialltoallw);
-    rc = next(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-              comm, request);
-    oracle_coll[K_ALLTOALLW] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Reduce);
-    rc = next(sendbuf, recvbuf, count, datatype, op, root, comm);
-    oracle_coll[K_REDUCE] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ireduce);
-    rc = next(sendbuf, recvbuf, count, datatype, op, root, comm, request);
-    oracle_coll[K_REDUCE] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Allreduce);
-    rc = next(sendbuf, recvbuf, count, datatype, op, comm);
-    oracle_coll[K_ALLREDUCE] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Iallreduce);
-    rc = next(sendbuf, recvbuf, count, datatype, op, comm, request);
-    oracle_coll[K_ALLREDUCE] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Reduce_scatter);
-    rc = next(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    oracle_coll[K_REDUCE_SCATTER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ireduce_scatter);
-    rc = next(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
-    oracle_coll[K_REDUCE_SCATTER] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Reduce_scatter_block);
-    rc = next(sendbuf, recvbuf, recvcount, datatype, op, comm);
-    oracle_coll[K_REDUCE_SCATTER_BLOCK] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Ireduce_scatter_block);
-    rc = next(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
-    oracle_coll[K_REDUCE_SCATTER_BLOCK] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Scan);
-    rc = next(sendbuf, recvbuf, count, datatype, op, comm);
-    oracle_coll[K_SCAN] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Iscan);
-    rc = next(sendbuf, recvbuf, count, datatype, op, comm, request);
-    oracle_coll[K_SCAN] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Exscan);
-    rc = next(sendbuf, recvbuf, count, datatype, op, comm);
-    oracle_coll[K_EXSCAN] += MPI_SUCCESS == rc;
-    return rc;
-}
-
-int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request)
-{
-    int rc;
-    ORACLE_NEXT(MPI_Iexscan);
-    rc = next(sendbuf, recvbuf, count, datatype, op, comm, request);
-    oracle_coll[K_EXSCAN] += MPI_SUCCESS == rc;
-    return rc;
-}
+ORACLE_COLL(MPI_Barrier, K_BARRIER, (MPI_Comm comm), (comm))
+ORACLE_COLL(MPI_Ibarrier, K_BARRIER, (MPI_Comm comm, MPI_Request *request), (comm, request))
+ORACLE_COLL(MPI_Bcast, K_BCAST,
+            (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm),
+            (buffer, count, datatype, root, comm))
+ORACLE_COLL(MPI_Ibcast, K_BCAST,
+            (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+             MPI_Request *request),
+            (buffer, count, datatype, root, comm, request))
+ORACLE_COLL(MPI_Gather, K_GATHER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
+ORACLE_COLL(MPI_Igather, K_GATHER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+ORACLE_COLL(MPI_Gatherv, K_GATHERV,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+             MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm))
+ORACLE_COLL(MPI_Igatherv, K_GATHERV,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+             MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+             request))
+ORACLE_COLL(MPI_Scatter, K_SCATTER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
+ORACLE_COLL(MPI_Iscatter, K_SCATTER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
+ORACLE_COLL(MPI_Scatterv, K_SCATTERV,
+            (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
+            (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
+ORACLE_COLL(MPI_Iscatterv, K_SCATTERV,
+            (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+             MPI_Request *request),
+            (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+             request))
+ORACLE_COLL(MPI_Allgather, K_ALLGATHER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+ORACLE_COLL(MPI_Iallgather, K_ALLGATHER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+ORACLE_COLL(MPI_Allgatherv, K_ALLGATHERV,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
+ORACLE_COLL(MPI_Iallgatherv, K_ALLGATHERV,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
+ORACLE_COLL(MPI_Alltoall, K_ALLTOALL,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+ORACLE_COLL(MPI_Ialltoall, K_ALLTOALL,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+ORACLE_COLL(MPI_Alltoallv, K_ALLTOALLV,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
+ORACLE_COLL(MPI_Ialltoallv, K_ALLTOALLV,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+             request))
+ORACLE_COLL(MPI_Alltoallw, K_ALLTOALLW,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
+            (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+             comm))
+ORACLE_COLL(MPI_Ialltoallw, K_ALLTOALLW,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+             MPI_Request *request),
+            (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+             request))
+ORACLE_COLL(MPI_Reduce, K_REDUCE,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm),
+            (sendbuf, recvbuf, count, datatype, op, root, comm))
+ORACLE_COLL(MPI_Ireduce, K_REDUCE,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, recvbuf, count, datatype, op, root, comm, request))
+ORACLE_COLL(MPI_Allreduce, K_ALLREDUCE,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm),
+            (sendbuf, recvbuf, count, datatype, op, comm))
+ORACLE_COLL(MPI_Iallreduce, K_ALLREDUCE,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Request *request),
+            (sendbuf, recvbuf, count, datatype, op, comm, request))
+ORACLE_COLL(MPI_Reduce_scatter, K_REDUCE_SCATTER,
+            (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+             MPI_Op op, MPI_Comm comm),
+            (sendbuf, recvbuf, recvcounts, datatype, op, comm))
+ORACLE_COLL(MPI_Ireduce_scatter, K_REDUCE_SCATTER,
+            (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+             MPI_Op op, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, recvbuf, recvcounts, datatype, op, comm, request))
+ORACLE_COLL(MPI_Reduce_scatter_block, K_REDUCE_SCATTER_BLOCK,
+            (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm),
+            (sendbuf, recvbuf, recvcount, datatype, op, comm))
+ORACLE_COLL(MPI_Ireduce_scatter_block, K_REDUCE_SCATTER_BLOCK,
+            (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Request *request),
+            (sendbuf, recvbuf, recvcount, datatype, op, comm, request))
+ORACLE_COLL(MPI_Scan, K_SCAN,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm),
+            (sendbuf, recvbuf, count, datatype, op, comm))
+ORACLE_COLL(MPI_Iscan, K_SCAN,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Request *request),
+            (sendbuf, recvbuf, count, datatype, op, comm, request))
+ORACLE_COLL(MPI_Exscan, K_EXSCAN,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm),
+            (sendbuf, recvbuf, count, datatype, op, comm))
+ORACLE_COLL(MPI_Iexscan, K_EXSCAN,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Request *request),
+            (sendbuf, recvbuf, count, datatype, op, comm, request))
 
 int MPI_Finalize(void)
 {
