@@ -11,7 +11,13 @@
  * callback, free with a free callback, which finds the drain busy and
  * leaves the registration to it) and now and then uninstalls and installs
  * the ring module while the others go on (the kit's close with a drain
- * holding the token: the pool is left to that drain). Checked: every free
+ * holding the token: the pool is left to that drain). The raisers also
+ * end each raise as a producer's MPI call returns
+ * (mca_base_event_call_return(), which looks at the raiser's own ring),
+ * and a fifth thread polls like opal_progress (the kit's progress, whose
+ * "anything pending?" check reads the pool without the drain token): a
+ * close must not free the pool under either (ASan sees it in the
+ * sanitizer tree; it once crashed here). Checked: every free
  * callback exactly once, never a callback after its free callback, per
  * registration delivered + dropped <= raised while it lived, and nothing
  * for TSan/ASan to say. Plain C (TSan). */
@@ -90,6 +96,15 @@ static void *raiser(void *arg)
         ring_test_payload_t p = {0, 0};
         atomic_fetch_add(&raised, 1);
         (void) mca_base_event_raise(ev, NULL, &p);
+        mca_base_event_call_return(false, 0);
+    }
+    return NULL;
+}
+
+static void *poller(void *arg)
+{
+    while (!atomic_load(&stop)) {
+        (void) ompi_evt_base_kit_progress();
     }
     return NULL;
 }
@@ -105,7 +120,7 @@ static void *drainer(void *arg)
 
 int main(int argc, char **argv)
 {
-    pthread_t t[NRAISERS + 1];
+    pthread_t t[NRAISERS + 2];
     int nregs = EVT_TSAN ? NREGS / 10 : NREGS;
 
     CHECK(0 == ring_test_start(1 << 14, 16, -1), "start");
@@ -114,6 +129,7 @@ int main(int argc, char **argv)
         pthread_create(&t[i], NULL, raiser, NULL);
     }
     pthread_create(&t[NRAISERS], NULL, drainer, NULL);
+    pthread_create(&t[NRAISERS + 1], NULL, poller, NULL);
     for (int i = 0; i < nregs; ++i) {
         reg_t *r = &regs[i];
         r->self_free = 0 == i % 7;
@@ -144,7 +160,7 @@ int main(int argc, char **argv)
         }
     }
     atomic_store(&stop, 1);
-    for (int i = 0; i <= NRAISERS; ++i) {
+    for (int i = 0; i <= NRAISERS + 1; ++i) {
         pthread_join(t[i], NULL);
     }
     (void) mca_base_event_flush();

@@ -67,6 +67,36 @@ deliver_in_section_slow(const mca_base_event_record_t *record, mca_base_event_cb
     return rc;
 }
 
+/* Context: ANY (not SIGNAL). */
+int mca_base_event_delivery_section_enter(mca_base_event_section_t *section)
+{
+    mca_base_event_thread_t *rec = mca_base_event_tls.rec;
+
+    if (NULL == rec) {
+        rec = mca_base_event_thread_claim(false);
+        if (NULL == rec) {
+            return -1;
+        }
+    }
+    section->rec = rec;
+    /* false: nested in this thread's own section, which covers this one */
+    section->outer = mca_base_event_delivery_enter(rec);
+    /* acquire: as in deliver_in_section() */
+    if (NULL == atomic_load_explicit(&mca_base_event_delivery, memory_order_acquire)) {
+        mca_base_event_delivery_section_exit(section);
+        return 0;
+    }
+    return 1;
+}
+
+/* Context: ANY (not SIGNAL). */
+void mca_base_event_delivery_section_exit(mca_base_event_section_t *section)
+{
+    if (section->outer) {
+        mca_base_event_delivery_exit((mca_base_event_thread_t *) section->rec);
+    }
+}
+
 /* The record in the installed delivery, inside a delivery section (see
  * deliver_in_section_slow() for the return codes). Inline: the raise
  * path's main work, the section's two plain stores around one indirect

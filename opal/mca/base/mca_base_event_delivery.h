@@ -72,6 +72,34 @@ typedef struct mca_base_event_delivery_t {
     void (*call_return)(bool prompt, int64_t now);
 } mca_base_event_delivery_t;
 
+/** A thread's stay in a delivery section (mca_base_event_delivery_section_enter()). */
+typedef struct mca_base_event_section_t {
+    void *rec;  /**< the engine's per-thread record */
+    bool outer; /**< this enter opened the section (leave closes it) */
+} mca_base_event_section_t;
+
+/**
+ * Enter a delivery section if a delivery is installed. While the thread is
+ * inside, the delivery's memory stays: mca_base_event_delivery_set() waits
+ * for every section before it returns, and a delivery releases its memory
+ * only after its removal. For the checks a delivery makes outside
+ * deliver() on memory it releases once removed (is anything pending? how
+ * full is this thread's buffer?). A section is two plain stores on this
+ * thread's record; it holds no lock and must run no user code: leave it
+ * before draining.
+ * @retval 1   entered, a delivery is installed: leave with
+ *             mca_base_event_delivery_section_exit()
+ * @retval 0   no delivery is installed: nothing entered
+ * @retval -1  this thread has no record (more threads than records):
+ *             nothing entered; take a path that needs no section
+ * Context: ANY (not SIGNAL).
+ */
+OPAL_DECLSPEC int mca_base_event_delivery_section_enter(mca_base_event_section_t *section);
+
+/** Leave the section @p section entered (its enter returned 1).
+ *  Context: ANY (not SIGNAL). */
+OPAL_DECLSPEC void mca_base_event_delivery_section_exit(mca_base_event_section_t *section);
+
 /** Install (or, with NULL, remove) the delivery. Does not flush: the caller
  *  drains the old one first. Returns once no thread is inside the old
  *  delivery's deliver() any more, so the caller may release its memory.

@@ -374,8 +374,10 @@ static __thread unsigned int kit_idle_calls __attribute__((tls_model("initial-ex
 static int kit_drain(mca_base_event_cb_safety_t context, long budget, unsigned int idle_every)
 {
     evt_kit_t *k = &ompi_evt_kit;
+    mca_base_event_section_t section;
     evt_kit_pool_t *pool;
     long done = 0;
+    int in;
 
     if (ompi_evt_kit_draining_tls) {
         /* relaxed: statistics */
@@ -384,15 +386,29 @@ static int kit_drain(mca_base_event_cb_safety_t context, long budget, unsigned i
     }
     /* the sinks that counted something (the drain points drain them all) */
     mca_base_event_drain_sinks_pending();
-    /* acquire: the pool's contents */
-    pool = atomic_load_explicit(&k->pool, memory_order_acquire);
-    /* relaxed: hints; a record committed right after waits for the next
-     * drain point */
-    if ((NULL == pool || !kit_pending(pool, context))
-        && NULL == atomic_load_explicit(&ompi_evt_kit_orphan, memory_order_relaxed)
-        && (!atomic_load_explicit(&k->module_progress, memory_order_relaxed)
-            || 0 != ++kit_idle_calls % idle_every)) {
-        return 0; /* nothing to drain, no module work due */
+    /* The check below reads the pool without the token: inside a delivery
+     * section, so that a close (which removes the delivery, and so waits
+     * for the section, before it frees the pool) cannot free it meanwhile.
+     * No delivery: the kit is closed or closing, nothing to do. No record
+     * for this thread: no check, the token decides. */
+    in = mca_base_event_delivery_section_enter(&section);
+    if (0 == in) {
+        return 0;
+    }
+    if (1 == in) {
+        bool idle;
+        /* acquire: the pool's contents */
+        pool = atomic_load_explicit(&k->pool, memory_order_acquire);
+        /* relaxed: hints; a record committed right after waits for the
+         * next drain point */
+        idle = (NULL == pool || !kit_pending(pool, context))
+               && NULL == atomic_load_explicit(&ompi_evt_kit_orphan, memory_order_relaxed)
+               && (!atomic_load_explicit(&k->module_progress, memory_order_relaxed)
+                   || 0 != ++kit_idle_calls % idle_every);
+        mca_base_event_delivery_section_exit(&section);
+        if (idle) {
+            return 0; /* nothing to drain, no module work due */
+        }
     }
     kit_idle_calls = 0;
     if (!ompi_evt_kit_token_try()) {
@@ -431,8 +447,10 @@ int ompi_evt_base_kit_progress(void)
  *  return of a wrapped MPI call. */
 static __thread int64_t kit_none_since __attribute__((tls_model("initial-exec")));
 
-/* Context: ANY. */
-void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
+/* Whether the return of an MPI call should drain this thread's ring (see
+ * ompi_evt_base_kit_call_return()). Context: ANY, inside a delivery
+ * section (the ring is the pool's). */
+static bool call_return_drains(bool prompt, int64_t now)
 {
     evt_kit_t *k = &ompi_evt_kit;
     ompi_evt_kit_ring_t *ring = ompi_evt_kit_mine;
@@ -443,7 +461,7 @@ void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
     if (OPAL_UNLIKELY((uintptr_t) OMPI_EVT_KIT_EXITED >= (uintptr_t) ring
                       || atomic_load_explicit(&k->generation, memory_order_relaxed)
                              != ompi_evt_kit_mine_gen)) {
-        return;
+        return false;
     }
     tail = atomic_load_explicit(&ring->buf.g.ctl->p.tail, memory_order_relaxed);
     used = tail - ring->buf.p.cached_head;
@@ -462,20 +480,38 @@ void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
          * restricted drain left them for a NONE one for long enough */
         if (0 == used || !atomic_load_explicit(&k->none_waiting, memory_order_relaxed)) {
             kit_none_since = 0;
-            return;
+            return false;
         }
         if (0 == now) {
             /* the caller has no time: no wait to measure, drain */
         } else if (0 == kit_none_since) {
             kit_none_since = now; /* they wait from here */
-            return;
+            return false;
         } else if (now - kit_none_since < OMPI_EVT_KIT_NONE_WAIT_NS) {
-            return;
+            return false;
         }
     }
-    if (0 == used || tail == atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed)) {
+    return 0 != used
+           && tail != atomic_load_explicit(&ring->buf.g.ctl->c.head, memory_order_relaxed);
+}
+
+/* Context: ANY. */
+void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
+{
+    mca_base_event_section_t section;
+    bool drain;
+
+    /* this thread's ring belongs to the pool, which a close frees once the
+     * delivery is removed: look at it inside a delivery section only (a
+     * thread without a record leaves its records to the next drain) */
+    if (1 != mca_base_event_delivery_section_enter(&section)) {
         return;
     }
-    kit_none_since = 0;
-    (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE, k->params.drain_budget);
+    drain = call_return_drains(prompt, now);
+    mca_base_event_delivery_section_exit(&section);
+    if (drain) {
+        kit_none_since = 0;
+        (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE,
+                                            ompi_evt_kit.params.drain_budget);
+    }
 }
