@@ -143,6 +143,17 @@ static bool slot_is_free(const ompi_evt_pmix_slot_t *slot)
     return OMPI_EVT_PMIX_SLOT_FREE == atomic_load_explicit(&slot->state, memory_order_acquire);
 }
 
+/* No batch waits in a slot or in PMIx. Context: lock held. */
+static bool all_slots_free(const ompi_evt_pmix_sender_t *s)
+{
+    for (int i = 0; i < s->nslots; ++i) {
+        if (!slot_is_free(&s->slots[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Hand a FILLED slot to PMIx. Context: lock held. */
 static void slot_notify(ompi_evt_pmix_sender_t *s, ompi_evt_pmix_slot_t *slot)
 {
@@ -215,8 +226,9 @@ static void batch_item_added(ompi_evt_pmix_sender_t *s)
 
 /* Take the engine's export drop counts into the open batch (opened here
  * if needed). A count the batch cannot take goes back to the engine for
- * the next batch. Context: lock held. */
-static void poll_drops(ompi_evt_pmix_sender_t *s)
+ * the next batch. @return false when the batch was full before every
+ * count found room. Context: lock held. */
+static bool poll_drops(ompi_evt_pmix_sender_t *s)
 {
     mca_base_event_t *ev;
 
@@ -234,12 +246,13 @@ static void poll_drops(ompi_evt_pmix_sender_t *s)
         if (OPAL_SUCCESS != rc) {
             mca_base_event_count_export_dropped(ev, n);
             if (OPAL_ERR_TEMP_OUT_OF_RESOURCE == rc) {
-                break; /* full: the rest stays counted in the engine */
+                return false; /* full: the rest stays counted in the engine */
             }
             continue;
         }
         batch_item_added(s);
     }
+    return true;
 }
 
 /* Close the open batch into the next slot and send what can be sent.
@@ -258,7 +271,7 @@ static int queue_batch(ompi_evt_pmix_sender_t *s)
     if (!s->enc.open) {
         batch_begin(s);
     }
-    poll_drops(s);
+    (void) poll_drops(s);
     slot->records = s->enc.num_records;
     slot->seq = s->enc.seq;
     rc = mca_common_evt_wire_encoder_finish(&s->enc, &buf, &len);
@@ -568,7 +581,7 @@ int ompi_evt_pmix_sender_progress(ompi_evt_pmix_sender_t *s)
         /* drops of records that never reached us (full rings) travel even
          * when no record does */
         s->last_poll = now;
-        poll_drops(s);
+        (void) poll_drops(s);
     }
     if (s->enc.open && 0 < s->batch_items && !s->finishing && now - s->batch_t0 >= s->params.flush_interval_ns
         && OPAL_SUCCESS == queue_batch(s)) {
@@ -636,7 +649,21 @@ static int queue_final(ompi_evt_pmix_sender_t *s, int64_t deadline)
             (void) pthread_mutex_unlock(&s->lock);
             return OPAL_ERR_UNREACH;
         }
-        rc = queue_batch(s);
+        /* every earlier batch completed first: one that fails counts its
+         * records back as dropped, and only the FINAL batch can still
+         * carry that count */
+        (void) send_pending(s);
+        if (!all_slots_free(s)) {
+            rc = OPAL_ERR_WOULD_BLOCK;
+        } else if (!poll_drops(s)) {
+            /* the open batch has no room for every count: it leaves as an
+             * ordinary batch, and the FINAL one follows with the rest */
+            (void) mca_common_evt_wire_encoder_set_flags(&s->enc, 0);
+            rc = queue_batch(s);
+            rc = OPAL_SUCCESS == rc ? OPAL_ERR_WOULD_BLOCK : rc;
+        } else {
+            rc = queue_batch(s);
+        }
         if (OPAL_SUCCESS == rc) {
             /* in the same section as the queueing: no record is encoded
              * after the FINAL batch */
