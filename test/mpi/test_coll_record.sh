@@ -38,16 +38,19 @@ kinds = ["MPI_Barrier", "MPI_Bcast", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
 events = [json.loads(l) for l in open(d + "/events.jsonl")]
 coll = [e for e in events if e.get("event") == "ompi.mpi.coll_complete"]
 # a context id given to a new communicator numbers from 0 again: a rank's
-# lives of a communicator handle end with its communicator_freed event
-frees = [(e["rank"], e["fields"]["handle"], e["time_ns"]) for e in events
+# lives of a context id end with its communicator_freed events of the
+# handles that had that context id (a new communicator may get the same
+# handle, or another one)
+cid_of = {(e["rank"], e["fields"]["comm"]): e["fields"]["cid"] for e in coll}
+frees = [(e["rank"], cid_of.get((e["rank"], e["fields"]["handle"])), e["time_ns"]) for e in events
          if e.get("event") == "ompi.mpi.communicator_freed"]
 intra = []
 for e in coll:
     f = e["fields"]
     if f["flags"] & 1:
         continue
-    f["life"] = sum(1 for r, h, t in frees
-                    if r == e["rank"] and h == f["comm"] and t < e["time_ns"])
+    f["life"] = sum(1 for r, c, t in frees
+                    if r == e["rank"] and c == f["cid"] and t < e["time_ns"])
     intra.append(f)
 groups = {}
 for f in intra:
