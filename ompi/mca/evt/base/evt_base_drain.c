@@ -368,6 +368,9 @@ int ompi_evt_base_kit_flush(mca_base_event_cb_safety_t context)
  *  read at every opal_progress call. */
 static __thread unsigned int kit_idle_calls __attribute__((tls_model("initial-exec")));
 
+/** kit_drain()'s budget meaning the kit's drain_budget parameter. */
+#define KIT_BUDGET (-2L)
+
 /* A drain; with @p idle_every > 1, a call that finds nothing in the rings
  * runs the module's progress only every idle_every-th time in this thread.
  * Context: ANY. */
@@ -394,6 +397,11 @@ static int kit_drain(mca_base_event_cb_safety_t context, long budget, unsigned i
     in = mca_base_event_delivery_section_enter(&section);
     if (0 == in) {
         return 0;
+    }
+    if (0 > budget) {
+        /* the kit's own budget: read inside the section, where a reopen
+         * of the kit (which writes it) cannot be under way */
+        budget = -2 == budget ? k->params.drain_budget : budget;
     }
     if (1 == in) {
         bool idle;
@@ -438,7 +446,7 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
  * batches' time-out). */
 int ompi_evt_base_kit_progress(void)
 {
-    return kit_drain(MCA_BASE_EVENT_CB_REQUIRE_MPI_RESTRICTED, ompi_evt_kit.params.drain_budget,
+    return kit_drain(MCA_BASE_EVENT_CB_REQUIRE_MPI_RESTRICTED, KIT_BUDGET,
                      OMPI_EVT_KIT_IDLE_PROGRESS_EVERY);
 }
 
@@ -511,7 +519,6 @@ void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
     mca_base_event_delivery_section_exit(&section);
     if (drain) {
         kit_none_since = 0;
-        (void) ompi_evt_base_kit_drain_once(MCA_BASE_EVENT_CB_REQUIRE_NONE,
-                                            ompi_evt_kit.params.drain_budget);
+        (void) kit_drain(MCA_BASE_EVENT_CB_REQUIRE_NONE, KIT_BUDGET, 1);
     }
 }
