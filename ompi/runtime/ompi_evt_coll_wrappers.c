@@ -32,11 +32,6 @@ static inline int coll_peers(MPI_Comm comm)
     return OMPI_COMM_IS_INTER(comm) ? ompi_comm_remote_size(comm) : ompi_comm_size(comm);
 }
 
-static inline uint64_t coll_bytes(int count, MPI_Datatype type)
-{
-    return p2p_bytes(count, type);
-}
-
 /** Sum of @p n counts of @p type. */
 static uint64_t coll_sum(const int counts[], int n, MPI_Datatype type)
 {
@@ -45,7 +40,7 @@ static uint64_t coll_sum(const int counts[], int n, MPI_Datatype type)
     for (int i = 0; i < n; ++i) {
         total += (uint64_t) counts[i];
     }
-    return total * coll_bytes(1, type);
+    return total * p2p_bytes(1, type);
 }
 
 /** Sum of @p n counts, each of its own type. */
@@ -54,7 +49,7 @@ static uint64_t coll_sum_w(const int counts[], const MPI_Datatype types[], int n
     uint64_t total = 0;
 
     for (int i = 0; i < n; ++i) {
-        total += coll_bytes(counts[i], types[i]);
+        total += p2p_bytes(counts[i], types[i]);
     }
     return total;
 }
@@ -94,9 +89,9 @@ static void coll_bcast_args(coll_args_t *a, MPI_Comm comm, int count, MPI_Dataty
     *a = (coll_args_t){.kind = OMPI_EVT_COLL_BCAST, .op = OMPI_EVT_COLL_OP_NONE};
     role = coll_role(comm, root, &a->root);
     if (COLL_ROLE_ROOT == role) {
-        a->sent = coll_bytes(count, type);
+        a->sent = p2p_bytes(count, type);
     } else if (COLL_ROLE_OTHER == role) {
-        a->recv = coll_bytes(count, type);
+        a->recv = p2p_bytes(count, type);
     }
 }
 
@@ -111,16 +106,16 @@ static void coll_gather_args(coll_args_t *a, MPI_Comm comm, const void *sbuf, in
                        .op = OMPI_EVT_COLL_OP_NONE};
     role = coll_role(comm, root, &a->root);
     if (COLL_ROLE_OTHER == role) {
-        a->sent = coll_bytes(scount, stype);
+        a->sent = p2p_bytes(scount, stype);
     } else if (COLL_ROLE_ROOT == role) {
         int n = coll_peers(comm);
-        a->recv = NULL == rcounts ? (uint64_t) n * coll_bytes(rcount, rtype)
+        a->recv = NULL == rcounts ? (uint64_t) n * p2p_bytes(rcount, rtype)
                                   : coll_sum(rcounts, n, rtype);
         if (!OMPI_COMM_IS_INTER(comm)) { /* the root's own block */
             int me = ompi_comm_rank(comm);
             a->sent = MPI_IN_PLACE != sbuf
-                          ? coll_bytes(scount, stype)
-                          : coll_bytes(NULL == rcounts ? rcount : rcounts[me], rtype);
+                          ? p2p_bytes(scount, stype)
+                          : p2p_bytes(NULL == rcounts ? rcount : rcounts[me], rtype);
         }
     }
 }
@@ -136,13 +131,13 @@ static void coll_scatter_args(coll_args_t *a, MPI_Comm comm, const int scounts[]
                        .op = OMPI_EVT_COLL_OP_NONE};
     role = coll_role(comm, root, &a->root);
     if (COLL_ROLE_OTHER == role) {
-        a->recv = coll_bytes(rcount, rtype);
+        a->recv = p2p_bytes(rcount, rtype);
     } else if (COLL_ROLE_ROOT == role) {
         int n = coll_peers(comm);
-        a->sent = NULL == scounts ? (uint64_t) n * coll_bytes(scount, stype)
+        a->sent = NULL == scounts ? (uint64_t) n * p2p_bytes(scount, stype)
                                   : coll_sum(scounts, n, stype);
         if (!OMPI_COMM_IS_INTER(comm) && MPI_IN_PLACE != rbuf) {
-            a->recv = coll_bytes(rcount, rtype); /* the root's own block */
+            a->recv = p2p_bytes(rcount, rtype); /* the root's own block */
         }
     }
 }
@@ -157,13 +152,13 @@ static void coll_allgather_args(coll_args_t *a, MPI_Comm comm, const void *sbuf,
     *a = (coll_args_t){.kind = NULL == rcounts ? OMPI_EVT_COLL_ALLGATHER : OMPI_EVT_COLL_ALLGATHERV,
                        .root = OMPI_EVT_COLL_ROOT_NONE,
                        .op = OMPI_EVT_COLL_OP_NONE};
-    a->recv = NULL == rcounts ? (uint64_t) n * coll_bytes(rcount, rtype)
+    a->recv = NULL == rcounts ? (uint64_t) n * p2p_bytes(rcount, rtype)
                               : coll_sum(rcounts, n, rtype);
     if (MPI_IN_PLACE != sbuf) {
-        a->sent = coll_bytes(scount, stype);
+        a->sent = p2p_bytes(scount, stype);
     } else {
         int me = ompi_comm_rank(comm);
-        a->sent = coll_bytes(NULL == rcounts ? rcount : rcounts[me], rtype);
+        a->sent = p2p_bytes(NULL == rcounts ? rcount : rcounts[me], rtype);
     }
 }
 
@@ -178,12 +173,12 @@ static void coll_alltoall_args(coll_args_t *a, MPI_Comm comm, const void *sbuf, 
     *a = (coll_args_t){.kind = NULL == rcounts ? OMPI_EVT_COLL_ALLTOALL : OMPI_EVT_COLL_ALLTOALLV,
                        .root = OMPI_EVT_COLL_ROOT_NONE,
                        .op = OMPI_EVT_COLL_OP_NONE};
-    a->recv = NULL == rcounts ? (uint64_t) n * coll_bytes(rcount, rtype)
+    a->recv = NULL == rcounts ? (uint64_t) n * p2p_bytes(rcount, rtype)
                               : coll_sum(rcounts, n, rtype);
     if (MPI_IN_PLACE == sbuf) {
         a->sent = a->recv; /* the receive buffer is sent */
     } else {
-        a->sent = NULL == scounts ? (uint64_t) n * coll_bytes(scount, stype)
+        a->sent = NULL == scounts ? (uint64_t) n * p2p_bytes(scount, stype)
                                   : coll_sum(scounts, n, stype);
     }
 }
@@ -209,12 +204,12 @@ static void coll_reduce_args(coll_args_t *a, MPI_Comm comm, int count, MPI_Datat
     *a = (coll_args_t){.kind = OMPI_EVT_COLL_REDUCE, .op = ompi_evt_coll_op(op)};
     role = coll_role(comm, root, &a->root);
     if (COLL_ROLE_ROOT == role) {
-        a->recv = coll_bytes(count, type);
+        a->recv = p2p_bytes(count, type);
         if (!OMPI_COMM_IS_INTER(comm)) {
             a->sent = a->recv; /* the root's own contribution */
         }
     } else if (COLL_ROLE_OTHER == role) {
-        a->sent = coll_bytes(count, type);
+        a->sent = p2p_bytes(count, type);
     }
 }
 
@@ -224,7 +219,7 @@ static void coll_elementwise_args(coll_args_t *a, MPI_Comm comm, int kind, int c
                                   MPI_Datatype type, MPI_Op op)
 {
     *a = (coll_args_t){.kind = kind, .root = OMPI_EVT_COLL_ROOT_NONE, .op = ompi_evt_coll_op(op)};
-    a->sent = coll_bytes(count, type);
+    a->sent = p2p_bytes(count, type);
     a->recv = OMPI_EVT_COLL_EXSCAN == kind && 0 == ompi_comm_rank(comm) ? 0 : a->sent;
 }
 
@@ -240,10 +235,10 @@ static void coll_reduce_scatter_args(coll_args_t *a, MPI_Comm comm, const int rc
                        .root = OMPI_EVT_COLL_ROOT_NONE,
                        .op = ompi_evt_coll_op(op)};
     if (NULL == rcounts) {
-        a->recv = coll_bytes(rcount, type);
+        a->recv = p2p_bytes(rcount, type);
         a->sent = (uint64_t) n * a->recv;
     } else {
-        a->recv = coll_bytes(rcounts[ompi_comm_rank(comm)], type);
+        a->recv = p2p_bytes(rcounts[ompi_comm_rank(comm)], type);
         a->sent = coll_sum(rcounts, n, type);
     }
 }
