@@ -279,6 +279,100 @@ EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_coll_payload_t, comm)
                               && 80 == sizeof(ompi_evt_coll_payload_t),
                           "ompi.mpi.coll_complete: the registered layout");
 
+/** What an ompi.mpi.rma_op event is: the call that issued it. */
+enum {
+    OMPI_EVT_RMA_PUT = 0,
+    OMPI_EVT_RMA_GET = 1,
+    OMPI_EVT_RMA_ACCUMULATE = 2,
+    OMPI_EVT_RMA_GET_ACCUMULATE = 3,
+    OMPI_EVT_RMA_FETCH_AND_OP = 4,
+    OMPI_EVT_RMA_COMPARE_AND_SWAP = 5,
+    OMPI_EVT_RMA_RPUT = 6,
+    OMPI_EVT_RMA_RGET = 7,
+    OMPI_EVT_RMA_RACCUMULATE = 8,
+    OMPI_EVT_RMA_RGET_ACCUMULATE = 9,
+    OMPI_EVT_RMA_KINDS = 10 /**< not a kind: how many there are */
+};
+
+/** ompi.mpi.rma_op (beyond Open MPI main, which has no one-sided event):
+ *  one per one-sided communication call that returned MPI_SUCCESS
+ *  (ompi_evt_rma.h). bytes_sent travel from this rank to the target,
+ *  bytes_recv from the target into this rank's buffer (docs/events.md). */
+typedef struct ompi_evt_rma_op_payload_t {
+    uint64_t win;          /**< the MPI_Win, as ompi.mpi.win_created's handle */
+    uint64_t bytes_sent;   /**< origin data sent to the target */
+    uint64_t bytes_recv;   /**< data the target returns (get, fetch, result buffer) */
+    int64_t start_time;    /**< the call's entry, source "ompi" ticks (ns) */
+    int64_t complete_time; /**< the call's return (the operation completes at a later sync) */
+    int64_t target_disp;   /**< the displacement given, in the target's disp units */
+    int32_t kind;          /**< OMPI_EVT_RMA_* */
+    int32_t target;        /**< the target's rank in the window's group */
+    int32_t peer;          /**< the target's rank in MPI_COMM_WORLD of its job (vpid) */
+    int32_t op;            /**< OMPI_EVT_COLL_OP_* (accumulating kinds), else 0 */
+} ompi_evt_rma_op_payload_t;
+EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_rma_op_payload_t, win)
+                              && 8 == offsetof(ompi_evt_rma_op_payload_t, bytes_sent)
+                              && 16 == offsetof(ompi_evt_rma_op_payload_t, bytes_recv)
+                              && 24 == offsetof(ompi_evt_rma_op_payload_t, start_time)
+                              && 32 == offsetof(ompi_evt_rma_op_payload_t, complete_time)
+                              && 40 == offsetof(ompi_evt_rma_op_payload_t, target_disp)
+                              && 48 == offsetof(ompi_evt_rma_op_payload_t, kind)
+                              && 52 == offsetof(ompi_evt_rma_op_payload_t, target)
+                              && 56 == offsetof(ompi_evt_rma_op_payload_t, peer)
+                              && 60 == offsetof(ompi_evt_rma_op_payload_t, op)
+                              && 64 == sizeof(ompi_evt_rma_op_payload_t),
+                          "ompi.mpi.rma_op: the registered layout");
+
+/** What an ompi.mpi.rma_sync event is: the synchronisation call. */
+enum {
+    OMPI_EVT_RMA_SYNC_FENCE = 0,
+    OMPI_EVT_RMA_SYNC_POST = 1,
+    OMPI_EVT_RMA_SYNC_START = 2,
+    OMPI_EVT_RMA_SYNC_COMPLETE = 3,
+    OMPI_EVT_RMA_SYNC_WAIT = 4,
+    OMPI_EVT_RMA_SYNC_TEST = 5, /**< only a MPI_Win_test that returned flag true */
+    OMPI_EVT_RMA_SYNC_LOCK = 6,
+    OMPI_EVT_RMA_SYNC_UNLOCK = 7,
+    OMPI_EVT_RMA_SYNC_LOCK_ALL = 8,
+    OMPI_EVT_RMA_SYNC_UNLOCK_ALL = 9,
+    OMPI_EVT_RMA_SYNC_FLUSH = 10,
+    OMPI_EVT_RMA_SYNC_FLUSH_ALL = 11,
+    OMPI_EVT_RMA_SYNC_FLUSH_LOCAL = 12,
+    OMPI_EVT_RMA_SYNC_FLUSH_LOCAL_ALL = 13,
+    OMPI_EVT_RMA_SYNC_SYNC = 14,
+    OMPI_EVT_RMA_SYNC_KINDS = 15 /**< not a kind: how many there are */
+};
+
+/** ompi.mpi.rma_sync's lock_type. */
+enum { OMPI_EVT_RMA_LOCK_NONE = 0, OMPI_EVT_RMA_LOCK_EXCLUSIVE = 1, OMPI_EVT_RMA_LOCK_SHARED = 2 };
+
+/** ompi.mpi.rma_sync (beyond Open MPI main): one per one-sided
+ *  synchronisation call that returned MPI_SUCCESS (ompi_evt_rma.h). */
+typedef struct ompi_evt_rma_sync_payload_t {
+    uint64_t win;          /**< the MPI_Win, as ompi.mpi.win_created's handle */
+    int64_t start_time;    /**< the call's entry, source "ompi" ticks (ns) */
+    int64_t complete_time; /**< the call's return */
+    int32_t kind;          /**< OMPI_EVT_RMA_SYNC_* */
+    int32_t target;        /**< lock, unlock, flush, flush_local: the rank in the window's
+                                group; else -1 */
+    int32_t peer;          /**< that rank in MPI_COMM_WORLD of its job (vpid); else -1 */
+    int32_t assert_flags;  /**< the assert argument (fence, post, start, lock, lock_all), else 0 */
+    int32_t lock_type;     /**< lock: OMPI_EVT_RMA_LOCK_EXCLUSIVE or _SHARED; lock_all: _SHARED;
+                                else OMPI_EVT_RMA_LOCK_NONE */
+    int32_t group_size;    /**< post, start: the size of the group given; else 0 */
+} ompi_evt_rma_sync_payload_t;
+EVT_PAYLOAD_STATIC_ASSERT(0 == offsetof(ompi_evt_rma_sync_payload_t, win)
+                              && 8 == offsetof(ompi_evt_rma_sync_payload_t, start_time)
+                              && 16 == offsetof(ompi_evt_rma_sync_payload_t, complete_time)
+                              && 24 == offsetof(ompi_evt_rma_sync_payload_t, kind)
+                              && 28 == offsetof(ompi_evt_rma_sync_payload_t, target)
+                              && 32 == offsetof(ompi_evt_rma_sync_payload_t, peer)
+                              && 36 == offsetof(ompi_evt_rma_sync_payload_t, assert_flags)
+                              && 40 == offsetof(ompi_evt_rma_sync_payload_t, lock_type)
+                              && 44 == offsetof(ompi_evt_rma_sync_payload_t, group_size)
+                              && 48 == sizeof(ompi_evt_rma_sync_payload_t),
+                          "ompi.mpi.rma_sync: the registered layout");
+
 /* ------------------------------------------------------------------------
  * Events from PMIx, on source "ompi.pmix" (ompi_evt_pmix_*.c;
  * docs/events.md, "Events from PMIx"). This project's own names and layouts.

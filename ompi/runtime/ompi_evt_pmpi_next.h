@@ -34,6 +34,7 @@ BEGIN_C_DECLS
 
 /* The functions libompi_evt wraps (the X of MPI_X and PMPI_X). */
 #define EVT_PMPI_FUNCTIONS(EVT_PMPI_FN)     \
+    EVT_PMPI_FN(Accumulate)                 \
     EVT_PMPI_FN(Allgather)                  \
     EVT_PMPI_FN(Allgatherv)                 \
     EVT_PMPI_FN(Allreduce)                  \
@@ -64,13 +65,17 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Comm_spawn_multiple)        \
     EVT_PMPI_FN(Comm_split)                 \
     EVT_PMPI_FN(Comm_split_type)            \
+    EVT_PMPI_FN(Compare_and_swap)           \
     EVT_PMPI_FN(Dist_graph_create)          \
     EVT_PMPI_FN(Dist_graph_create_adjacent) \
     EVT_PMPI_FN(Exscan)                     \
+    EVT_PMPI_FN(Fetch_and_op)               \
     EVT_PMPI_FN(File_create_errhandler)     \
     EVT_PMPI_FN(File_set_errhandler)        \
     EVT_PMPI_FN(Gather)                     \
     EVT_PMPI_FN(Gatherv)                    \
+    EVT_PMPI_FN(Get)                        \
+    EVT_PMPI_FN(Get_accumulate)             \
     EVT_PMPI_FN(Graph_create)               \
     EVT_PMPI_FN(Iallgather)                 \
     EVT_PMPI_FN(Iallgatherv)                \
@@ -100,12 +105,17 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Issend)                     \
     EVT_PMPI_FN(Mprobe)                     \
     EVT_PMPI_FN(Mrecv)                      \
+    EVT_PMPI_FN(Put)                        \
+    EVT_PMPI_FN(Raccumulate)                \
     EVT_PMPI_FN(Recv)                       \
     EVT_PMPI_FN(Recv_init)                  \
     EVT_PMPI_FN(Reduce)                     \
     EVT_PMPI_FN(Reduce_scatter)             \
     EVT_PMPI_FN(Reduce_scatter_block)       \
     EVT_PMPI_FN(Request_free)               \
+    EVT_PMPI_FN(Rget)                       \
+    EVT_PMPI_FN(Rget_accumulate)            \
+    EVT_PMPI_FN(Rput)                       \
     EVT_PMPI_FN(Rsend)                      \
     EVT_PMPI_FN(Rsend_init)                 \
     EVT_PMPI_FN(Scan)                       \
@@ -129,11 +139,26 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Waitsome)                   \
     EVT_PMPI_FN(Win_allocate)               \
     EVT_PMPI_FN(Win_allocate_shared)        \
+    EVT_PMPI_FN(Win_complete)               \
     EVT_PMPI_FN(Win_create)                 \
     EVT_PMPI_FN(Win_create_dynamic)         \
     EVT_PMPI_FN(Win_create_errhandler)      \
+    EVT_PMPI_FN(Win_fence)                  \
+    EVT_PMPI_FN(Win_flush)                  \
+    EVT_PMPI_FN(Win_flush_all)              \
+    EVT_PMPI_FN(Win_flush_local)            \
+    EVT_PMPI_FN(Win_flush_local_all)        \
     EVT_PMPI_FN(Win_free)                   \
-    EVT_PMPI_FN(Win_set_errhandler)
+    EVT_PMPI_FN(Win_lock)                   \
+    EVT_PMPI_FN(Win_lock_all)               \
+    EVT_PMPI_FN(Win_post)                   \
+    EVT_PMPI_FN(Win_set_errhandler)         \
+    EVT_PMPI_FN(Win_start)                  \
+    EVT_PMPI_FN(Win_sync)                   \
+    EVT_PMPI_FN(Win_test)                   \
+    EVT_PMPI_FN(Win_unlock)                 \
+    EVT_PMPI_FN(Win_unlock_all)             \
+    EVT_PMPI_FN(Win_wait)
 
 /** The next definition of PMPI_X (never ours). */
 #define EVT_PMPI_DECLARE_NEXT(name) extern __typeof__(PMPI_##name) *ompi_evt_next_##name;

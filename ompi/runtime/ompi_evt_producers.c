@@ -33,6 +33,7 @@ static const evt_producer_register_fn_t evt_producers[] = {
     ompi_evt_win_events_register,
     ompi_evt_p2p_events_register,
     ompi_evt_coll_events_register,
+    ompi_evt_rma_events_register,
     ompi_evt_memory_register,      /* OS memory releases (opal/mca/memory/patcher) */
     ompi_evt_pmix_events_register, /* events from PMIx (source ompi.pmix) */
 };

@@ -120,6 +120,7 @@ OMPI_DECLSPEC int ompi_evt_errhandler_events_register(void);
 OMPI_DECLSPEC int ompi_evt_win_events_register(void);
 OMPI_DECLSPEC int ompi_evt_p2p_events_register(void);
 OMPI_DECLSPEC int ompi_evt_coll_events_register(void);
+OMPI_DECLSPEC int ompi_evt_rma_events_register(void);
 
 /** Put the error handler trampolines in place on the predefined handlers
  *  (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, MPI_ERRORS_THROW_EXCEPTIONS).
