@@ -51,12 +51,15 @@
  * ------------------------------------------------------------------------ */
 
 /** Roles the Perfetto and OTF2 writers give completions that span time:
- *  point-to-point sends and receives, and collectives. */
+ *  point-to-point sends and receives, collectives, one-sided
+ *  communication and synchronisation calls. */
 typedef enum {
     LISTEN_P2P_NONE = 0,
     LISTEN_P2P_SEND,
     LISTEN_P2P_RECV,
-    LISTEN_P2P_COLL
+    LISTEN_P2P_COLL,
+    LISTEN_P2P_RMA_OP,
+    LISTEN_P2P_RMA_SYNC
 } listen_p2p_kind_t;
 
 /** Element indexes of a collective completion's fields. */
@@ -74,6 +77,20 @@ enum {
     LISTEN_COLL_FIELDS
 };
 
+/** Element indexes of a one-sided call's fields (a synchronisation call
+ *  has no bytes nor op: those stay -1). */
+enum {
+    LISTEN_RMA_WIN,
+    LISTEN_RMA_KIND,
+    LISTEN_RMA_TARGET,
+    LISTEN_RMA_PEER,
+    LISTEN_RMA_SENT,
+    LISTEN_RMA_RECV,
+    LISTEN_RMA_OP,
+    LISTEN_RMA_LOCK,
+    LISTEN_RMA_FIELDS
+};
+
 typedef struct listen_type {
     uint32_t id;  /**< dense, 0.. */
     char *name;   /**< event name */
@@ -88,6 +105,8 @@ typedef struct listen_type {
     int p2p_comm, p2p_bytes, p2p_start, p2p_complete, p2p_peer, p2p_tag;
     /** Element indexes of the collective's fields (p2p == COLL). */
     int coll[LISTEN_COLL_FIELDS];
+    /** Element indexes of a one-sided call's fields (p2p == RMA_*). */
+    int rma[LISTEN_RMA_FIELDS];
     void *sink_data[4]; /**< per-sink cache (escaped names ...) */
 } listen_type_t;
 
@@ -510,7 +529,8 @@ typedef struct listen_p2p {
     uint64_t bytes;
 } listen_p2p_t;
 /** Read the p2p fields of @p ev, whose type's p2p is not LISTEN_P2P_NONE
- *  (a collective: start and end; bytes its bytes sent; peer and tag 0). */
+ *  (a collective or one-sided call: start and end; bytes its bytes sent;
+ *  peer and tag 0). */
 void listen_event_p2p(const listen_event_t *ev, listen_p2p_t *out);
 
 /** The fields of a collective completion (ompi.mpi.coll_complete). */
@@ -523,6 +543,23 @@ typedef struct listen_coll {
 #define LISTEN_COLL_FLAG_INTER 1
 /** Read the fields of @p ev, whose type's p2p is LISTEN_P2P_COLL. */
 void listen_event_coll(const listen_event_t *ev, listen_coll_t *out);
+
+/** The fields of a one-sided call (ompi.mpi.rma_op, ompi.mpi.rma_sync). */
+typedef struct listen_rma {
+    int64_t start, end; /**< the call's entry and return (job ns) */
+    uint64_t win;       /**< the window handle (per process) */
+    int64_t kind, target, peer, op, lock_type;
+    uint64_t sent, recv; /**< 0 for a synchronisation call */
+} listen_rma_t;
+/** Read the fields of @p ev, whose type's p2p is LISTEN_P2P_RMA_OP or
+ *  LISTEN_P2P_RMA_SYNC. */
+void listen_event_rma(const listen_event_t *ev, listen_rma_t *out);
+/** The MPI call of an rma_op (rma_sync) kind ("MPI_Put", ...), or NULL
+ *  for a kind this reader does not know. */
+const char *listen_rma_op_name(int64_t kind);
+const char *listen_rma_sync_name(int64_t kind);
+#define LISTEN_RMA_OP_KINDS   10
+#define LISTEN_RMA_SYNC_KINDS 15
 
 /** Index of sink_data[] slots in listen_type_t. */
 enum { LISTEN_SLOT_JSONL = 0, LISTEN_SLOT_PERFETTO = 1, LISTEN_SLOT_OTF2 = 2 };

@@ -35,6 +35,20 @@
  *     world's size is the namespace's MPI_COMM_WORLD). Collectives on an
  *     intercommunicator, or of a kind OTF2 has no name for, are the plain
  *     Enter and Leave of their region (counted)
+ *   - a one-sided call (ompi.mpi.rma_op, rma_sync) is an Enter and a Leave
+ *     of a region per call ("MPI_Put", "MPI_Win_fence", ..., role RMA,
+ *     paradigm MPI) at its entry and return, with at its entry an RmaPut,
+ *     RmaGet or RmaAtomic (accumulate, fetch-and-accumulate or
+ *     compare-and-swap: bytes both ways) for a communication call; a fence
+ *     is an RmaCollectiveBegin and RmaCollectiveEnd; MPI_Win_lock an
+ *     RmaAcquireLock at its return, MPI_Win_unlock an RmaReleaseLock
+ *     (lock id: the target), MPI_Win_flush an RmaSync. The windows are
+ *     defined per rank (an event names its window by the handle in that
+ *     process: the ranks' handles of one window are not tied together),
+ *     each on its namespace's MPI_COMM_WORLD, and remote ranks are world
+ *     ranks. Completions of the operations are not records of their own:
+ *     MPI completes them in the synchronisation calls, which are. A target
+ *     outside the world is the plain Enter and Leave (counted)
  * OTF2 wants each location's records in time order; records come in order
  * of their own timestamps, so a slice's start that lies before the rank's
  * previous record is written at that record's time instead (counted). The
@@ -67,6 +81,12 @@ typedef struct {
     int64_t *members; /**< [comm rank] -> world rank, -1 not seen */
 } ocomm_t;
 
+/** A window seen in one-sided events: its handle in a location. */
+typedef struct {
+    uint64_t handle;
+    size_t loc;
+} owin_t;
+
 typedef struct {
     char *dir;
     char *tmpdir;
@@ -95,6 +115,13 @@ typedef struct {
     size_t num_comms;
     uint64_t coll_plain;     /**< collectives written without collective records */
     uint64_t comm_conflicts; /**< a comm rank reported by two world ranks */
+    owin_t *wins;            /**< windows, by their RmaWin ref */
+    size_t num_wins, wins_alloc;
+    uint32_t *win_index; /**< open addressing: RmaWin ref + 1, 0 free */
+    size_t win_index_size;
+    uint64_t rma_plain;   /**< one-sided calls written without RMA records */
+    uint64_t rma_records; /**< RMA records written */
+    uint64_t *rma_ids;    /**< per location: the next matching id */
     int64_t t_min, t_max;
     char err[512];
 } otf_t;
@@ -254,7 +281,8 @@ static int ot_begin(void *ctx, const listen_registry_t *reg)
     s->reg = reg;
     s->w = calloc(s->num_locs + 1, sizeof(*s->w));
     s->last = calloc(s->num_locs + 1, sizeof(*s->last));
-    if (NULL == s->w || NULL == s->last) {
+    s->rma_ids = calloc(s->num_locs + 1, sizeof(*s->rma_ids));
+    if (NULL == s->w || NULL == s->last || NULL == s->rma_ids) {
         return -1;
     }
 
@@ -478,6 +506,164 @@ static int ot_coll(otf_t *s, const listen_event_t *ev, size_t loc, OTF2_EvtWrite
     return 0;
 }
 
+/* Regions of the one-sided calls, numbered after the collectives'. */
+#define RMA_REGION_FIRST(s)      ((s)->reg->num_types + COLL_KINDS)
+#define RMA_SYNC_REGION_FIRST(s) (RMA_REGION_FIRST(s) + LISTEN_RMA_OP_KINDS)
+
+static size_t win_hash(uint64_t handle, size_t loc, size_t size)
+{
+    uint64_t h = (handle ^ ((uint64_t) loc * UINT64_C(0x9E3779B97F4A7C15)))
+                 * UINT64_C(0xff51afd7ed558ccd);
+
+    return (size_t) (h >> 17) & (size - 1);
+}
+
+/** The RmaWin ref of window @p handle of location @p loc (defined at the
+ *  end); OTF2_UNDEFINED_RMA_WIN when no memory. */
+static OTF2_RmaWinRef win_ref(otf_t *s, size_t loc, uint64_t handle)
+{
+    size_t i;
+
+    if (2 * (s->num_wins + 1) > s->win_index_size) {
+        size_t n = 0 == s->win_index_size ? 64 : 2 * s->win_index_size;
+        uint32_t *idx = calloc(n, sizeof(*idx));
+        if (NULL == idx) {
+            return OTF2_UNDEFINED_RMA_WIN;
+        }
+        for (size_t w = 0; w < s->num_wins; ++w) {
+            for (i = win_hash(s->wins[w].handle, s->wins[w].loc, n); 0 != idx[i];
+                 i = (i + 1) & (n - 1)) {
+            }
+            idx[i] = (uint32_t) w + 1;
+        }
+        free(s->win_index);
+        s->win_index = idx;
+        s->win_index_size = n;
+    }
+    for (i = win_hash(handle, loc, s->win_index_size); 0 != s->win_index[i];
+         i = (i + 1) & (s->win_index_size - 1)) {
+        const owin_t *w = &s->wins[s->win_index[i] - 1];
+        if (w->handle == handle && w->loc == loc) {
+            return (OTF2_RmaWinRef) (s->win_index[i] - 1);
+        }
+    }
+    if (s->num_wins == s->wins_alloc) {
+        size_t n = 0 == s->wins_alloc ? 16 : 2 * s->wins_alloc;
+        owin_t *v = realloc(s->wins, n * sizeof(*v));
+        if (NULL == v) {
+            return OTF2_UNDEFINED_RMA_WIN;
+        }
+        s->wins = v;
+        s->wins_alloc = n;
+    }
+    s->wins[s->num_wins] = (owin_t){.handle = handle, .loc = loc};
+    s->win_index[i] = (uint32_t) ++s->num_wins;
+    return (OTF2_RmaWinRef) (s->num_wins - 1);
+}
+
+/* The RMA record of a communication call @p r at @p ts. */
+static OTF2_ErrorCode rma_op_record(otf_t *s, OTF2_EvtWriter *w, size_t loc, uint64_t ts,
+                                    OTF2_RmaWinRef win, const listen_rma_t *r)
+{
+    uint32_t remote = (uint32_t) r->peer;
+    uint64_t id = s->rma_ids[loc]++;
+
+    switch (r->kind) {
+    case 0: /* put */
+    case 6: /* rput */
+        return OTF2_EvtWriter_RmaPut(w, NULL, ts, win, remote, r->sent, id);
+    case 1: /* get */
+    case 7: /* rget */
+        return OTF2_EvtWriter_RmaGet(w, NULL, ts, win, remote, r->recv, id);
+    case 2: /* accumulate */
+    case 8: /* raccumulate */
+        return OTF2_EvtWriter_RmaAtomic(w, NULL, ts, win, remote, OTF2_RMA_ATOMIC_TYPE_ACCUMULATE,
+                                        r->sent, r->recv, id);
+    case 5: /* compare_and_swap */
+        return OTF2_EvtWriter_RmaAtomic(w, NULL, ts, win, remote,
+                                        OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP, r->sent, r->recv,
+                                        id);
+    default: /* get_accumulate, fetch_and_op, rget_accumulate */
+        return OTF2_EvtWriter_RmaAtomic(w, NULL, ts, win, remote,
+                                        OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE, r->sent, r->recv,
+                                        id);
+    }
+}
+
+/* A one-sided call: see the file comment. */
+static int ot_rma(otf_t *s, const listen_event_t *ev, size_t loc, OTF2_EvtWriter *w)
+{
+    const listen_type_t *t = ev->type;
+    bool op = LISTEN_P2P_RMA_OP == t->p2p;
+    int64_t kinds = op ? LISTEN_RMA_OP_KINDS : LISTEN_RMA_SYNC_KINDS;
+    uint32_t ns = s->ns_of[ev->proc->id];
+    OTF2_RegionRef region = t->id;
+    OTF2_RmaWinRef win = OTF2_UNDEFINED_RMA_WIN;
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    listen_rma_t r;
+    uint64_t ts0, ts1;
+    bool known, remote_ok, records = false;
+
+    listen_event_rma(ev, &r);
+    known = 0 <= r.kind && r.kind < kinds;
+    remote_ok = 0 <= r.peer && r.peer <= s->ns_max_rank[ns];
+    if (known) {
+        region = (OTF2_RegionRef) ((op ? RMA_REGION_FIRST(s) : RMA_SYNC_REGION_FIRST(s))
+                                   + (size_t) r.kind);
+        /* which calls have records, and whether their remote is a world rank */
+        records = op ? remote_ok
+                     : (0 == r.kind /* fence */
+                        || ((6 == r.kind || 7 == r.kind || 10 == r.kind) && remote_ok));
+    }
+    if (records) {
+        win = win_ref(s, loc, r.win);
+        if (OTF2_UNDEFINED_RMA_WIN == win) {
+            return -1;
+        }
+    } else if (op || (known && (6 == r.kind || 7 == r.kind || 10 == r.kind))) {
+        s->rma_plain++;
+    }
+    ts0 = ts_of(s, loc, r.start);
+    if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)) {
+        return -1;
+    }
+    if (records && op) {
+        rc = rma_op_record(s, w, loc, ts0, win, &r);
+    } else if (records && 0 == r.kind) {
+        rc = OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, ts0);
+    }
+    ts1 = ts_of(s, loc, r.end);
+    if (OTF2_SUCCESS == rc && records && !op) {
+        switch (r.kind) {
+        case 0:
+            rc = OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, ts1, OTF2_COLLECTIVE_OP_BARRIER,
+                                                 OTF2_RMA_SYNC_LEVEL_PROCESS
+                                                     | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                                 win, OTF2_UNDEFINED_UINT32, 0, 0);
+            break;
+        case 6:
+            rc = OTF2_EvtWriter_RmaAcquireLock(w, NULL, ts1, win, (uint32_t) r.peer,
+                                               (uint64_t) r.peer,
+                                               1 == r.lock_type ? OTF2_LOCK_EXCLUSIVE
+                                                                : OTF2_LOCK_SHARED);
+            break;
+        case 7:
+            rc = OTF2_EvtWriter_RmaReleaseLock(w, NULL, ts1, win, (uint32_t) r.peer,
+                                               (uint64_t) r.peer);
+            break;
+        default: /* flush */
+            rc = OTF2_EvtWriter_RmaSync(w, NULL, ts1, win, (uint32_t) r.peer,
+                                        OTF2_RMA_SYNC_TYPE_MEMORY);
+            break;
+        }
+    }
+    if (OTF2_SUCCESS != rc || OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts1, region)) {
+        return -1;
+    }
+    s->rma_records += records ? (op || 0 != r.kind ? 1 : 2) : 0;
+    return 0;
+}
+
 static int ot_event(void *ctx, const listen_event_t *ev)
 {
     otf_t *s = ctx;
@@ -492,6 +678,9 @@ static int ot_event(void *ctx, const listen_event_t *ev)
     }
     if (LISTEN_P2P_COLL == t->p2p) {
         return ot_coll(s, ev, loc, w);
+    }
+    if (LISTEN_P2P_RMA_OP == t->p2p || LISTEN_P2P_RMA_SYNC == t->p2p) {
+        return ot_rma(s, ev, loc, w);
     }
     if (LISTEN_P2P_NONE == t->p2p) {
         uint64_t ts = ts_of(s, loc, ev->time_ns);
@@ -701,6 +890,21 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
             ret = -1;
         }
     }
+    /* the one-sided calls' regions, numbered after the collectives' */
+    for (int64_t k = 0; k < LISTEN_RMA_OP_KINDS + LISTEN_RMA_SYNC_KINDS && 0 == ret; ++k) {
+        bool op = k < LISTEN_RMA_OP_KINDS;
+        const char *call = op ? listen_rma_op_name(k)
+                              : listen_rma_sync_name(k - LISTEN_RMA_OP_KINDS);
+        OTF2_StringRef n = str(&st, call), e = str(&st, "");
+        if (OTF2_SUCCESS
+            != OTF2_GlobalDefWriter_WriteRegion(
+                gw, (OTF2_RegionRef) (RMA_REGION_FIRST(s) + (size_t) k), n, n,
+                str(&st, op ? "MPI one-sided communication (ompi.mpi.rma_op)"
+                            : "MPI one-sided synchronisation (ompi.mpi.rma_sync)"),
+                OTF2_REGION_ROLE_RMA, OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, e, 0, 0)) {
+            ret = -1;
+        }
+    }
     for (size_t a = 0; a < s->num_attrs && 0 == ret; ++a) {
         OTF2_StringRef n = str(&st, s->attrs[a].name);
         OTF2_StringRef d = str(&st, "MPI_T event element");
@@ -784,6 +988,23 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
             ret = -1;
         }
         free(members);
+    }
+    /* the windows: per location, on its namespace's MPI_COMM_WORLD */
+    for (size_t i = 0; i < s->num_wins && 0 == ret; ++i) {
+        const owin_t *v = &s->wins[i];
+        size_t p = s->proc_at[v->loc];
+        char name[96];
+        if (SIZE_MAX == p) {
+            continue; /* not reached: windows come from events of a process */
+        }
+        snprintf(name, sizeof(name), "window 0x%llx of rank %u", (unsigned long long) v->handle,
+                 reg->procs[p]->rank);
+        if (OTF2_SUCCESS
+            != OTF2_GlobalDefWriter_WriteRmaWin(gw, (OTF2_RmaWinRef) i, str(&st, name),
+                                                (OTF2_CommRef) s->ns_of[p],
+                                                OTF2_RMA_WIN_FLAG_NONE)) {
+            ret = -1;
+        }
     }
     free(hosts);
     return ret || st.bad ? -1 : 0;
@@ -881,6 +1102,11 @@ static void ot_report(void *ctx, FILE *f)
             "by other ranks)\n",
             s->num_comms, (unsigned long long) s->coll_plain,
             (unsigned long long) s->comm_conflicts);
+    fprintf(f,
+            "  trace.otf2/: %zu windows defined (one per rank and handle), %llu RMA records, "
+            "%llu one-sided calls without RMA records (a target outside the namespace's ranks, "
+            "or a kind this reader does not know)\n",
+            s->num_wins, (unsigned long long) s->rma_records, (unsigned long long) s->rma_plain);
 }
 
 static void ot_destroy(void *ctx)
@@ -913,6 +1139,9 @@ static void ot_destroy(void *ctx)
     free(s->ns_max_rank);
     free(s->w);
     free(s->last);
+    free(s->rma_ids);
+    free(s->wins);
+    free(s->win_index);
     free(s->tmpdir);
     free(s->dir);
     free(s);

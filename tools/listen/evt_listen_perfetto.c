@@ -17,7 +17,9 @@
  * nest properly); collective completions are slices named after the call
  * ("MPI_Allreduce", ...) on "collectives" threads, lanes alike, so a
  * collective's slices on its ranks line up on the timeline (their fields,
- * cid and seq among them, say which belong together); a send and the
+ * cid and seq among them, say which belong together); one-sided calls
+ * (ompi.mpi.rma_op, rma_sync) are slices named after the call ("MPI_Put",
+ * "MPI_Win_fence", ...) on "one-sided" threads; a send and the
  * receive that matches it are joined by a
  * flow arrow ("ph":"s" / "ph":"f"). Matching: same namespace, sender,
  * receiver (world ranks) and tag, in order (MPI's non-overtaking rule), and
@@ -44,6 +46,9 @@
 #include "evt_listen.h"
 
 #define LANES 32
+/** Families of lanes: p2p, collectives, one-sided. */
+#define FAMILIES   3
+#define LANE_WORDS ((FAMILIES * LANES + 63) / 64)
 /** Sends or receives waiting for their partner, at most (then not paired). */
 #define MAX_PENDING (1u << 20)
 
@@ -73,10 +78,11 @@ typedef struct {
                               through stdio, events composed in its buffer (ap()) */
     bool first;
     int64_t origin;
-    listen_slots_t types;           /**< listen_json_type_t per type id */
-    uint32_t *ns_of;                /**< namespace number per process id */
-    int64_t (*lane_end)[2 * LANES]; /**< per process: p2p lanes, then collective lanes */
-    uint64_t *lanes_named;
+    listen_slots_t types; /**< listen_json_type_t per type id */
+    uint32_t *ns_of;      /**< namespace number per process id */
+    /** per process: p2p lanes, then collective lanes, then one-sided lanes */
+    int64_t (*lane_end)[FAMILIES * LANES];
+    uint64_t (*lanes_named)[LANE_WORDS]; /**< per process: a bit per lane named */
     uint64_t *uncertainty; /**< per process id, its most uncertain clock offset (ns) */
     size_t num_procs;
     pq_t *q;
@@ -187,7 +193,7 @@ static int pf_begin(void *ctx, const listen_registry_t *reg)
                 break;
             }
         }
-        for (int l = 0; l < 2 * LANES; ++l) {
+        for (int l = 0; l < FAMILIES * LANES; ++l) {
             s->lane_end[i][l] = INT64_MIN;
         }
         if (NULL == o || NULL == a) {
@@ -409,14 +415,14 @@ static int match(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bo
 
 /**
  * A slice ("ph":"X") of event @p ev from @p start to @p end on the first
- * lane of @p family (0 p2p, 1 collectives) free at its start (records
+ * lane of @p family (0 p2p, 1 collectives, 2 one-sided) free at its start (records
  * come in completion order, so a lane's last end is its latest), named
  * @p name (JSON text). Its thread id in *@p tid_out when not NULL.
  */
 static void slice(pf_t *s, const listen_json_type_t *pt, const listen_event_t *ev, int family,
                   int64_t start, int64_t end, const char *name, size_t name_len, uint32_t *tid_out)
 {
-    static const char *const families[2] = {"p2p", "collectives"};
+    static const char *const families[FAMILIES] = {"p2p", "collectives", "one-sided"};
     uint32_t pid = ev->proc->id + 1;
     int lane = LANES - 1, at;
 
@@ -431,8 +437,8 @@ static void slice(pf_t *s, const listen_json_type_t *pt, const listen_event_t *e
     }
     at = family * LANES + lane;
     s->lane_end[ev->proc->id][at] = end;
-    if (!(s->lanes_named[ev->proc->id] & (UINT64_C(1) << at))) {
-        s->lanes_named[ev->proc->id] |= UINT64_C(1) << at;
+    if (!(s->lanes_named[ev->proc->id][at / 64] & (UINT64_C(1) << (at % 64)))) {
+        s->lanes_named[ev->proc->id][at / 64] |= UINT64_C(1) << (at % 64);
         bsep(s);
         APS(s, "{\"ph\":\"M\",\"pid\":");
         ap_u64(s, pid);
@@ -485,6 +491,19 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         APS(s, ",\"cat\":");
         ap(s, pt->source, pt->source_len);
         write_args(s, pt, ev);
+    } else if (LISTEN_P2P_RMA_OP == t->p2p || LISTEN_P2P_RMA_SYNC == t->p2p) {
+        listen_rma_t r;
+        const char *call;
+        listen_event_rma(ev, &r);
+        call = LISTEN_P2P_RMA_OP == t->p2p ? listen_rma_op_name(r.kind)
+                                           : listen_rma_sync_name(r.kind);
+        if (NULL != call) {
+            char name[40];
+            int len = snprintf(name, sizeof(name), "\"%s\"", call);
+            slice(s, pt, ev, 2, r.start, r.end, name, (size_t) len, NULL);
+        } else {
+            slice(s, pt, ev, 2, r.start, r.end, pt->name, pt->name_len, NULL);
+        }
     } else if (LISTEN_P2P_COLL == t->p2p) {
         static const char *const kinds[]
             = {"MPI_Barrier",   "MPI_Bcast",          "MPI_Gather",

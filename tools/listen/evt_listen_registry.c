@@ -195,6 +195,14 @@ static int proc_types_fit(listen_proc_t *p, size_t ntypes)
     return 0;
 }
 
+/* Element @p e of @p t holds an integer (not a double, not a bool). */
+static bool element_is_integer(const listen_type_t *t, int e)
+{
+    uint8_t et = t->elements[e].type;
+
+    return MCA_COMMON_EVT_WIRE_ELEM_DOUBLE != et && MCA_COMMON_EVT_WIRE_ELEM_BOOL != et;
+}
+
 /* The collective completion event (this project's ompi.mpi.coll_complete,
  * or any event with the same name suffix and fields) */
 static void classify_coll(listen_type_t *t, const mca_common_evt_wire_type_t *w)
@@ -230,6 +238,54 @@ static void classify_coll(listen_type_t *t, const mca_common_evt_wire_type_t *w)
         t->coll[i] = e;
     }
     t->p2p = LISTEN_P2P_COLL;
+}
+
+/* The one-sided events (this project's ompi.mpi.rma_op and rma_sync, or
+ * any event with the same name suffix and fields) */
+static void classify_rma(listen_type_t *t, const mca_common_evt_wire_type_t *w)
+{
+    /* per field: its name, and whether rma_op / rma_sync has it */
+    static const struct {
+        const char *name;
+        bool op, sync;
+    } fields[LISTEN_RMA_FIELDS] = {[LISTEN_RMA_WIN] = {"win", true, true},
+                                   [LISTEN_RMA_KIND] = {"kind", true, true},
+                                   [LISTEN_RMA_TARGET] = {"target", true, true},
+                                   [LISTEN_RMA_PEER] = {"peer", true, true},
+                                   [LISTEN_RMA_SENT] = {"bytes_sent", true, false},
+                                   [LISTEN_RMA_RECV] = {"bytes_recv", true, false},
+                                   [LISTEN_RMA_OP] = {"op", true, false},
+                                   [LISTEN_RMA_LOCK] = {"lock_type", false, true}};
+    size_t n = strlen(t->name);
+    listen_p2p_kind_t kind;
+    int start, complete;
+
+    if (n >= 6 && 0 == strcmp(t->name + n - 6, "rma_op")) {
+        kind = LISTEN_P2P_RMA_OP;
+    } else if (n >= 8 && 0 == strcmp(t->name + n - 8, "rma_sync")) {
+        kind = LISTEN_P2P_RMA_SYNC;
+    } else {
+        return;
+    }
+    start = mca_common_evt_wire_element_find(w, "start_time");
+    complete = mca_common_evt_wire_element_find(w, "complete_time");
+    if (0 > start || 0 > complete || !element_is_integer(t, start)
+        || !element_is_integer(t, complete)) {
+        return;
+    }
+    for (int i = 0; i < LISTEN_RMA_FIELDS; ++i) {
+        int e = -1;
+        if (LISTEN_P2P_RMA_OP == kind ? fields[i].op : fields[i].sync) {
+            e = mca_common_evt_wire_element_find(w, fields[i].name);
+            if (0 > e || !element_is_integer(t, e)) {
+                return;
+            }
+        }
+        t->rma[i] = e;
+    }
+    t->p2p_start = start;
+    t->p2p_complete = complete;
+    t->p2p = kind;
 }
 
 /* The p2p completion events (this project's ompi.mpi.p2p_*_complete, or any
@@ -271,6 +327,9 @@ static void classify_p2p(listen_type_t *t)
     t->p2p = kind;
     if (LISTEN_P2P_NONE == kind) {
         classify_coll(t, &w);
+    }
+    if (LISTEN_P2P_NONE == t->p2p) {
+        classify_rma(t, &w);
     }
 }
 
