@@ -5,9 +5,10 @@ usage: check_outputs.py OUTDIR ORACLEDIR NP
 
 Prints one line per check, "PASS: ..." or "FAIL: ...: expected X got Y",
 and exits 1 if any check failed:
-  - every rank's p2p send and receive completions, and its collective
-    completions per kind, in events.jsonl equal the preloaded oracle's
-    counts of the same rank
+  - every rank's p2p send and receive completions, its collective
+    completions per kind and its one-sided communication and
+    synchronisation calls per kind, in events.jsonl equal the preloaded
+    oracle's counts of the same rank
   - every rank of the job wrote its initialization and finalization event
   - trace.json parses, and every flow start has exactly one end with the
     same id and the other way round
@@ -43,6 +44,10 @@ with open(outdir + "/events.jsonl") as f:
             events[(e["rank"], e["event"])] += 1
             if e["event"] == "ompi.mpi.coll_complete":
                 events[(e["rank"], "coll%d" % e["fields"]["kind"])] += 1
+            elif e["event"] == "ompi.mpi.rma_op":
+                events[(e["rank"], "rma_op%d" % e["fields"]["kind"])] += 1
+            elif e["event"] == "ompi.mpi.rma_sync":
+                events[(e["rank"], "rma_sync%d" % e["fields"]["kind"])] += 1
 
 for r in range(np_):
     oracle = {}
@@ -62,6 +67,13 @@ for r in range(np_):
         got = events[(r, fam)]
         check(got == oracle[fam], "rank %d: collectives of kind %d = oracle" % (r, k), oracle[fam],
               got)
+    for fam_prefix, kinds, what in (("rma_op", 10, "one-sided calls"),
+                                    ("rma_sync", 15, "one-sided synchronisations")):
+        for k in range(kinds):
+            fam = "%s%d" % (fam_prefix, k)
+            got = events[(r, fam)]
+            check(got == oracle[fam], "rank %d: %s of kind %d = oracle" % (r, what, k),
+                  oracle[fam], got)
     for ev in ("ompi.mpi.initialization", "ompi.mpi.finalization"):
         check(events[(r, ev)] == 1, "rank %d: one %s" % (r, ev), 1, events[(r, ev)])
 

@@ -8,10 +8,11 @@
 /**
  * @file
  *
- * An independent count of a real program's point-to-point and collective
- * calls, to hold ompi-evt's recording against: preloaded in front of
- * libompi_evt, it counts each completed send and receive and each
- * collective call per kind, per rank, and writes the counts at
+ * An independent count of a real program's point-to-point, collective and
+ * one-sided calls, to hold ompi-evt's recording against: preloaded in
+ * front of libompi_evt, it counts each completed send and receive, each
+ * collective call per kind and each one-sided communication and
+ * synchronisation call per kind, per rank, and writes the counts at
  * MPI_Finalize to $EVT_ORACLE_DIR/rank.<world rank>.
  *
  * Each wrapper forwards to the NEXT definition of the same MPI function
@@ -58,6 +59,41 @@ enum {
     K_COUNT
 };
 static unsigned long oracle_coll[K_COUNT];
+
+/* One-sided calls per kind, in the order of ompi.mpi.rma_op's and
+ * ompi.mpi.rma_sync's kinds */
+enum {
+    R_PUT,
+    R_GET,
+    R_ACCUMULATE,
+    R_GET_ACCUMULATE,
+    R_FETCH_AND_OP,
+    R_COMPARE_AND_SWAP,
+    R_RPUT,
+    R_RGET,
+    R_RACCUMULATE,
+    R_RGET_ACCUMULATE,
+    R_COUNT
+};
+enum {
+    S_FENCE,
+    S_POST,
+    S_START,
+    S_COMPLETE,
+    S_WAIT,
+    S_TEST,
+    S_LOCK,
+    S_UNLOCK,
+    S_LOCK_ALL,
+    S_UNLOCK_ALL,
+    S_FLUSH,
+    S_FLUSH_ALL,
+    S_FLUSH_LOCAL,
+    S_FLUSH_LOCAL_ALL,
+    S_SYNC,
+    S_COUNT
+};
+static unsigned long oracle_rma_op[R_COUNT], oracle_rma_sync[S_COUNT];
 
 /* The next definition of @p name after this library; a program cannot
  * run on without it, so a missing one ends the process loudly. */
@@ -325,6 +361,99 @@ ORACLE_COLL(MPI_Iexscan, K_EXSCAN,
              MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, count, datatype, op, comm, request))
 
+/* One-sided calls: a call that succeeded counts, a communication call
+ * only with a real target (as the events are raised); MPI_Win_test only
+ * when it said yes. */
+/** A one-sided wrapper: MPI function @p fn, its counter @p counter, its
+ *  parameters and the arguments passed on; counted when @p counts. */
+#define ORACLE_RMA(fn, counter, counts, params, args) \
+    int fn params                                     \
+    {                                                 \
+        int rc_;                                      \
+        ORACLE_NEXT(fn);                              \
+        rc_ = next args;                              \
+        counter += MPI_SUCCESS == rc_ && (counts);    \
+        return rc_;                                   \
+    }
+
+ORACLE_RMA(MPI_Put, oracle_rma_op[R_PUT], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win),
+           (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+            target_datatype, win))
+ORACLE_RMA(MPI_Get, oracle_rma_op[R_GET], MPI_PROC_NULL != target_rank,
+           (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win),
+           (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+            target_datatype, win))
+ORACLE_RMA(MPI_Accumulate, oracle_rma_op[R_ACCUMULATE], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Op op, MPI_Win win),
+           (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+            target_datatype, op, win))
+ORACLE_RMA(MPI_Get_accumulate, oracle_rma_op[R_GET_ACCUMULATE], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+            MPI_Win win),
+           (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+            target_rank, target_disp, target_count, target_datatype, op, win))
+ORACLE_RMA(MPI_Fetch_and_op, oracle_rma_op[R_FETCH_AND_OP], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+            MPI_Aint target_disp, MPI_Op op, MPI_Win win),
+           (origin_addr, result_addr, datatype, target_rank, target_disp, op, win))
+ORACLE_RMA(MPI_Compare_and_swap, oracle_rma_op[R_COMPARE_AND_SWAP], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, const void *compare_addr, void *result_addr,
+            MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win),
+           (origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win))
+ORACLE_RMA(MPI_Rput, oracle_rma_op[R_RPUT], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win, MPI_Request *request),
+           (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+            target_datatype, win, request))
+ORACLE_RMA(MPI_Rget, oracle_rma_op[R_RGET], MPI_PROC_NULL != target_rank,
+           (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+            MPI_Request *request),
+           (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+            target_datatype, win, request))
+ORACLE_RMA(MPI_Raccumulate, oracle_rma_op[R_RACCUMULATE], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Op op, MPI_Win win, MPI_Request *request),
+           (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+            target_datatype, op, win, request))
+ORACLE_RMA(MPI_Rget_accumulate, oracle_rma_op[R_RGET_ACCUMULATE], MPI_PROC_NULL != target_rank,
+           (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+            MPI_Win win, MPI_Request *request),
+           (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+            target_rank, target_disp, target_count, target_datatype, op, win, request))
+ORACLE_RMA(MPI_Win_fence, oracle_rma_sync[S_FENCE], 1, (int assert, MPI_Win win), (assert, win))
+ORACLE_RMA(MPI_Win_post, oracle_rma_sync[S_POST], 1, (MPI_Group group, int assert, MPI_Win win),
+           (group, assert, win))
+ORACLE_RMA(MPI_Win_start, oracle_rma_sync[S_START], 1, (MPI_Group group, int assert, MPI_Win win),
+           (group, assert, win))
+ORACLE_RMA(MPI_Win_complete, oracle_rma_sync[S_COMPLETE], 1, (MPI_Win win), (win))
+ORACLE_RMA(MPI_Win_wait, oracle_rma_sync[S_WAIT], 1, (MPI_Win win), (win))
+ORACLE_RMA(MPI_Win_test, oracle_rma_sync[S_TEST], 0 != *flag, (MPI_Win win, int *flag), (win, flag))
+ORACLE_RMA(MPI_Win_lock, oracle_rma_sync[S_LOCK], 1,
+           (int lock_type, int rank, int assert, MPI_Win win), (lock_type, rank, assert, win))
+ORACLE_RMA(MPI_Win_unlock, oracle_rma_sync[S_UNLOCK], 1, (int rank, MPI_Win win), (rank, win))
+ORACLE_RMA(MPI_Win_lock_all, oracle_rma_sync[S_LOCK_ALL], 1, (int assert, MPI_Win win),
+           (assert, win))
+ORACLE_RMA(MPI_Win_unlock_all, oracle_rma_sync[S_UNLOCK_ALL], 1, (MPI_Win win), (win))
+ORACLE_RMA(MPI_Win_flush, oracle_rma_sync[S_FLUSH], 1, (int rank, MPI_Win win), (rank, win))
+ORACLE_RMA(MPI_Win_flush_all, oracle_rma_sync[S_FLUSH_ALL], 1, (MPI_Win win), (win))
+ORACLE_RMA(MPI_Win_flush_local, oracle_rma_sync[S_FLUSH_LOCAL], 1, (int rank, MPI_Win win),
+           (rank, win))
+ORACLE_RMA(MPI_Win_flush_local_all, oracle_rma_sync[S_FLUSH_LOCAL_ALL], 1, (MPI_Win win), (win))
+ORACLE_RMA(MPI_Win_sync, oracle_rma_sync[S_SYNC], 1, (MPI_Win win), (win))
+
 int MPI_Finalize(void)
 {
     const char *dir = getenv("EVT_ORACLE_DIR");
@@ -345,6 +474,12 @@ int MPI_Finalize(void)
                     oracle_persistent);
             for (int k = 0; k < K_COUNT; ++k) {
                 fprintf(f, "coll%d %lu\n", k, oracle_coll[k]);
+            }
+            for (int k = 0; k < R_COUNT; ++k) {
+                fprintf(f, "rma_op%d %lu\n", k, oracle_rma_op[k]);
+            }
+            for (int k = 0; k < S_COUNT; ++k) {
+                fprintf(f, "rma_sync%d %lu\n", k, oracle_rma_sync[k]);
             }
             fclose(f);
         }
