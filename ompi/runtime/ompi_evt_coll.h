@@ -47,10 +47,13 @@
  * Covered: the blocking and nonblocking collectives of MPI-3.1 on intra-
  * and intercommunicators: Barrier, Bcast, Gather(v), Scatter(v),
  * Allgather(v), Alltoall(v, w), Reduce, Allreduce, Reduce_scatter(_block),
- * Scan, Exscan and their I-variants. Not covered: neighbourhood
- * collectives, the Fortran bindings, collectives libmpi runs for itself
- * (inside MPI_Comm_split, file I/O, ...), calls that return an error, and a
- * nonblocking collective started while nobody listened.
+ * Scan, Exscan and their I-variants; the neighbourhood collectives
+ * Neighbor_allgather(v), Neighbor_alltoall(v, w) and their I-variants on
+ * Cartesian, graph and distributed-graph communicators
+ * (ompi_evt_coll_neighbor.c). Not covered: the Fortran bindings,
+ * collectives libmpi runs for itself (inside MPI_Comm_split, file I/O,
+ * ...), calls that return an error, and a nonblocking collective started
+ * while nobody listened.
  *
  * Context: every function is RAISE on the calling thread.
  */
@@ -111,5 +114,44 @@ void ompi_evt_coll_started(MPI_Request req, MPI_Comm comm, uint64_t seq, const c
 /** The request of tracked collective @p slot completed at @p done (called
  *  by ompi_evt_p2p_report()). */
 void ompi_evt_coll_report(const p2p_slot_t *slot, int64_t done);
+
+/** Body of a blocking collective wrapper: the next PMPI_@p name with
+ *  @p args; @p describe fills coll_args_t a_ after a successful call. */
+#define COLL_BLOCKING(name, args, describe)                                                    \
+    do {                                                                                       \
+        bool on_ = coll_listening();                                                           \
+        int64_t t0_ = on_ ? coll_now() : 0;                                                    \
+        int rc_ = EVT_CALL_NEXT(name, args);                                                   \
+        uint64_t seq_;                                                                         \
+        coll_args_t a_;                                                                        \
+        if (OPAL_UNLIKELY(MPI_SUCCESS != rc_)) {                                               \
+            return rc_;                                                                        \
+        }                                                                                      \
+        seq_ = ompi_evt_coll_next_seq(comm);                                                   \
+        if (on_ && coll_listening()) {                                                         \
+            describe;                                                                          \
+            ompi_evt_coll_raise(comm, seq_, &a_, t0_, coll_now(), OMPI_EVT_P2P_MODE_BLOCKING); \
+        }                                                                                      \
+        return rc_;                                                                            \
+    } while (0)
+
+/** Body of a nonblocking collective wrapper (the request in *request). */
+#define COLL_NONBLOCKING(name, args, describe)                     \
+    do {                                                           \
+        bool on_ = coll_listening();                               \
+        int64_t t0_ = on_ ? coll_now() : 0;                        \
+        int rc_ = EVT_CALL_NEXT(name, args);                       \
+        uint64_t seq_;                                             \
+        coll_args_t a_;                                            \
+        if (OPAL_UNLIKELY(MPI_SUCCESS != rc_)) {                   \
+            return rc_;                                            \
+        }                                                          \
+        seq_ = ompi_evt_coll_next_seq(comm);                       \
+        if (on_ && coll_listening()) {                             \
+            describe;                                              \
+            ompi_evt_coll_started(*request, comm, seq_, &a_, t0_); \
+        }                                                          \
+        return rc_;                                                \
+    } while (0)
 
 #endif /* OMPI_EVT_COLL_H */

@@ -69,7 +69,9 @@ int ompi_evt_coll_events_register(void)
         "every rank), bytes_sent, bytes_recv, start_time, complete_time, kind (0 barrier, 1 bcast, "
         "2 gather, 3 gatherv, 4 scatter, 5 scatterv, 6 allgather, 7 allgatherv, 8 alltoall, "
         "9 alltoallv, 10 alltoallw, 11 reduce, 12 allreduce, 13 reduce_scatter, "
-        "14 reduce_scatter_block, 15 scan, 16 exscan), root (-1 none), op (0 none, 1 max ... 15 "
+        "14 reduce_scatter_block, 15 scan, 16 exscan, 17 neighbor_allgather, 18 "
+        "neighbor_allgatherv, 19 neighbor_alltoall, 20 neighbor_alltoallv, 21 neighbor_alltoallw), "
+        "root (-1 none), op (0 none, 1 max ... 15 "
         "user), mode (0 blocking, 1 nonblocking), cid (context id), comm_size, comm_rank, flags "
         "(1 intercommunicator)}",
         OPAL_INFO_LVL_5, 14, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,

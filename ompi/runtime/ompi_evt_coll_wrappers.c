@@ -247,45 +247,6 @@ static void coll_reduce_scatter_args(coll_args_t *a, MPI_Comm comm, const int rc
  * Wrappers
  * ------------------------------------------------------------------------ */
 
-/** Body of a blocking collective wrapper: the next PMPI_@p name with
- *  @p args; @p describe fills coll_args_t a_ after a successful call. */
-#define COLL_BLOCKING(name, args, describe)                                                    \
-    do {                                                                                       \
-        bool on_ = coll_listening();                                                           \
-        int64_t t0_ = on_ ? coll_now() : 0;                                                    \
-        int rc_ = EVT_CALL_NEXT(name, args);                                                   \
-        uint64_t seq_;                                                                         \
-        coll_args_t a_;                                                                        \
-        if (OPAL_UNLIKELY(MPI_SUCCESS != rc_)) {                                               \
-            return rc_;                                                                        \
-        }                                                                                      \
-        seq_ = ompi_evt_coll_next_seq(comm);                                                   \
-        if (on_ && coll_listening()) {                                                         \
-            describe;                                                                          \
-            ompi_evt_coll_raise(comm, seq_, &a_, t0_, coll_now(), OMPI_EVT_P2P_MODE_BLOCKING); \
-        }                                                                                      \
-        return rc_;                                                                            \
-    } while (0)
-
-/** Body of a nonblocking collective wrapper (the request in *request). */
-#define COLL_NONBLOCKING(name, args, describe)                     \
-    do {                                                           \
-        bool on_ = coll_listening();                               \
-        int64_t t0_ = on_ ? coll_now() : 0;                        \
-        int rc_ = EVT_CALL_NEXT(name, args);                       \
-        uint64_t seq_;                                             \
-        coll_args_t a_;                                            \
-        if (OPAL_UNLIKELY(MPI_SUCCESS != rc_)) {                   \
-            return rc_;                                            \
-        }                                                          \
-        seq_ = ompi_evt_coll_next_seq(comm);                       \
-        if (on_ && coll_listening()) {                             \
-            describe;                                              \
-            ompi_evt_coll_started(*request, comm, seq_, &a_, t0_); \
-        }                                                          \
-        return rc_;                                                \
-    } while (0)
-
 /* ------------------------------------------------------------------------
  * Blocking collectives
  * ------------------------------------------------------------------------ */

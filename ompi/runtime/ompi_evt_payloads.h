@@ -206,7 +206,12 @@ enum {
     OMPI_EVT_COLL_REDUCE_SCATTER_BLOCK = 14,
     OMPI_EVT_COLL_SCAN = 15,
     OMPI_EVT_COLL_EXSCAN = 16,
-    OMPI_EVT_COLL_KINDS = 17 /**< not a kind: how many there are */
+    OMPI_EVT_COLL_NEIGHBOR_ALLGATHER = 17,
+    OMPI_EVT_COLL_NEIGHBOR_ALLGATHERV = 18,
+    OMPI_EVT_COLL_NEIGHBOR_ALLTOALL = 19,
+    OMPI_EVT_COLL_NEIGHBOR_ALLTOALLV = 20,
+    OMPI_EVT_COLL_NEIGHBOR_ALLTOALLW = 21,
+    OMPI_EVT_COLL_KINDS = 22 /**< not a kind: how many there are */
 };
 
 /** Values of ompi.mpi.coll_complete's op: the reduction operation. */

@@ -91,6 +91,11 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Igatherv)                   \
     EVT_PMPI_FN(Improbe)                    \
     EVT_PMPI_FN(Imrecv)                     \
+    EVT_PMPI_FN(Ineighbor_allgather)        \
+    EVT_PMPI_FN(Ineighbor_allgatherv)       \
+    EVT_PMPI_FN(Ineighbor_alltoall)         \
+    EVT_PMPI_FN(Ineighbor_alltoallv)        \
+    EVT_PMPI_FN(Ineighbor_alltoallw)        \
     EVT_PMPI_FN(Intercomm_create)           \
     EVT_PMPI_FN(Intercomm_merge)            \
     EVT_PMPI_FN(Irecv)                      \
@@ -105,6 +110,11 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Issend)                     \
     EVT_PMPI_FN(Mprobe)                     \
     EVT_PMPI_FN(Mrecv)                      \
+    EVT_PMPI_FN(Neighbor_allgather)         \
+    EVT_PMPI_FN(Neighbor_allgatherv)        \
+    EVT_PMPI_FN(Neighbor_alltoall)          \
+    EVT_PMPI_FN(Neighbor_alltoallv)         \
+    EVT_PMPI_FN(Neighbor_alltoallw)         \
     EVT_PMPI_FN(Put)                        \
     EVT_PMPI_FN(Raccumulate)                \
     EVT_PMPI_FN(Recv)                       \

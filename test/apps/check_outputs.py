@@ -62,7 +62,7 @@ for r in range(np_):
     for fam, ev in (("send", "ompi.mpi.p2p_send_complete"), ("recv", "ompi.mpi.p2p_recv_complete")):
         got = events[(r, ev)]
         check(got == oracle[fam], "rank %d: %s events = oracle" % (r, fam), oracle[fam], got)
-    for k in range(17):
+    for k in range(22):
         fam = "coll%d" % k
         got = events[(r, fam)]
         check(got == oracle[fam], "rank %d: collectives of kind %d = oracle" % (r, k), oracle[fam],

@@ -56,6 +56,11 @@ enum {
     K_REDUCE_SCATTER_BLOCK,
     K_SCAN,
     K_EXSCAN,
+    K_NEIGHBOR_ALLGATHER,
+    K_NEIGHBOR_ALLGATHERV,
+    K_NEIGHBOR_ALLTOALL,
+    K_NEIGHBOR_ALLTOALLV,
+    K_NEIGHBOR_ALLTOALLW,
     K_COUNT
 };
 static unsigned long oracle_coll[K_COUNT];
@@ -360,6 +365,56 @@ ORACLE_COLL(MPI_Iexscan, K_EXSCAN,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, count, datatype, op, comm, request))
+
+ORACLE_COLL(MPI_Neighbor_allgather, K_NEIGHBOR_ALLGATHER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+ORACLE_COLL(MPI_Ineighbor_allgather, K_NEIGHBOR_ALLGATHER,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+ORACLE_COLL(MPI_Neighbor_allgatherv, K_NEIGHBOR_ALLGATHERV,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
+ORACLE_COLL(MPI_Ineighbor_allgatherv, K_NEIGHBOR_ALLGATHERV,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
+ORACLE_COLL(MPI_Neighbor_alltoall, K_NEIGHBOR_ALLTOALL,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
+ORACLE_COLL(MPI_Ineighbor_alltoall, K_NEIGHBOR_ALLTOALL,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
+ORACLE_COLL(MPI_Neighbor_alltoallv, K_NEIGHBOR_ALLTOALLV,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm),
+            (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
+ORACLE_COLL(MPI_Ineighbor_alltoallv, K_NEIGHBOR_ALLTOALLV,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
+            (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+             request))
+ORACLE_COLL(MPI_Neighbor_alltoallw, K_NEIGHBOR_ALLTOALLW,
+            (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
+            (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+             comm))
+ORACLE_COLL(MPI_Ineighbor_alltoallw, K_NEIGHBOR_ALLTOALLW,
+            (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+             MPI_Request *request),
+            (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+             request))
 
 /* One-sided calls: a call that succeeded counts, a communication call
  * only with a real target (as the events are raised); MPI_Win_test only

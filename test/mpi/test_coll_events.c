@@ -13,7 +13,9 @@
  * other than 0, MPI_IN_PLACE, a user-defined reduction, v-variants with
  * counts that differ per rank), the nonblocking ones all in flight at once
  * and completed by Waitall, Waitany and a Test loop; a bcast and an
- * allgather on an intercommunicator (MPI_ROOT, MPI_PROC_NULL). Each
+ * allgather on an intercommunicator (MPI_ROOT, MPI_PROC_NULL); the five
+ * neighbourhood kinds, blocking and nonblocking, on a Cartesian
+ * communicator with MPI_PROC_NULL neighbours and on a distributed graph. Each
  * event's kind, bytes sent and received, root, op, mode, comm, cid and
  * comm_size is checked against what the call's arguments say (computed
  * here independently), its numbers (seq) must be consecutive in call
@@ -281,6 +283,111 @@ static void intercomm(MPI_Comm *inter)
     MPI_Comm_free(&half);
 }
 
+/**
+ * Every neighbourhood collective kind, blocking and then all five started
+ * at once, on @p comm, whose in-neighbours (out-neighbours) are given by
+ * @p in_real[i] (@p out_real[i]): whether block i is a process; @p deg
+ * blocks on each side.
+ */
+static void neighbour_kinds(MPI_Comm comm, int deg, const bool in_real[], const bool out_real[])
+{
+    int *sb = calloc((size_t) (C * 2 * deg + 8), sizeof(int));
+    int *rb = calloc((size_t) (C * 2 * deg + 8), sizeof(int));
+    int *sc = malloc(sizeof(int) * deg), *rc = malloc(sizeof(int) * deg);
+    int *gc = malloc(sizeof(int) * deg);
+    int *sd = malloc(sizeof(int) * deg), *rd = malloc(sizeof(int) * deg);
+    MPI_Aint *swd = malloc(sizeof(MPI_Aint) * deg), *rwd = malloc(sizeof(MPI_Aint) * deg);
+    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * deg), *rt = malloc(sizeof(MPI_Datatype) * deg);
+    uint64_t in_n = 0, out_n = 0, in_v = 0, out_v = 0, in_w = 0, out_w = 0;
+    MPI_Request rq[5];
+
+    /* block i goes to (comes from) the neighbour in direction i; a
+     * Cartesian rank's block 2d is paired with its neighbour's block
+     * 2d + 1 and the other way round: sizes and types go by dimension */
+    for (int i = 0; i < deg; ++i) {
+        int d = i / 2;
+        uint64_t size = (uint64_t) (d + 1) * (0 == d % 2 ? I4 : sizeof(short));
+        sc[i] = rc[i] = d + 1;
+        gc[i] = 2;
+        sd[i] = rd[i] = 2 * C * i;
+        swd[i] = rwd[i] = (MPI_Aint) (2 * C * i * sizeof(int));
+        st[i] = rt[i] = 0 == d % 2 ? MPI_INT : MPI_SHORT;
+        in_n += in_real[i];
+        out_n += out_real[i];
+        in_v += in_real[i] ? (uint64_t) (d + 1) * I4 : 0;
+        out_v += out_real[i] ? (uint64_t) (d + 1) * I4 : 0;
+        in_w += in_real[i] ? size : 0;
+        out_w += out_real[i] ? size : 0;
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        bool nb = 1 == pass;
+        int mode = nb ? OMPI_EVT_P2P_MODE_NONBLOCKING : OMPI_EVT_P2P_MODE_BLOCKING;
+        int rc_;
+        rc_ = nb ? MPI_Ineighbor_allgather(sb, C, MPI_INT, rb, C, MPI_INT, comm, &rq[0])
+                 : MPI_Neighbor_allgather(sb, C, MPI_INT, rb, C, MPI_INT, comm);
+        EVT_CHECK(MPI_SUCCESS == rc_, "neighbor_allgather: rc %d", rc_);
+        expect(comm, OMPI_EVT_COLL_NEIGHBOR_ALLGATHER, C * I4, in_n * C * I4, -1, 0, mode);
+        rc_ = nb ? MPI_Ineighbor_allgatherv(sb, 2, MPI_INT, rb, gc, rd, MPI_INT, comm, &rq[1])
+                 : MPI_Neighbor_allgatherv(sb, 2, MPI_INT, rb, gc, rd, MPI_INT, comm);
+        EVT_CHECK(MPI_SUCCESS == rc_, "neighbor_allgatherv: rc %d", rc_);
+        expect(comm, OMPI_EVT_COLL_NEIGHBOR_ALLGATHERV, 2 * I4, in_n * 2 * I4, -1, 0, mode);
+        rc_ = nb ? MPI_Ineighbor_alltoall(sb, 3, MPI_INT, rb, 3, MPI_INT, comm, &rq[2])
+                 : MPI_Neighbor_alltoall(sb, 3, MPI_INT, rb, 3, MPI_INT, comm);
+        EVT_CHECK(MPI_SUCCESS == rc_, "neighbor_alltoall: rc %d", rc_);
+        expect(comm, OMPI_EVT_COLL_NEIGHBOR_ALLTOALL, out_n * 3 * I4, in_n * 3 * I4, -1, 0, mode);
+        rc_ = nb ? MPI_Ineighbor_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, comm, &rq[3])
+                 : MPI_Neighbor_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, comm);
+        EVT_CHECK(MPI_SUCCESS == rc_, "neighbor_alltoallv: rc %d", rc_);
+        expect(comm, OMPI_EVT_COLL_NEIGHBOR_ALLTOALLV, out_v, in_v, -1, 0, mode);
+        rc_ = nb ? MPI_Ineighbor_alltoallw(sb, sc, swd, st, rb, rc, rwd, rt, comm, &rq[4])
+                 : MPI_Neighbor_alltoallw(sb, sc, swd, st, rb, rc, rwd, rt, comm);
+        EVT_CHECK(MPI_SUCCESS == rc_, "neighbor_alltoallw: rc %d", rc_);
+        expect(comm, OMPI_EVT_COLL_NEIGHBOR_ALLTOALLW, out_w, in_w, -1, 0, mode);
+        if (nb) {
+            EVT_CHECK(MPI_SUCCESS == MPI_Waitall(5, rq, MPI_STATUSES_IGNORE), "waitall");
+        }
+    }
+    free(sb);
+    free(rb);
+    free(sc);
+    free(rc);
+    free(gc);
+    free(sd);
+    free(rd);
+    free(swd);
+    free(rwd);
+    free(st);
+    free(rt);
+}
+
+/** The neighbourhood collectives on a 2-d Cartesian communicator, periodic
+ *  in its first dimension only (edge ranks have MPI_PROC_NULL neighbours
+ *  in the second), and on a distributed graph (a ring: from me - 1, to
+ *  me + 1). The neighbours are worked out here from the coordinates, not
+ *  asked of MPI. */
+static void neighbourhoods(MPI_Comm *cart, MPI_Comm *ring)
+{
+    int dims[2] = {0, 0}, periods[2] = {1, 0}, coords[2];
+    bool in_real[4], out_real[4], one[1] = {true};
+    int src = (me + n - 1) % n, dst = (me + 1) % n, weight = 1;
+
+    MPI_Dims_create(n, 2, dims);
+    EVT_CHECK(MPI_SUCCESS == MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, cart),
+              "cart_create");
+    MPI_Cart_coords(*cart, me, 2, coords);
+    for (int d = 0; d < 2; ++d) {
+        /* block 2d: the neighbour at coordinate - 1; block 2d + 1: at + 1 */
+        in_real[2 * d] = out_real[2 * d] = periods[d] || coords[d] > 0;
+        in_real[2 * d + 1] = out_real[2 * d + 1] = periods[d] || coords[d] < dims[d] - 1;
+    }
+    neighbour_kinds(*cart, 4, in_real, out_real);
+    EVT_CHECK(MPI_SUCCESS
+                  == MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, &weight, 1, &dst,
+                                                    &weight, MPI_INFO_NULL, 0, ring),
+              "dist_graph_create_adjacent");
+    neighbour_kinds(*ring, 1, one, one);
+}
+
 static int by_seq(const void *a, const void *b)
 {
     const ompi_evt_coll_payload_t *x = *(ompi_evt_coll_payload_t *const *) a;
@@ -374,7 +481,7 @@ static void check_agree(const char *what, uint64_t value)
 int main(int argc, char **argv)
 {
     MPI_T_event_registration reg;
-    MPI_Comm dup, inter = MPI_COMM_NULL;
+    MPI_Comm dup, inter = MPI_COMM_NULL, cart = MPI_COMM_NULL, ring = MPI_COMM_NULL;
     MPI_Op user_op;
     uint64_t world_first, dup_first, dup_again_first;
     uint32_t world_cid = 0, dup_cid = 0, dup_again_cid = 0;
@@ -409,6 +516,7 @@ int main(int argc, char **argv)
     if (n >= 2) {
         intercomm(&inter);
     }
+    neighbourhoods(&cart, &ring);
     evt_test_flush();
     evt_test_unsubscribe(reg);
     /* after the listener: nothing raised */
@@ -431,6 +539,8 @@ int main(int argc, char **argv)
         MPI_Comm_free(&inter);
     }
     MPI_Comm_free(&dup);
+    MPI_Comm_free(&cart);
+    MPI_Comm_free(&ring);
     MPI_Op_free(&user_op);
     return evt_test_finish("test_coll_events");
 }

@@ -33,8 +33,9 @@
  *     (namespace, context id, size), its members the world ranks in
  *     comm_rank order as the ranks reported them (context id 0 of the
  *     world's size is the namespace's MPI_COMM_WORLD). Collectives on an
- *     intercommunicator, or of a kind OTF2 has no name for, are the plain
- *     Enter and Leave of their region (counted)
+ *     intercommunicator, or of a kind OTF2 has no operation for (the
+ *     neighbourhood collectives), are the plain Enter and Leave of their
+ *     region (counted)
  *   - a one-sided call (ompi.mpi.rma_op, rma_sync) is an Enter and a Leave
  *     of a region per call ("MPI_Put", "MPI_Win_fence", ..., role RMA,
  *     paradigm MPI) at its entry and return, with at its entry an RmaPut,
@@ -392,12 +393,14 @@ static int add_attrs(otf_t *s, const uint32_t *ids, const listen_event_t *ev)
     return 0;
 }
 
-/* ompi.mpi.coll_complete's kinds, in order: OTF2's operation and the
- * region's name and role */
+/* ompi.mpi.coll_complete's kinds, in order: OTF2's operation (none for the
+ * neighbourhood collectives: OTF2 has no name for them) and the region's
+ * name and role */
 static const struct {
     OTF2_CollectiveOp op;
     const char *name;
     OTF2_RegionRole role;
+    bool no_op;
 } coll_kinds[] = {
     {OTF2_COLLECTIVE_OP_BARRIER, "MPI_Barrier", OTF2_REGION_ROLE_BARRIER},
     {OTF2_COLLECTIVE_OP_BCAST, "MPI_Bcast", OTF2_REGION_ROLE_COLL_ONE2ALL},
@@ -417,6 +420,11 @@ static const struct {
      OTF2_REGION_ROLE_COLL_ALL2ALL},
     {OTF2_COLLECTIVE_OP_SCAN, "MPI_Scan", OTF2_REGION_ROLE_COLL_OTHER},
     {OTF2_COLLECTIVE_OP_EXSCAN, "MPI_Exscan", OTF2_REGION_ROLE_COLL_OTHER},
+    {0, "MPI_Neighbor_allgather", OTF2_REGION_ROLE_COLL_OTHER, true},
+    {0, "MPI_Neighbor_allgatherv", OTF2_REGION_ROLE_COLL_OTHER, true},
+    {0, "MPI_Neighbor_alltoall", OTF2_REGION_ROLE_COLL_OTHER, true},
+    {0, "MPI_Neighbor_alltoallv", OTF2_REGION_ROLE_COLL_OTHER, true},
+    {0, "MPI_Neighbor_alltoallw", OTF2_REGION_ROLE_COLL_OTHER, true},
 };
 #define COLL_KINDS (sizeof(coll_kinds) / sizeof(coll_kinds[0]))
 
@@ -472,13 +480,14 @@ static int ot_coll(otf_t *s, const listen_event_t *ev, size_t loc, OTF2_EvtWrite
     uint64_t ts0, ts1;
     OTF2_CommRef comm = OTF2_UNDEFINED_COMM;
     OTF2_RegionRef region = t->id;
-    bool records;
+    bool named, records;
 
     listen_event_coll(ev, &c);
-    records = 0 <= c.kind && c.kind < (int64_t) COLL_KINDS
-              && 0 == (c.flags & LISTEN_COLL_FLAG_INTER) && 0 < c.comm_size
-              && c.comm_size <= s->ns_max_rank[s->ns_of[ev->proc->id]] + 1 && 0 <= c.comm_rank
-              && c.comm_rank < c.comm_size && c.root < c.comm_size && 0 <= c.cid;
+    named = 0 <= c.kind && c.kind < (int64_t) COLL_KINDS;
+    records = named && !coll_kinds[c.kind].no_op && 0 == (c.flags & LISTEN_COLL_FLAG_INTER)
+              && 0 < c.comm_size && c.comm_size <= s->ns_max_rank[s->ns_of[ev->proc->id]] + 1
+              && 0 <= c.comm_rank && c.comm_rank < c.comm_size && c.root < c.comm_size
+              && 0 <= c.cid;
     if (records) {
         comm = comm_ref(s, s->ns_of[ev->proc->id], ev->proc->rank, &c);
         if (OTF2_UNDEFINED_COMM == comm) {
@@ -487,6 +496,9 @@ static int ot_coll(otf_t *s, const listen_event_t *ev, size_t loc, OTF2_EvtWrite
         region = (OTF2_RegionRef) (s->reg->num_types + (size_t) c.kind);
     } else {
         s->coll_plain++;
+        if (named) {
+            region = (OTF2_RegionRef) (s->reg->num_types + (size_t) c.kind);
+        }
     }
     ts0 = ts_of(s, loc, c.start);
     if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)
@@ -1097,7 +1109,8 @@ static void ot_report(void *ctx, FILE *f)
             (unsigned long long) s->unsafe);
     fprintf(f,
             "  trace.otf2/: %zu communicators of collectives defined, %llu collectives without "
-            "MpiCollectiveBegin/End (on an intercommunicator, or fields out of range), %llu "
+            "MpiCollectiveBegin/End (on an intercommunicator, a neighbourhood collective, or "
+            "fields out of range), %llu "
             "collective records whose comm rank another rank had reported (a context id reused "
             "by other ranks)\n",
             s->num_comms, (unsigned long long) s->coll_plain,

@@ -505,13 +505,28 @@ static int pf_event(void *ctx, const listen_event_t *ev)
             slice(s, pt, ev, 2, r.start, r.end, pt->name, pt->name_len, NULL);
         }
     } else if (LISTEN_P2P_COLL == t->p2p) {
-        static const char *const kinds[]
-            = {"MPI_Barrier",   "MPI_Bcast",          "MPI_Gather",
-               "MPI_Gatherv",   "MPI_Scatter",        "MPI_Scatterv",
-               "MPI_Allgather", "MPI_Allgatherv",     "MPI_Alltoall",
-               "MPI_Alltoallv", "MPI_Alltoallw",      "MPI_Reduce",
-               "MPI_Allreduce", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
-               "MPI_Scan",      "MPI_Exscan"};
+        static const char *const kinds[] = {"MPI_Barrier",
+                                            "MPI_Bcast",
+                                            "MPI_Gather",
+                                            "MPI_Gatherv",
+                                            "MPI_Scatter",
+                                            "MPI_Scatterv",
+                                            "MPI_Allgather",
+                                            "MPI_Allgatherv",
+                                            "MPI_Alltoall",
+                                            "MPI_Alltoallv",
+                                            "MPI_Alltoallw",
+                                            "MPI_Reduce",
+                                            "MPI_Allreduce",
+                                            "MPI_Reduce_scatter",
+                                            "MPI_Reduce_scatter_block",
+                                            "MPI_Scan",
+                                            "MPI_Exscan",
+                                            "MPI_Neighbor_allgather",
+                                            "MPI_Neighbor_allgatherv",
+                                            "MPI_Neighbor_alltoall",
+                                            "MPI_Neighbor_alltoallv",
+                                            "MPI_Neighbor_alltoallw"};
         listen_coll_t c;
         listen_event_coll(ev, &c);
         if (0 <= c.kind && c.kind < (int64_t) (sizeof(kinds) / sizeof(kinds[0]))) {
