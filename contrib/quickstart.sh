@@ -18,6 +18,8 @@ packages="libopenmpi-dev openmpi-bin libpmix-dev libpmix-bin libucx-dev libhwloc
  libcriterion-dev libjson-c-dev autoconf automake libtool flex pkg-config make gcc
  clang libclang-rt-14-dev libopen-trace-format2-dev otf2-tools
  netpipe-openmpi python3-mpi4py meep-openmpi libcoarrays-openmpi-dev man-db groff-base python3"
+# the tests also open report.html in a real browser
+[ "$what" = test ] && packages="$packages chromium"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -44,5 +46,6 @@ if [ "$what" = demo ]; then
 else
     make check
     make check-apps
+    make check-report-browser
     make check-sanitize
 fi

@@ -8,7 +8,7 @@
 /**
  * @file
  *
- * ompi-evt-listen --read DIR|FILE... [-o OUTDIR] [--format jsonl,perfetto,otf2]
+ * ompi-evt-listen --read DIR|FILE... [-o OUTDIR] [--format jsonl,perfetto,otf2,report]
  *                 [--events PATTERNS] [--nspace NS] [--summary-only] [--quiet]
  *                 [--window SECONDS] [--window-events N]
  * ompi-evt-listen --attach pid:N|uri:U|system|nspace:NS [--server-tmpdir DIR]
@@ -42,7 +42,7 @@
 #include "evt_listen_live.h"
 #include "listen/evt_listen.h"
 
-enum { FMT_JSONL = 1, FMT_PERFETTO = 2, FMT_OTF2 = 4 };
+enum { FMT_JSONL = 1, FMT_PERFETTO = 2, FMT_OTF2 = 4, FMT_REPORT = 8 };
 
 static void usage(FILE *f, const char *argv0)
 {
@@ -68,7 +68,7 @@ static void usage(FILE *f, const char *argv0)
         "  --timeout SECONDS      stop receiving after SECONDS\n"
         "  -o, --output OUTDIR    where to write (default: the folder read; with --attach\n"
         "                         ompi-evt.<date>-<time>)\n"
-        "  --format LIST          jsonl,perfetto,otf2 (default: all three)\n"
+        "  --format LIST          jsonl,perfetto,otf2,report (default: all four)\n"
         "  --events PATTERNS      event names to keep: PAT[,PAT...], '*' wildcard, '^PAT' "
         "excludes\n"
         "  --nspace NS            only this PMIx namespace (others are ignored and counted)\n"
@@ -106,9 +106,11 @@ static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
             f |= FMT_PERFETTO;
         } else if (0 == strcmp(tok, "otf2")) {
             f |= FMT_OTF2;
+        } else if (0 == strcmp(tok, "report")) {
+            f |= FMT_REPORT;
         } else {
-            snprintf(err, errlen, "--format: unknown format \"%s\" (known: jsonl, perfetto, otf2)",
-                     tok);
+            snprintf(err, errlen,
+                     "--format: unknown format \"%s\" (known: jsonl, perfetto, otf2, report)", tok);
             free(copy);
             return -1;
         }
@@ -150,11 +152,11 @@ int main(int argc, char **argv)
     listen_registry_t reg;
     listen_filter_t filter;
     listen_merge_stats_t mstats;
-    listen_sink_t sinks[3];
+    listen_sink_t sinks[4];
     size_t nsinks = 0;
     const char *outdir = NULL, *events = NULL, *nspace = NULL;
     char *defdir = NULL, err[1024] = "", outputs[128] = "";
-    int fmt = FMT_JSONL | FMT_PERFETTO | FMT_OTF2;
+    int fmt = FMT_JSONL | FMT_PERFETTO | FMT_OTF2 | FMT_REPORT;
     bool reading = false, summary_only = false, quiet = false, bad_input = false;
     int c, ret = 2;
 
@@ -392,6 +394,14 @@ int main(int argc, char **argv)
             nsinks++;
             strcat(outputs, "trace.otf2/ ");
         } else if (fmt & FMT_OTF2) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+        if ((fmt & FMT_REPORT)
+            && 0 == listen_sink_report(&sinks[nsinks], outdir, err, sizeof(err))) {
+            nsinks++;
+            strcat(outputs, "report.html report.csv ");
+        } else if (fmt & FMT_REPORT) {
             fprintf(stderr, "ompi-evt-listen: %s\n", err);
             goto done;
         }

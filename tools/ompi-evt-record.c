@@ -72,7 +72,7 @@ static void usage(FILE *out)
             "                      your own folder, not a symlink, and hold no recording)\n"
             "  --events PATTERNS   export only these events (comma-separated name\n"
             "                      patterns with '*', '^' to exclude)\n"
-            "  --format LIST       outputs: jsonl,perfetto,otf2 (default all three)\n"
+            "  --format LIST       outputs: jsonl,perfetto,otf2,report (default all four)\n"
             "  --summary-only      only the summary, no event outputs\n"
             "  -q, --quiet         no progress and no summary on the terminal\n");
 }

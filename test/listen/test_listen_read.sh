@@ -45,6 +45,14 @@ grep -q "^  ompi.mpi.p2p_send_complete rank 1 .* 7$" "$W/job.out/summary.txt" &&
     grep -q "ended early (no FINAL batch): 4$" "$W/job.out/summary.txt" &&
     grep -q "1 duplicate batches read and ignored" "$W/job.out/summary.txt" &&
     ok "summary: drops, early rank, duplicate" || bad "summary: drops, early rank, duplicate"
+# the report's numbers say the same: rank 4 ended early, rank 2 lost one
+# batch, rank 1 dropped 7 events, the others ended normally
+awk -F, '$1 == "ranks" {print $2, $8, $9, $10}' "$W/job.out/report.csv" >"$W/ranks.txt"
+printf '0 0 0 1\n1 7 0 1\n2 0 1 1\n3 0 0 1\n4 0 0 0\n5 0 0 1\n' | cmp -s - "$W/ranks.txt" &&
+    grep -q "<svg" "$W/job.out/report.html" &&
+    test "$(stat -c %a "$W/job.out/report.html")" = 600 &&
+    ok "report: drops, lost batch, early rank per rank; report.html 0600" ||
+    { cat "$W/ranks.txt"; bad "report: drops, lost batch, early rank per rank"; }
 grep -q "events per type and rank" "$W/out.txt" && ok "summary printed" || bad "summary printed"
 test "$(stat -c %a "$W/job.out/events.jsonl")" = 600 && ok "outputs are 0600" || bad "outputs are 0600"
 ls -a "$W/job.out" | grep -q tmp && bad "temporary files left" || ok "no temporary files left"

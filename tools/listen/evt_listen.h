@@ -497,6 +497,8 @@ void listen_sink_set(listen_sink_t *sink, const char *name, void *ctx,
 int listen_sink_jsonl(listen_sink_t *s, const char *dir, char *err, size_t errlen);
 int listen_sink_perfetto(listen_sink_t *s, const char *dir, char *err, size_t errlen);
 int listen_sink_otf2(listen_sink_t *s, const char *dir, char *err, size_t errlen);
+/** report.html and report.csv (evt_listen_report.c). */
+int listen_sink_report(listen_sink_t *s, const char *dir, char *err, size_t errlen);
 
 /** The summary sink counts events per type and process (proc->counts);
  *  listen_summary_write() writes summary.txt (and prints it) at the end. */
@@ -560,6 +562,52 @@ const char *listen_rma_op_name(int64_t kind);
 const char *listen_rma_sync_name(int64_t kind);
 #define LISTEN_RMA_OP_KINDS   10
 #define LISTEN_RMA_SYNC_KINDS 15
+
+/* ------------------------------------------------------------------------
+ * Pairing sends with receives (evt_listen_match.c)
+ * ------------------------------------------------------------------------ */
+
+/** Sends or receives waiting for their partner, at most (then not
+ *  paired, counted). */
+#define LISTEN_MATCH_MAX_PENDING (1u << 20)
+
+/** One send or receive, as the pairing carries it to its caller. */
+typedef struct listen_msg {
+    int64_t ts;           /**< the caller's point in time (job ns) */
+    int64_t start, end;   /**< the request's start and completion (job ns) */
+    int64_t rank;         /**< its world rank */
+    uint64_t uncertainty; /**< the most uncertain of its rank's clock offsets (ns) */
+    uint64_t bytes;
+    uint32_t pid, tid; /**< the caller's */
+} listen_msg_t;
+
+/** A send and its receive were paired. */
+typedef void (*listen_match_pair_fn)(void *ctx, const listen_msg_t *send, const listen_msg_t *recv);
+
+struct listen_match_queue;
+typedef struct listen_match {
+    listen_match_pair_fn pair;
+    void *ctx;
+    struct listen_match_queue *q;
+    size_t qcap, qn;
+    uint64_t pending;    /**< waiting now */
+    uint64_t paired;     /**< pairs handed to pair() */
+    uint64_t unpaired;   /**< not paired: beyond LISTEN_MATCH_MAX_PENDING */
+    uint64_t mismatched; /**< the partner in order had another byte count: not paired */
+} listen_match_t;
+
+/** An empty pairing that hands its pairs to @p pair(@p ctx, ...). */
+void listen_match_init(listen_match_t *m, listen_match_pair_fn pair, void *ctx);
+/**
+ * A send (@p is_send) from @p src to @p dst with @p tag in namespace
+ * number @p ns, or a receive: paired with the oldest waiting partner of
+ * the other kind (pair() called, or counted mismatched when the byte
+ * counts differ), else left waiting. @retval 0, -1 no memory.
+ */
+int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, int64_t tag,
+                     bool is_send, const listen_msg_t *me);
+/** Free what still waits. */
+void listen_match_fini(listen_match_t *m);
 
 /** Index of sink_data[] slots in listen_type_t. */
 enum { LISTEN_SLOT_JSONL = 0, LISTEN_SLOT_PERFETTO = 1, LISTEN_SLOT_OTF2 = 2 };

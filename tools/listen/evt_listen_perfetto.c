@@ -49,30 +49,6 @@
 /** Families of lanes: p2p, collectives, one-sided. */
 #define FAMILIES   3
 #define LANE_WORDS ((FAMILIES * LANES + 63) / 64)
-/** Sends or receives waiting for their partner, at most (then not paired). */
-#define MAX_PENDING (1u << 20)
-
-/* One unmatched send or receive. */
-typedef struct pend {
-    int64_t ts;         /**< flow point (job ns) */
-    int64_t start, end; /**< the request's start and completion (job ns) */
-    int64_t rank;
-    uint64_t uncertainty; /**< the most uncertain of its rank's clock offsets (ns) */
-    uint64_t bytes;
-    uint32_t pid, tid;
-    struct pend *next;
-} pend_t;
-
-/* Queue of one (nspace, sender, receiver, tag): sends or receives waiting;
- * in the table only while not empty. */
-typedef struct {
-    uint32_t ns;
-    int64_t src, dst, tag;
-    bool used;
-    bool sends; /**< the queue holds sends (else receives) */
-    pend_t *head, *tail;
-} pq_t;
-
 typedef struct {
     listen_outbuf_t out; /**< trace.json (first: see listen_outbuf_new): metadata
                               through stdio, events composed in its buffer (ap()) */
@@ -85,11 +61,9 @@ typedef struct {
     uint64_t (*lanes_named)[LANE_WORDS]; /**< per process: a bit per lane named */
     uint64_t *uncertainty; /**< per process id, its most uncertain clock offset (ns) */
     size_t num_procs;
-    pq_t *q;
-    size_t qcap, qn;
-    size_t pending;
+    listen_match_t match; /**< sends and receives waiting for their partner */
     uint64_t flow_id;
-    uint64_t flows, unpaired, mismatched;
+    uint64_t flows;
     uint64_t unsafe; /**< not paired: a side's recording misses records */
     /* flows whose receive completed before its send started (after clock
      * alignment): the worst, by how much, between which ranks */
@@ -243,68 +217,8 @@ static void write_args(pf_t *s, const listen_json_type_t *pt, const listen_event
     APS(s, "}}");
 }
 
-/* splitmix64 over the whole key */
-static uint64_t qhash(uint32_t ns, int64_t src, int64_t dst, int64_t tag)
-{
-    uint64_t h = (uint64_t) ns;
-    const uint64_t parts[3] = {(uint64_t) src, (uint64_t) dst, (uint64_t) tag};
-    for (int i = 0; i < 3; ++i) {
-        h += parts[i] + 0x9e3779b97f4a7c15ULL;
-        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-        h ^= h >> 31;
-    }
-    return h;
-}
-
-static pq_t *queue(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bool *full)
-{
-    uint64_t h;
-    size_t i;
-
-    *full = false;
-    if (2 * (s->qn + 1) > s->qcap) {
-        size_t nc = s->qcap ? 2 * s->qcap : 1024;
-        pq_t *nq = calloc(nc, sizeof(*nq));
-        if (NULL == nq) {
-            return NULL;
-        }
-        for (size_t k = 0; k < s->qcap; ++k) {
-            if (s->q[k].used) {
-                pq_t *e = &s->q[k];
-                size_t j = (size_t) qhash(e->ns, e->src, e->dst, e->tag) & (nc - 1);
-                while (nq[j].used) {
-                    j = (j + 1) & (nc - 1);
-                }
-                nq[j] = *e;
-            }
-        }
-        free(s->q);
-        s->q = nq;
-        s->qcap = nc;
-    }
-    h = qhash(ns, src, dst, tag);
-    for (i = (size_t) h & (s->qcap - 1); s->q[i].used; i = (i + 1) & (s->qcap - 1)) {
-        pq_t *e = &s->q[i];
-        if (e->ns == ns && e->src == src && e->dst == dst && e->tag == tag) {
-            return e;
-        }
-    }
-    if (s->qn >= MAX_PENDING) {
-        *full = true; /* bounded: this message is not paired */
-        return NULL;
-    }
-    s->q[i].used = true;
-    s->q[i].ns = ns;
-    s->q[i].src = src;
-    s->q[i].dst = dst;
-    s->q[i].tag = tag;
-    s->qn++;
-    return &s->q[i];
-}
-
 /* One end of the current flow arrow: @p head opens the event up to "id". */
-static void flow_point(pf_t *s, const char *head, size_t head_len, const pend_t *at)
+static void flow_point(pf_t *s, const char *head, size_t head_len, const listen_msg_t *at)
 {
     bsep(s);
     ap(s, head, head_len);
@@ -319,8 +233,11 @@ static void flow_point(pf_t *s, const char *head, size_t head_len, const pend_t 
 }
 #define FLOW_POINT(s, lit, at) flow_point(s, lit, sizeof(lit) - 1, at)
 
-static void flow(pf_t *s, const pend_t *snd, const pend_t *rcv)
+/* listen_match_pair_fn: a send and its receive, joined by an arrow */
+static void flow(void *ctx, const listen_msg_t *snd, const listen_msg_t *rcv)
 {
+    pf_t *s = ctx;
+
     /* a receive cannot complete before its send started: a flow that
      * says so shows a clock alignment (or a pairing) that is wrong */
     if (rcv->end < snd->start) {
@@ -338,79 +255,6 @@ static void flow(pf_t *s, const pend_t *snd, const pend_t *rcv)
     FLOW_POINT(s, "{\"ph\":\"s\",\"id\":", snd);
     FLOW_POINT(s, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":", rcv);
     s->flows++;
-}
-
-/* Remove the (empty) queue at @p i: backward-shift deletion, so the table
- * holds only pairs with something waiting and stays as small as they. */
-static void queue_del(pf_t *s, size_t i)
-{
-    size_t mask = s->qcap - 1, j = i;
-
-    for (;;) {
-        size_t home;
-        j = (j + 1) & mask;
-        if (!s->q[j].used) {
-            break;
-        }
-        home = (size_t) qhash(s->q[j].ns, s->q[j].src, s->q[j].dst, s->q[j].tag) & mask;
-        /* j may move to i unless its home lies cyclically in (i, j] */
-        if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
-            s->q[i] = s->q[j];
-            i = j;
-        }
-    }
-    memset(&s->q[i], 0, sizeof(s->q[i]));
-    s->qn--;
-}
-
-/* Pair a send or receive with the oldest waiting partner, or wait. */
-static int match(pf_t *s, uint32_t ns, int64_t src, int64_t dst, int64_t tag, bool is_send,
-                 const pend_t *me)
-{
-    bool full;
-    pq_t *q = queue(s, ns, src, dst, tag, &full);
-
-    if (NULL == q) {
-        if (full) {
-            s->unpaired++;
-            return 0;
-        }
-        return -1;
-    }
-    if (NULL != q->head && q->sends != is_send) {
-        pend_t *other = q->head;
-        q->head = other->next;
-        s->pending--;
-        if (NULL == q->head) {
-            queue_del(s, (size_t) (q - s->q));
-        }
-        if (other->bytes == me->bytes) {
-            flow(s, is_send ? me : other, is_send ? other : me);
-        } else {
-            s->mismatched++;
-        }
-        free(other);
-        return 0;
-    }
-    if (s->pending >= MAX_PENDING) {
-        s->unpaired++;
-        return 0;
-    }
-    pend_t *p = malloc(sizeof(*p));
-    if (NULL == p) {
-        return -1;
-    }
-    *p = *me;
-    p->next = NULL;
-    if (NULL == q->head) {
-        q->head = p;
-        q->sends = is_send;
-    } else {
-        q->tail->next = p;
-    }
-    q->tail = p;
-    s->pending++;
-    return 0;
 }
 
 /**
@@ -541,7 +385,7 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         uint32_t ns = s->ns_of[ev->proc->id];
         int64_t start, end;
         uint32_t tid;
-        pend_t me;
+        listen_msg_t me;
 
         listen_event_p2p(ev, &p2p);
         start = p2p.start;
@@ -560,10 +404,13 @@ static int pf_event(void *ctx, const listen_event_t *ev)
                   : listen_procs_pairable(s->reg, ev->proc->nspace, p2p.peer, ev->proc->rank))) {
             s->unsafe++; /* order would join the wrong messages */
         } else if (LISTEN_P2P_SEND == t->p2p) {
-            if (0 != match(s, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &me)) {
+            if (0
+                != listen_match_add(&s->match, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &me)) {
                 return -1;
             }
-        } else if (0 != match(s, ns, p2p.peer, ev->proc->rank, p2p.tag, false, &me)) {
+        } else if (0
+                   != listen_match_add(&s->match, ns, p2p.peer, ev->proc->rank, p2p.tag, false,
+                                       &me)) {
             return -1;
         }
     }
@@ -583,8 +430,9 @@ static int pf_end(void *ctx, const listen_registry_t *reg)
     json_object_object_add(o, "origin_ns", json_object_new_int64(s->origin));
     json_object_object_add(o, "processes", json_object_new_int64((int64_t) reg->num_procs));
     json_object_object_add(o, "flows", json_object_new_uint64(s->flows));
-    json_object_object_add(o, "unpaired_p2p", json_object_new_uint64(s->pending + s->unpaired));
-    json_object_object_add(o, "mismatched_p2p", json_object_new_uint64(s->mismatched));
+    json_object_object_add(o, "unpaired_p2p",
+                           json_object_new_uint64(s->match.pending + s->match.unpaired));
+    json_object_object_add(o, "mismatched_p2p", json_object_new_uint64(s->match.mismatched));
     json_object_object_add(o, "unpairable_p2p", json_object_new_uint64(s->unsafe));
     json_object_object_add(o, "acausal_flows", json_object_new_uint64(s->acausal));
     json_object_object_add(o, "producer", json_object_new_string("ompi-evt-listen"));
@@ -612,8 +460,9 @@ static void pf_report(void *ctx, FILE *f)
             "%llu pairs with different byte counts (not joined), %llu not paired because "
             "their rank's or their peer's recording misses records (a batch lost, drops, "
             "an overwritten flight window: order no longer identifies the message)\n",
-            (unsigned long long) s->flows, (unsigned long long) (s->pending + s->unpaired),
-            (unsigned long long) s->mismatched, (unsigned long long) s->unsafe);
+            (unsigned long long) s->flows,
+            (unsigned long long) (s->match.pending + s->match.unpaired),
+            (unsigned long long) s->match.mismatched, (unsigned long long) s->unsafe);
     fprintf(f,
             "  causality: %llu violations of %llu flows (a receive completing before its "
             "send started, after clock alignment)",
@@ -634,15 +483,7 @@ static void pf_destroy(void *ctx)
 
     listen_outbuf_close(&s->out);
     listen_slots_free(&s->types, listen_json_type_free);
-    for (size_t i = 0; i < s->qcap; ++i) {
-        pend_t *p = s->q[i].head;
-        while (NULL != p) {
-            pend_t *n = p->next;
-            free(p);
-            p = n;
-        }
-    }
-    free(s->q);
+    listen_match_fini(&s->match);
     free(s->ns_of);
     free(s->lane_end);
     free(s->lanes_named);
@@ -659,6 +500,7 @@ int listen_sink_perfetto(listen_sink_t *sink, const char *dir, char *err, size_t
     if (NULL == s) {
         return -1;
     }
+    listen_match_init(&s->match, flow, s);
     listen_sink_set(sink, "trace.json", s, pf_begin, pf_event, pf_end, pf_report, pf_destroy);
     return 0;
 }

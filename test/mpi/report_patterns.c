@@ -1,0 +1,78 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Communication patterns whose report is known in advance, for
+ * test_report.sh (run under ompi-evt-record; a plain MPI program, no tool
+ * code):
+ *   ring N     every rank sends N messages of 1 KiB to rank + 1 (mod size)
+ *              and receives N from rank - 1: the matrix is a band
+ *   gather N   every rank but 0 sends N messages of 2 KiB to rank 0: one
+ *              column
+ *   late MS    rank 0 posts a receive from rank 1, which sleeps MS
+ *              milliseconds before it sends: one late receive from 1 to
+ *              0, waiting MS milliseconds
+ */
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, n;
+    char *buf = calloc(2048, 1);
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc < 3 || NULL == buf) {
+        if (0 == rank) {
+            fprintf(stderr, "usage: report_patterns ring N | gather N | late MS\n");
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    n = atoi(argv[2]);
+    if (0 == strcmp(argv[1], "ring")) {
+        for (int i = 0; i < n; ++i) {
+            MPI_Sendrecv(buf, 1024, MPI_BYTE, (rank + 1) % size, 1, buf + 1024, 1024, MPI_BYTE,
+                         (rank + size - 1) % size, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    } else if (0 == strcmp(argv[1], "gather")) {
+        for (int i = 0; i < n; ++i) {
+            if (0 == rank) {
+                for (int r = 1; r < size; ++r) {
+                    MPI_Recv(buf, 2048, MPI_BYTE, r, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                }
+            } else {
+                MPI_Send(buf, 2048, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+            }
+        }
+    } else if (0 == strcmp(argv[1], "late")) {
+        /* both start from the same moment; rank 1 then sleeps */
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (0 == rank) {
+            MPI_Recv(buf, 8, MPI_BYTE, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (1 == rank) {
+            struct timespec ts = {n / 1000, (long) (n % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+            MPI_Send(buf, 8, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+        }
+    } else {
+        if (0 == rank) {
+            fprintf(stderr, "report_patterns: unknown pattern %s\n", argv[1]);
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}
