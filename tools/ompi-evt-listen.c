@@ -33,11 +33,13 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "evt_listen_live.h"
 #include "listen/evt_listen.h"
@@ -50,11 +52,15 @@ static void usage(FILE *f, const char *argv0)
         f,
         "Usage: %s --read DIR|FILE... [options]\n"
         "       %s --attach pid:N|uri:URI|system|nspace:NS [options]\n"
+        "       %s --follow DIR [options]\n"
         "Merge the node files of a recorded job (evt/pmix node sink, evt_pmix_sink=DIR) into\n"
         "one timeline and write it as JSON Lines, a Chrome/Perfetto trace and an OTF2 archive.\n"
         "With --attach, first receive a running job's events as a PMIx tool attached to a\n"
         "server that accepts tools (not Open MPI 4.1.4's mpirun: record with ompi-evt-record\n"
         "there); the ranks export with evt_pmix_range=namespace, session or global.\n"
+        "With --follow, watch a node sink folder while the job writes it (any launcher; a\n"
+        "folder on a shared file system can be watched from another machine), then write\n"
+        "the outputs of --read DIR.\n"
         "\n"
         "  --read DIR|FILE...     node files (*.evt), evt/file recordings (*.oevt), or\n"
         "                         folders holding them\n"
@@ -62,6 +68,13 @@ static void usage(FILE *f, const char *argv0)
         "                         server, or the one of namespace NS; receives into\n"
         "                         OUTDIR/attached.evt until every rank sent its last batch\n"
         "                         (--ranks), the server goes, Ctrl-C, or --timeout\n"
+        "  --follow DIR           read DIR's node files as they grow and show per rank\n"
+        "                         events/s, drops, lost batches, the last event's age,\n"
+        "                         p2p messages and bytes/s (redrawn like top on a terminal,\n"
+        "                         a line per interval otherwise) until every rank sent its\n"
+        "                         last batch (--ranks N, else the job size the ranks\n"
+        "                         report), Ctrl-C, or --timeout\n"
+        "  --interval SECONDS     --follow: the view's refresh (default 1)\n"
         "  --server-tmpdir DIR    where the server's rendezvous files are\n"
         "  --ranks N              the job's number of ranks: stop when all N are done\n"
         "  --ready FILE           create FILE once attached (a script may start the job then)\n"
@@ -82,12 +95,13 @@ static void usage(FILE *f, const char *argv0)
         "\n"
         "Only regular files are read: FIFOs, devices and symbolic links never. A file of a\n"
         "folder that cannot be read is skipped and listed (summary, stderr).\n"
-        "Outputs: events.jsonl, trace.json, trace.otf2/, summary.txt.\n"
+        "Outputs: events.jsonl, trace.json, trace.otf2/, report.html, report.csv,\n"
+        "summary.txt.\n"
         "Exit status: 0 every input valid, 1 some input damaged, invalid or skipped, or the\n"
         "recording incomplete (no room for some batches where they were recorded: their\n"
         "events are counted as dropped); everything valid was still written. 2 usage error,\n"
         "nothing written or nothing received.\n",
-        argv0, argv0);
+        argv0, argv0, argv0);
 }
 
 static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
@@ -124,6 +138,74 @@ static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
     return 0;
 }
 
+static volatile sig_atomic_t follow_stop;
+
+static void follow_signal(int sig)
+{
+    (void) sig;
+    follow_stop = 1;
+}
+
+/**
+ * --follow DIR: read the folder's node files as the job writes them and
+ * show the view every @p interval seconds, until every expected rank sent
+ * its FINAL batch (@p ranks, 0: the job sizes the ranks report), SIGINT or
+ * SIGTERM, or @p seconds (0: no limit). @retval 0 (then --read DIR), -1
+ */
+static int follow(const char *dir, uint64_t ranks, double seconds, double interval, bool quiet)
+{
+    static const char *const ends[] = {"every rank sent its last batch", "interrupted",
+                                       "--timeout passed"};
+    listen_follow_t *f = listen_follow_new(dir, ranks);
+    struct sigaction sa, old_int, old_term;
+    bool tty = isatty(STDOUT_FILENO);
+    struct timespec t0, now, nap = {0, 100 * 1000 * 1000};
+    double next_view = interval, t;
+    int end = -1;
+
+    if (NULL == f) {
+        fprintf(stderr, "ompi-evt-listen: out of memory\n");
+        return -1;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = follow_signal;
+    sigemptyset(&sa.sa_mask);
+    (void) sigaction(SIGINT, &sa, &old_int);
+    (void) sigaction(SIGTERM, &sa, &old_term);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (end < 0) {
+        if (0 != listen_follow_poll(f)) {
+            fprintf(stderr, "ompi-evt-listen: --follow %s: a read error or no memory\n", dir);
+            listen_follow_free(f);
+            return -1;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        t = (double) (now.tv_sec - t0.tv_sec) + (double) (now.tv_nsec - t0.tv_nsec) * 1e-9;
+        if (listen_follow_done(f)) {
+            end = 0;
+        } else if (follow_stop) {
+            end = 1;
+        } else if (0 < seconds && t >= seconds) {
+            end = 2;
+        }
+        if (!quiet && (t >= next_view || end >= 0)) {
+            listen_follow_view(f, stdout, tty);
+            next_view = t + interval;
+        }
+        if (end < 0) {
+            nanosleep(&nap, NULL);
+        }
+    }
+    (void) sigaction(SIGINT, &old_int, NULL);
+    (void) sigaction(SIGTERM, &old_term, NULL);
+    if (!quiet) {
+        fprintf(stderr, "ompi-evt-listen: followed %s: %llu events; stopped: %s\n", dir,
+                (unsigned long long) listen_follow_events(f), ends[end]);
+    }
+    listen_follow_free(f);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {{"read", no_argument, NULL, 'r'},
@@ -141,6 +223,8 @@ int main(int argc, char **argv)
                                          {"ready", required_argument, NULL, 'y'},
                                          {"timeout", required_argument, NULL, 't'},
                                          {"all-owners", no_argument, NULL, 'A'},
+                                         {"follow", required_argument, NULL, 'F'},
+                                         {"interval", required_argument, NULL, 'i'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     listen_live_opts_t live = {NULL, NULL, NULL, 0, 0, false};
@@ -158,6 +242,8 @@ int main(int argc, char **argv)
     char *defdir = NULL, err[1024] = "", outputs[128] = "";
     int fmt = FMT_JSONL | FMT_PERFETTO | FMT_OTF2 | FMT_REPORT;
     bool reading = false, summary_only = false, quiet = false, bad_input = false;
+    const char *follow_dir = NULL;
+    double interval = 1.0;
     int c, ret = 2;
 
     /* batches are allocated and freed by the thousand: keep freed memory
@@ -236,6 +322,21 @@ int main(int argc, char **argv)
         case 'a':
             live.target = optarg;
             break;
+        case 'F':
+            follow_dir = optarg;
+            break;
+        case 'i': {
+            char *end;
+            double t = strtod(optarg, &end);
+            if ('\0' != *end || !(t >= 0.05) || t > 3600) {
+                fprintf(stderr,
+                        "ompi-evt-listen: --interval: not a number of seconds in 0.05..3600: %s\n",
+                        optarg);
+                goto usage_error;
+            }
+            interval = t;
+            break;
+        }
         case 'T':
             live.tmpdir = optarg;
             break;
@@ -280,19 +381,32 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    if (NULL != live.target && reading) {
-        fprintf(stderr, "ompi-evt-listen: --read and --attach exclude each other\n");
+    if ((NULL != live.target) + reading + (NULL != follow_dir) > 1) {
+        fprintf(stderr, "ompi-evt-listen: --read, --attach and --follow exclude each other\n");
         goto usage_error;
     }
-    if (NULL == live.target
+    if (NULL == live.target && NULL == follow_dir
         && (NULL != live.tmpdir || NULL != live.ready || 0 < live.ranks || 0 < live.seconds)) {
         fprintf(stderr, "ompi-evt-listen: --server-tmpdir, --ranks, --ready and --timeout go "
-                        "with --attach\n");
+                        "with --attach (--ranks and --timeout with --follow too)\n");
         goto usage_error;
     }
-    if (NULL == live.target && (!reading || 0 == inputs.num_files)) {
-        fprintf(stderr, "ompi-evt-listen: nothing to read: give --read DIR|FILE... or "
-                        "--attach TARGET\n");
+    if (NULL != follow_dir && (NULL != live.tmpdir || NULL != live.ready)) {
+        fprintf(stderr, "ompi-evt-listen: --server-tmpdir and --ready go with --attach\n");
+        goto usage_error;
+    }
+    if (NULL != follow_dir) {
+        int frc = follow(follow_dir, live.ranks, live.seconds, interval, quiet);
+        if (0 != frc) {
+            goto done;
+        }
+        if (0 != listen_inputs_add(&inputs, follow_dir, err, sizeof(err))) {
+            fprintf(stderr, "ompi-evt-listen: %s\n", err);
+            goto done;
+        }
+    } else if (NULL == live.target && (!reading || 0 == inputs.num_files)) {
+        fprintf(stderr, "ompi-evt-listen: nothing to read: give --read DIR|FILE..., "
+                        "--attach TARGET or --follow DIR\n");
         goto usage_error;
     }
     if (0 != listen_filter_parse(&filter, events, err, sizeof(err))) {

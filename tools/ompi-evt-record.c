@@ -50,6 +50,8 @@
 #include "ompi/mca/common/evt/common_evt_nodefile.h"
 #include "ompi/mca/common/evt/common_evt_wire.h"
 
+#include "listen/evt_listen.h"
+
 #define RECORD_NAME "ompi-evt-record"
 
 typedef struct record_options_t {
@@ -58,6 +60,7 @@ typedef struct record_options_t {
     const char *formats;
     bool summary_only;
     bool quiet;
+    bool live;       /**< --live: the follow view during the run */
     bool made_dir;   /**< the folder is ours: created by this run */
     char **job_argv; /**< the launcher command after "--" */
 } record_options_t;
@@ -66,7 +69,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: " RECORD_NAME " [-o DIR] [--events PATTERNS] [--format LIST]\n"
-            "                       [--summary-only] [--quiet] -- mpirun ARGS... ./app ARGS...\n"
+            "                       [--summary-only] [--quiet] [--live] -- mpirun ARGS... ./app "
+            "ARGS...\n"
             "  -o, --output DIR    where node files and outputs go (default a new\n"
             "                      ompi-evt.<date>-<time>.XXXXXX; an existing DIR must be\n"
             "                      your own folder, not a symlink, and hold no recording)\n"
@@ -74,7 +78,11 @@ static void usage(FILE *out)
             "                      patterns with '*', '^' to exclude)\n"
             "  --format LIST       outputs: jsonl,perfetto,otf2,report (default all four)\n"
             "  --summary-only      only the summary, no event outputs\n"
-            "  -q, --quiet         no progress and no summary on the terminal\n");
+            "  -q, --quiet         no progress and no summary on the terminal\n"
+            "  --live              during the run, per rank events/s, drops, lost batches,\n"
+            "                      the last event's age, p2p messages and bytes/s (redrawn\n"
+            "                      on the terminal when the job's output is not there, a\n"
+            "                      line a second on stderr otherwise)\n");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -428,111 +436,17 @@ static void print_command(char **argv)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Progress: count the records that reached the node files so far. Frames
- * are appended whole by the sinks; a frame still being written is read
- * again at the next tick. Only a display: the listener validates later. */
+/* Progress: what reached the node files so far, read as the sinks append
+ * (listen_follow_*: a frame still being written is read at the next tick,
+ * never taken for damage). Only a display: the listener validates later. */
 
-#define RECORD_MAX_NODES 1024
-
-typedef struct record_node_t {
-    char name[NAME_MAX + 1];
-    uint64_t offset; /**< next frame; 0 = header not read yet */
-} record_node_t;
-
-typedef struct record_progress_t {
-    record_node_t nodes[RECORD_MAX_NODES];
-    int nnodes;
-    bool too_many_nodes;
-    uint64_t events;
-    uint64_t batches;
-    void *buf;
-    size_t bufsize;
-} record_progress_t;
-
-static uint32_t le32(const unsigned char *p)
-{
-    return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
-}
-
-static void progress_node(record_progress_t *pr, const char *dir, record_node_t *node)
-{
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof(path), "%s/%s", dir, node->name) >= (int) sizeof(path)) {
-        return;
-    }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return;
-    }
-    unsigned char head[MCA_COMMON_EVT_NODEFILE_FRAME_BYTES];
-    if (0 == node->offset) {
-        /* file header: u8[4] magic, u16 version, u16 header length */
-        if (8 == pread(fd, head, 8, 0) && 0 == memcmp(head, MCA_COMMON_EVT_NODEFILE_MAGIC, 4)) {
-            node->offset = (uint64_t) head[6] | (uint64_t) head[7] << 8;
-        }
-    }
-    while (0 != node->offset) {
-        if (sizeof(head) != pread(fd, head, sizeof(head), (off_t) node->offset)
-            || 0 != memcmp(head, MCA_COMMON_EVT_NODEFILE_FRAME, 4)) {
-            break;
-        }
-        uint32_t len = le32(head + 4);
-        if (len > MCA_COMMON_EVT_WIRE_MAX_BATCH) {
-            break;
-        }
-        if (len > pr->bufsize) {
-            void *nb = realloc(pr->buf, len);
-            if (NULL == nb) {
-                break;
-            }
-            pr->buf = nb;
-            pr->bufsize = len;
-        }
-        if ((ssize_t) len != pread(fd, pr->buf, len, (off_t) (node->offset + sizeof(head)))) {
-            break; /* still being written */
-        }
-        mca_common_evt_wire_batch_t batch;
-        if (OPAL_SUCCESS == mca_common_evt_wire_decode(pr->buf, len, &batch)) {
-            pr->events += batch.num_records;
-            pr->batches += 1;
-            mca_common_evt_wire_batch_destruct(&batch);
-        }
-        node->offset += sizeof(head) + (((uint64_t) len + 7) & ~(uint64_t) 7);
-    }
-    close(fd);
-}
-
-static void progress_tick(record_progress_t *pr, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (NULL == d) {
-        return;
-    }
-    struct dirent *de;
-    size_t s = strlen(MCA_COMMON_EVT_NODEFILE_SUFFIX);
-    while (NULL != (de = readdir(d))) {
-        size_t n = strlen(de->d_name);
-        if (n <= s || 0 != strcmp(de->d_name + n - s, MCA_COMMON_EVT_NODEFILE_SUFFIX)) {
-            continue;
-        }
-        int i;
-        for (i = 0; i < pr->nnodes && 0 != strcmp(pr->nodes[i].name, de->d_name); ++i) {
-        }
-        if (i == pr->nnodes) {
-            if (RECORD_MAX_NODES == pr->nnodes) {
-                pr->too_many_nodes = true; /* the display stops growing; the listener reads all */
-                continue;
-            }
-            snprintf(pr->nodes[i].name, sizeof(pr->nodes[i].name), "%s", de->d_name);
-            pr->nodes[i].offset = 0;
-            pr->nnodes++;
-        }
-    }
-    closedir(d);
-    for (int i = 0; i < pr->nnodes; ++i) {
-        progress_node(pr, dir, &pr->nodes[i]);
-    }
-}
+typedef struct record_view_t {
+    listen_follow_t *follow;
+    int tty;     /**< the terminal for the one-line progress, or -1 */
+    FILE *live;  /**< --live: where the view goes, or NULL */
+    bool redraw; /**< --live on a terminal: redrawn like top */
+    double next; /**< --live: when the next view is due (CLOCK_MONOTONIC s) */
+} record_view_t;
 
 /* ------------------------------------------------------------------------ */
 
@@ -616,21 +530,27 @@ static void relay_pump(record_relay_t *rl)
     }
 }
 
-static void progress_show(int tty, record_progress_t *pr, const char *dir, bool last)
+static double record_now(void);
+
+static void progress_show(record_view_t *v, bool last)
 {
-    progress_tick(pr, dir);
-    dprintf(tty, "\r" RECORD_NAME ": %llu events in %llu batches from %d node%s%s%s",
-            (unsigned long long) pr->events, (unsigned long long) pr->batches, pr->nnodes,
-            1 == pr->nnodes ? "" : "s", last && pr->too_many_nodes ? " (display capped)" : "",
-            last ? "\n" : " ");
+    (void) listen_follow_poll(v->follow); /* a display: read errors show as no progress */
+    if (NULL != v->live) {
+        double now = record_now();
+        if (last || now >= v->next) {
+            listen_follow_view(v->follow, v->live, v->redraw);
+            v->next = now + 1.0;
+        }
+    } else if (v->tty >= 0) {
+        dprintf(v->tty, "\r" RECORD_NAME ": %llu events so far%s",
+                (unsigned long long) listen_follow_events(v->follow), last ? "\n" : " ");
+    }
 }
 
 /* Waits for the job, relaying its stderr and showing progress. Returns
  * its exit status (128 + signal when mpirun was killed). */
-static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl,
-                    record_progress_t *pr)
+static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl, record_view_t *v)
 {
-    int tty = progress_terminal(opt);
     int status = 0;
     bool ended = false;
     struct timespec end_seen = {0, 0};
@@ -665,17 +585,16 @@ static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl,
             struct timespec ts = {0, 250 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
-        if (tty >= 0 && !ended) {
-            progress_show(tty, pr, opt->dir, false);
+        if ((v->tty >= 0 || NULL != v->live) && !ended) {
+            progress_show(v, false);
         }
     }
     if (rl->fd >= 0) {
         close(rl->fd);
         rl->fd = -1;
     }
-    if (tty >= 0) {
-        progress_show(tty, pr, opt->dir, true);
-        close(tty);
+    if (v->tty >= 0 || NULL != v->live) {
+        progress_show(v, true);
     }
     if (WIFEXITED(status)) {
         return WEXITSTATUS(status);
@@ -752,12 +671,13 @@ static int run_listener(const record_options_t *opt)
 int main(int argc, char **argv)
 {
     record_options_t opt = {0};
-    enum { OPT_EVENTS = 1000, OPT_FORMAT, OPT_SUMMARY_ONLY };
+    enum { OPT_EVENTS = 1000, OPT_FORMAT, OPT_SUMMARY_ONLY, OPT_LIVE };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"events", required_argument, NULL, OPT_EVENTS},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"summary-only", no_argument, NULL, OPT_SUMMARY_ONLY},
+        {"live", no_argument, NULL, OPT_LIVE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -777,6 +697,9 @@ int main(int argc, char **argv)
             break;
         case OPT_SUMMARY_ONLY:
             opt.summary_only = true;
+            break;
+        case OPT_LIVE:
+            opt.live = true;
             break;
         case 'q':
             opt.quiet = true;
@@ -867,16 +790,30 @@ int main(int argc, char **argv)
     relay.fd = errpipe[0];
     fcntl(relay.fd, F_SETFL, fcntl(relay.fd, F_GETFL) | O_NONBLOCK);
     forward_pid = pid;
-    record_progress_t *pr = calloc(1, sizeof(*pr));
-    if (NULL == pr) {
+    record_view_t view = {listen_follow_new(opt.dir, 0), -1, NULL, false, 0};
+    if (NULL == view.follow) {
         fprintf(stderr, RECORD_NAME ": out of memory\n");
         return 1;
     }
-    int job_status = wait_job(pid, &opt, &relay, pr);
+    view.tty = progress_terminal(&opt);
+    if (opt.live && !opt.quiet) {
+        /* the view on our terminal when the job's output is not there,
+         * else plain lines on stderr, which the job's lines interleave */
+        view.live = view.tty >= 0 ? fdopen(view.tty, "w") : stderr;
+        view.redraw = view.tty >= 0;
+        if (NULL == view.live) {
+            view.live = stderr;
+        }
+    }
+    int job_status = wait_job(pid, &opt, &relay, &view);
     double t_job = record_now();
     forward_pid = 0;
-    free(pr->buf);
-    free(pr);
+    if (NULL != view.live && stderr != view.live) {
+        fclose(view.live); /* closes view.tty */
+    } else if (view.tty >= 0) {
+        close(view.tty);
+    }
+    listen_follow_free(view.follow);
     free(preload);
     free(job);
     if (0 != job_status && relay.launch_failed) {

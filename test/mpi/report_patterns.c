@@ -18,6 +18,8 @@
  *   late MS    rank 0 posts a receive from rank 1, which sleeps MS
  *              milliseconds before it sends: one late receive from 1 to
  *              0, waiting MS milliseconds
+ *   slow N     the ring, one round every 100 ms: a job that lasts N / 10
+ *              seconds, for following it while it runs
  */
 
 #include <mpi.h>
@@ -36,7 +38,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 3 || NULL == buf) {
         if (0 == rank) {
-            fprintf(stderr, "usage: report_patterns ring N | gather N | late MS\n");
+            fprintf(stderr, "usage: report_patterns ring N | gather N | late MS | slow N\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -55,6 +57,13 @@ int main(int argc, char **argv)
             } else {
                 MPI_Send(buf, 2048, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
             }
+        }
+    } else if (0 == strcmp(argv[1], "slow")) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        for (int i = 0; i < n; ++i) {
+            MPI_Sendrecv(buf, 64, MPI_BYTE, (rank + 1) % size, 4, buf + 1024, 64, MPI_BYTE,
+                         (rank + size - 1) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            nanosleep(&ts, NULL);
         }
     } else if (0 == strcmp(argv[1], "late")) {
         /* both start from the same moment; rank 1 then sleeps */

@@ -489,3 +489,124 @@ Test(nodefile, append_decoded)
     free_kept();
     rm_dir();
 }
+
+/* Following a file while it is written: the file grows a few bytes at a
+ * time (the index entry of a frame written after the frame, as the writer
+ * does). At every length the follower returns each whole frame once, in
+ * order, and OPAL_ERR_WOULD_BLOCK for what is not whole yet, never damage;
+ * at the end it has every batch. */
+Test(nodefile, follow_a_growing_file)
+{
+    char grow[160], gidx[200], idx[160];
+    struct stat s, si;
+    mca_common_evt_nodefile_reader_t r;
+    int next = 0;
+    uint8_t *data, *ibytes;
+    FILE *in;
+    int fd, ifd;
+
+    make_dir();
+    write_file();
+    snprintf(grow, sizeof(grow), "%s/grow.evt", dir);
+    snprintf(gidx, sizeof(gidx), "%s.idx", grow);
+    snprintf(idx, sizeof(idx), "%s.idx", path);
+    cr_assert_eq(stat(path, &s), 0);
+    cr_assert_eq(stat(idx, &si), 0);
+    data = malloc((size_t) s.st_size);
+    ibytes = malloc((size_t) si.st_size);
+    in = fopen(path, "rb");
+    cr_assert_eq(fread(data, 1, (size_t) s.st_size, in), (size_t) s.st_size);
+    fclose(in);
+    in = fopen(idx, "rb");
+    cr_assert_eq(fread(ibytes, 1, (size_t) si.st_size, in), (size_t) si.st_size);
+    fclose(in);
+    fd = open(grow, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ifd = open(gidx, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    cr_assert(fd >= 0 && ifd >= 0);
+    /* the headers, then the reader */
+    cr_assert_eq(write(fd, data, kept[0].offset), (ssize_t) kept[0].offset);
+    cr_assert_eq(write(ifd, ibytes, 16), 16);
+    cr_assert_eq(mca_common_evt_nodefile_reader_open(&r, grow), OPAL_SUCCESS, "%s", r.error);
+    cr_assert_eq(mca_common_evt_nodefile_reader_follow(&r), OPAL_SUCCESS);
+    for (off_t at = (off_t) kept[0].offset; at < s.st_size;) {
+        off_t step = 7 + at % 13, end = at + step > s.st_size ? s.st_size : at + step;
+        const void *b;
+        size_t len;
+        uint64_t off;
+        int rc;
+
+        cr_assert_eq(write(fd, data + at, (size_t) (end - at)), end - at);
+        at = end;
+        /* a frame's index entry once the frame is whole */
+        for (int k = 0; k < NBATCH; ++k) {
+            uint64_t fend = kept[k].offset + 16 + ((kept[k].len + 7) & ~(size_t) 7);
+            if (fend > (uint64_t) at - (uint64_t) step && fend <= (uint64_t) at) {
+                cr_assert_eq(pwrite(ifd, ibytes + 16 + 32 * k, 32, 16 + 32 * k), 32);
+            }
+        }
+        while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, &off))) {
+            cr_assert_lt(next, NBATCH);
+            cr_assert_eq(off, kept[next].offset, "batch %d at length %lld", next, (long long) at);
+            cr_assert_eq(len, kept[next].len);
+            cr_assert_eq(memcmp(b, kept[next].bytes, len), 0);
+            ++next;
+        }
+        cr_assert_eq(rc, OPAL_ERR_WOULD_BLOCK, "at length %lld: %d", (long long) at, rc);
+        cr_assert_eq(r.stats.damaged, 0, "damage at length %lld", (long long) at);
+    }
+    cr_expect_eq(next, NBATCH);
+    mca_common_evt_nodefile_reader_close(&r);
+    close(fd);
+    close(ifd);
+    free(data);
+    free(ibytes);
+    free_kept();
+    rm_dir();
+}
+
+/* Following: damage in the middle of a file whose index names the frames
+ * after it is damage (counted, skipped); the same damage at the end, with
+ * nothing after it, is waited for. */
+Test(nodefile, follow_damage_and_tail)
+{
+    const int bad = 5;
+    mca_common_evt_nodefile_reader_t r;
+    const void *b;
+    size_t len;
+    int n = 0, rc;
+    char cut[160], cidx[200], idx[160];
+
+    make_dir();
+    write_file();
+    flip_byte(path, (off_t) kept[bad].offset + 16 + 40);
+    cr_assert_eq(mca_common_evt_nodefile_reader_open(&r, path), OPAL_SUCCESS, "%s", r.error);
+    cr_assert_eq(mca_common_evt_nodefile_reader_follow(&r), OPAL_SUCCESS);
+    while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, NULL))) {
+        ++n;
+    }
+    cr_expect_eq(rc, OPAL_ERR_WOULD_BLOCK);
+    cr_expect_eq(n, NBATCH - 1);
+    cr_expect_eq(r.stats.damaged, 1);
+    mca_common_evt_nodefile_reader_close(&r);
+
+    /* the file cut inside the damaged frame, its index too: the tail may
+     * still be written */
+    snprintf(cut, sizeof(cut), "%s/cut.evt", dir);
+    snprintf(cidx, sizeof(cidx), "%s.idx", cut);
+    snprintf(idx, sizeof(idx), "%s.idx", path);
+    copy_prefix(path, cut, (off_t) kept[bad].offset + 16 + 60);
+    copy_prefix(idx, cidx, 16 + 32 * bad);
+    cr_assert_eq(mca_common_evt_nodefile_reader_open(&r, cut), OPAL_SUCCESS, "%s", r.error);
+    cr_assert_eq(mca_common_evt_nodefile_reader_follow(&r), OPAL_SUCCESS);
+    n = 0;
+    while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, NULL))) {
+        ++n;
+    }
+    cr_expect_eq(rc, OPAL_ERR_WOULD_BLOCK);
+    cr_expect_eq(n, bad);
+    cr_expect_eq(r.stats.damaged, 0);
+    cr_expect_not(r.stats.truncated);
+    mca_common_evt_nodefile_reader_close(&r);
+    free_kept();
+    rm_dir();
+}

@@ -564,6 +564,29 @@ const char *listen_rma_sync_name(int64_t kind);
 #define LISTEN_RMA_SYNC_KINDS 15
 
 /* ------------------------------------------------------------------------
+ * Following a sink folder while the job writes it (evt_listen_follow.c)
+ * ------------------------------------------------------------------------ */
+
+typedef struct listen_follow listen_follow_t;
+/** Follow the node files of @p dir (it may not exist yet); the job is
+ *  over when @p ranks ranks sent their FINAL batch (0: as many as the
+ *  ranks' initialization events say the jobs have). NULL: no memory. */
+listen_follow_t *listen_follow_new(const char *dir, uint64_t ranks);
+/** Read what was appended since the last call (new files too): never
+ *  blocks, never counts an incomplete tail as damage. @retval 0, -1 (an
+ *  I/O error or no memory) */
+int listen_follow_poll(listen_follow_t *f);
+/** Every expected rank sent its FINAL batch. */
+bool listen_follow_done(const listen_follow_t *f);
+/** Events read so far. */
+uint64_t listen_follow_events(const listen_follow_t *f);
+/** Show the counts: on a terminal (@p tty) a screen redrawn in place, like
+ *  top; otherwise one plain line. Rates are over the time since the last
+ *  view. */
+void listen_follow_view(listen_follow_t *f, FILE *out, bool tty);
+void listen_follow_free(listen_follow_t *f);
+
+/* ------------------------------------------------------------------------
  * Pairing sends with receives (evt_listen_match.c)
  * ------------------------------------------------------------------------ */
 

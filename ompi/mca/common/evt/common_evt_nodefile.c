@@ -394,7 +394,8 @@ struct mca_common_evt_nodefile_rstate_t {
     int fd;
     int idx_fd; /**< -1: none (or not usable) */
     bool idx_checked;
-    uint64_t size;    /**< file size at open */
+    uint64_t size;    /**< file size at open (following: at the last look) */
+    bool follow;      /**< the file may still grow (mca_common_evt_nodefile_reader_follow()) */
     uint64_t pos;     /**< offset of the next frame */
     uint8_t *win;     /**< read-ahead window */
     size_t win_cap;   /**< its size: READ_WINDOW, or the file's if smaller */
@@ -526,6 +527,58 @@ static void open_index(mca_common_evt_nodefile_reader_t *r, const char *path)
         (void) close(s->idx_fd);
         s->idx_fd = -1;
     }
+}
+
+/* Whether the index names an intact frame after @p off: the writer
+ * appends a frame, then its entry, in order, so the bytes at @p off
+ * belong to a frame written before it. Without that, bytes at the end
+ * of a file that is still written may be a frame in progress. */
+static bool indexed_after(struct mca_common_evt_nodefile_rstate_t *s, uint64_t off, bool *io)
+{
+    uint8_t e[MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES * 256];
+    uint64_t at = IDX_HEAD_BYTES;
+    const uint8_t *b;
+    uint32_t len;
+
+    if (s->idx_fd < 0) {
+        return false;
+    }
+    for (;;) {
+        ssize_t got = read_at(s->idx_fd, e, sizeof(e), at);
+        if (got <= 0) {
+            *io = got < 0;
+            return false;
+        }
+        /* from the last entry back: the newest frames are the likeliest */
+        for (ssize_t k = got - got % MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES; k > 0;
+             k -= MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES) {
+            const uint8_t *x = e + k - MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES;
+            uint64_t o = wire_get64(x);
+            if (wire_get32(x + 28) == mca_common_evt_wire_crc32c(0, x, 28) && o > off
+                && FRAME_OK == check_frame(s, o, &b, &len)) {
+                return true;
+            }
+        }
+        at += (uint64_t) got;
+    }
+}
+
+/* Following: look at the file's size again; what grew is read afresh (the
+ * read-ahead window may hold a tail read before it was written). */
+static int refresh(mca_common_evt_nodefile_reader_t *r)
+{
+    struct mca_common_evt_nodefile_rstate_t *s = r->state;
+    struct stat st;
+
+    if (0 != fstat(s->fd, &st)) {
+        seterr(r->error, sizeof(r->error), "fstat: %s", strerror(errno));
+        return OPAL_ERR_FILE_READ_FAILURE;
+    }
+    if ((uint64_t) st.st_size != s->size) {
+        s->size = (uint64_t) st.st_size;
+        s->win_len = 0;
+    }
+    return OPAL_SUCCESS;
 }
 
 /* The first intact frame after @p bad. The index names a candidate (the
@@ -711,13 +764,29 @@ int mca_common_evt_nodefile_reader_next(mca_common_evt_nodefile_reader_t *r, con
         return OPAL_ERR_BAD_PARAM;
     }
     s = r->state;
+    if (s->follow) {
+        int rc = refresh(r);
+        if (OPAL_SUCCESS != rc) {
+            return rc;
+        }
+    }
     for (;;) {
         const uint8_t *b = NULL;
         uint32_t n = 0;
         bool io = false;
         uint64_t next;
+        frame_t what = check_frame(s, s->pos, &b, &n);
 
-        switch (check_frame(s, s->pos, &b, &n)) {
+        if (s->follow && (FRAME_END == what || FRAME_TRUNCATED == what || FRAME_BAD == what)
+            && !indexed_after(s, s->pos, &io)) {
+            /* the end so far, or a frame the writer may still be writing */
+            if (io) {
+                seterr(r->error, sizeof(r->error), "index read error: %s", strerror(errno));
+                return OPAL_ERR_FILE_READ_FAILURE;
+            }
+            return OPAL_ERR_WOULD_BLOCK;
+        }
+        switch (what) {
         case FRAME_OK:
             *batch = b;
             *len = n;
@@ -725,9 +794,9 @@ int mca_common_evt_nodefile_reader_next(mca_common_evt_nodefile_reader_t *r, con
                 *offset = s->pos;
             }
             s->pos += MCA_COMMON_EVT_NODEFILE_FRAME_BYTES + PAD8((size_t) n);
-            if (s->pos > s->size) { /* padding cut off at the very end */
+            if (s->pos > s->size && !s->follow) { /* padding cut off at the very end */
                 s->pos = s->size;
-            }
+            } /* following: the padding is still to come (one write carries the frame) */
             r->stats.frames++;
             return OPAL_SUCCESS;
         case FRAME_END:
@@ -761,6 +830,27 @@ int mca_common_evt_nodefile_reader_next(mca_common_evt_nodefile_reader_t *r, con
         }
         s->pos = next;
     }
+}
+
+int mca_common_evt_nodefile_reader_follow(mca_common_evt_nodefile_reader_t *r)
+{
+    struct mca_common_evt_nodefile_rstate_t *s;
+
+    if (NULL == r || NULL == r->state) {
+        return OPAL_ERR_BAD_PARAM;
+    }
+    s = r->state;
+    if (s->win_cap < READ_WINDOW) {
+        uint8_t *w = realloc(s->win, READ_WINDOW + 1);
+        if (NULL == w) {
+            return OPAL_ERR_OUT_OF_RESOURCE;
+        }
+        s->win = w;
+        s->win_cap = READ_WINDOW;
+        s->win_len = 0;
+    }
+    s->follow = true;
+    return OPAL_SUCCESS;
 }
 
 void mca_common_evt_nodefile_reader_close(mca_common_evt_nodefile_reader_t *r)

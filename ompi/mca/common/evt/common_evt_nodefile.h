@@ -211,6 +211,8 @@ OMPI_DECLSPEC int mca_common_evt_nodefile_reader_open(mca_common_evt_nodefile_re
  * @param[out] offset  the frame's offset in the file (may be NULL)
  * @retval OPAL_SUCCESS
  * @retval OPAL_ERR_NOT_FOUND     no more frames (check r->stats for damage)
+ * @retval OPAL_ERR_WOULD_BLOCK   following: nothing more yet (see
+ *                                mca_common_evt_nodefile_reader_follow())
  * @retval OPAL_ERR_FILE_READ_FAILURE  an I/O error (r->error)
  * @retval OPAL_ERR_OUT_OF_RESOURCE
  * Context: ANY, one thread per reader.
@@ -218,6 +220,20 @@ OMPI_DECLSPEC int mca_common_evt_nodefile_reader_open(mca_common_evt_nodefile_re
 OMPI_DECLSPEC int mca_common_evt_nodefile_reader_next(mca_common_evt_nodefile_reader_t *r,
                                                       const void **batch, size_t *len,
                                                       uint64_t *offset);
+
+/**
+ * Follow a file that its node sink may still be writing: from now on,
+ * mca_common_evt_nodefile_reader_next() looks at the file's size again at
+ * each call, and returns OPAL_ERR_WOULD_BLOCK where it would have found
+ * the end, or damage that may be a frame still being written (bytes at
+ * the end that are not yet an intact frame, with no intact frame after
+ * them in the index: the writer appends a frame, then its index entry).
+ * Damage followed by a frame the index names is damage as before. Once
+ * the writer is known to be done, read the file again without following
+ * to learn whether its end is torn. @retval OPAL_SUCCESS,
+ * OPAL_ERR_BAD_PARAM, OPAL_ERR_OUT_OF_RESOURCE. Context: ANY.
+ */
+OMPI_DECLSPEC int mca_common_evt_nodefile_reader_follow(mca_common_evt_nodefile_reader_t *r);
 
 /** Close; safe twice. Context: ANY. */
 OMPI_DECLSPEC void mca_common_evt_nodefile_reader_close(mca_common_evt_nodefile_reader_t *r);
