@@ -31,7 +31,8 @@
  * hash table), so their memory follows the pairs that talk, not the
  * square of the ranks; the page draws at most MATRIX_MAX ranks per side
  * (more are grouped, and the picture says by how many); the CSV has every
- * pair.
+ * pair. The timeline draws at most 2 * MATRIX_MAX rows (more ranks are
+ * grouped, their shares averaged, and the picture says so).
  */
 
 #define _GNU_SOURCE /* qsort_r */
@@ -539,48 +540,61 @@ static void write_timeline(const rp_t *s, FILE *f)
     static const char *const kind_name[W_KINDS] = {"point-to-point", "collective",
                                                    "one-sided synchronisation"};
     double width = ((double) (s->t1 - s->t0) + 1.0) / TIME_BINS;
-    int bw = 6, rh = 14, x0 = 90;
-    size_t n = s->reg->num_procs;
+    int bw = 6, rh = 14, x0 = 110;
+    size_t n = s->reg->num_procs, group = (n + MATRIX_MAX * 2 - 1) / (MATRIX_MAX * 2), rows;
 
+    group = 0 == group ? 1 : group;
+    rows = (n + group - 1) / group;
     fprintf(f,
-            "<h2 id=\"timeline\">Time inside MPI, per rank</h2>\n<p>Each row a rank, each "
+            "<h2 id=\"timeline\">Time inside MPI, per rank</h2>\n<p>Each row a rank%s, each "
             "column %.3f ms of the job: the share spent in blocking point-to-point calls "
             "(<span style=\"color:%s\">orange</span>), blocking collectives (<span "
             "style=\"color:%s\">blue</span>) and one-sided synchronisation (<span "
             "style=\"color:%s\">green</span>); the rest is outside those calls "
             "(nonblocking operations overlap the rank's work and are not counted). Table "
             "<code>ranks</code> in report.csv.</p>\n",
-            width / 1e6, kind_colour[0], kind_colour[1], kind_colour[2]);
+            1 < group ? " (ranks grouped, their shares averaged)" : "", width / 1e6, kind_colour[0],
+            kind_colour[1], kind_colour[2]);
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
             "aria-label=\"timeline overview\">\n",
-            x0 + TIME_BINS * bw + 20, 10 + (int) n * rh + 20);
-    for (size_t p = 0; p < n; ++p) {
-        char l1[320];
-        label(s, l1, sizeof(l1), s->reg->procs[p]);
+            x0 + TIME_BINS * bw + 20, 10 + (int) rows * rh + 20);
+    for (size_t row = 0; row < rows; ++row) {
+        size_t from = row * group, to = from + group < n ? from + group : n;
+        char l1[320], l2[320];
+        label(s, l1, sizeof(l1), s->reg->procs[from]);
+        label(s, l2, sizeof(l2), s->reg->procs[to - 1]);
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"lb\" text-anchor=\"end\">rank ", x0 - 4,
-                10 + (int) p * rh + rh - 3);
+                10 + (int) row * rh + rh - 3);
         html(f, l1);
+        if (to - from > 1) {
+            fputs("-", f);
+            html(f, l2);
+        }
         fprintf(f,
                 "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
                 "fill=\"#f3f4f6\"/>\n",
-                x0, 10 + (int) p * rh, TIME_BINS * bw, rh - 2);
+                x0, 10 + (int) row * rh, TIME_BINS * bw, rh - 2);
         for (int b = 0; b < TIME_BINS; ++b) {
-            double y = 10 + (double) p * rh + rh - 2;
+            double top = 10 + (double) row * rh, y = top + rh - 2;
             for (int k = 0; k < W_KINDS; ++k) {
-                double h = (rh - 2) * (double) s->bins[p][b][k] / width;
+                double share = 0, h;
+                for (size_t p = from; p < to; ++p) {
+                    share += (double) s->bins[p][b][k] / width;
+                }
+                share /= (double) (to - from);
+                h = (rh - 2) * share;
                 if (h < 0.05) {
                     continue;
                 }
-                if (h > y - (10 + (double) p * rh)) {
-                    h = y - (10 + (double) p * rh);
+                if (h > y - top) {
+                    h = y - top;
                 }
                 y -= h;
                 fprintf(f,
                         "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
                         "<title>%s: %.0f%%</title></rect>\n",
-                        x0 + b * bw, y, bw, h, kind_colour[k], kind_name[k],
-                        100.0 * (double) s->bins[p][b][k] / width);
+                        x0 + b * bw, y, bw, h, kind_colour[k], kind_name[k], 100.0 * share);
             }
         }
     }
