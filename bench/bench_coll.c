@@ -31,41 +31,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_mpi.h"
+
 #define ITERS  20000
 #define BLOCKS 7
-
-static long events = 0;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e9 * (double) ts.tv_sec + (double) ts.tv_nsec;
-}
-
-#ifndef EVT_PLAIN
-static void on_event(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_T_cb_safety s,
-                     void *u)
-{
-    ++events;
-}
-
-static MPI_T_event_registration subscribe(void)
-{
-    MPI_T_event_registration reg = NULL;
-    int index = -1;
-
-    if (MPI_SUCCESS != MPI_T_event_get_index("ompi.mpi.coll_complete", &index)
-        || MPI_SUCCESS != MPI_T_event_handle_alloc(index, NULL, MPI_INFO_NULL, &reg)
-        || MPI_SUCCESS
-               != MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL, NULL,
-                                                on_event)) {
-        fprintf(stderr, "bench_coll: cannot subscribe to ompi.mpi.coll_complete\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return reg;
-}
-#endif
 
 typedef enum { T_BARRIER, T_ALLREDUCE, T_IALLREDUCE } test_t;
 
@@ -78,7 +47,7 @@ static double measure(test_t t, MPI_Comm comm)
     for (int b = 0; b < BLOCKS; ++b) {
         double t0, t1;
         MPI_Barrier(MPI_COMM_WORLD);
-        t0 = now_ns();
+        t0 = bench_mpi_now_ns();
         for (int i = 0; i < ITERS; ++i) {
             MPI_Request rq;
             switch (t) {
@@ -94,7 +63,7 @@ static double measure(test_t t, MPI_Comm comm)
                 break;
             }
         }
-        t1 = now_ns();
+        t1 = bench_mpi_now_ns();
         if ((t1 - t0) / ITERS < best) {
             best = (t1 - t0) / ITERS;
         }
@@ -122,7 +91,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 #ifndef EVT_PLAIN
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_T_event_registration reg = listen ? subscribe() : NULL;
+    MPI_T_event_registration reg = listen
+                                       ? bench_mpi_subscribe("bench_coll", "ompi.mpi.coll_complete")
+                                       : NULL;
 #else
     (void) provided;
     if (listen) {
@@ -135,21 +106,16 @@ int main(int argc, char **argv)
     }
 #ifndef EVT_PLAIN
     if (listen) {
-        int nsources = 0;
-        MPI_Count ts;
-        /* a flush point: evt/ring delivers what its rings hold */
-        MPI_T_source_get_num(&nsources);
-        for (int s = 0; s < nsources; ++s) {
-            (void) MPI_T_source_get_timestamp(s, &ts);
-        }
+        bench_mpi_flush();
         MPI_T_event_handle_free(reg, NULL, NULL);
     }
     MPI_T_finalize();
 #endif
     /* every collective call: the measured ones and the barrier before each block */
     calls = (long) ntests * BLOCKS * (ITERS + 1);
-    if (listen && events != calls) {
-        fprintf(stderr, "bench_coll: rank %d: %ld events, %ld calls\n", rank, events, calls);
+    if (listen && bench_mpi_events != calls) {
+        fprintf(stderr, "bench_coll: rank %d: %ld events, %ld calls\n", rank, bench_mpi_events,
+                calls);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (0 == rank) {

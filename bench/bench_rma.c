@@ -33,41 +33,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_mpi.h"
+
 #define ITERS  20000
 #define BLOCKS 7
-
-static long events = 0;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e9 * (double) ts.tv_sec + (double) ts.tv_nsec;
-}
-
-#ifndef EVT_PLAIN
-static void on_event(MPI_T_event_instance ev, MPI_T_event_registration reg, MPI_T_cb_safety s,
-                     void *u)
-{
-    ++events;
-}
-
-static MPI_T_event_registration subscribe(const char *name)
-{
-    MPI_T_event_registration reg = NULL;
-    int index = -1;
-
-    if (MPI_SUCCESS != MPI_T_event_get_index(name, &index)
-        || MPI_SUCCESS != MPI_T_event_handle_alloc(index, NULL, MPI_INFO_NULL, &reg)
-        || MPI_SUCCESS
-               != MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL, NULL,
-                                                on_event)) {
-        fprintf(stderr, "bench_rma: cannot subscribe to %s\n", name);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return reg;
-}
-#endif
 
 typedef enum { T_PUT_SELF, T_PUT_PEER, T_GET_PEER, T_FOP_PEER, T_FLUSH, T_LOCK_UNLOCK } test_t;
 
@@ -85,7 +54,7 @@ static double measure(test_t t, MPI_Win win, int me, int peer, long *raised)
         if (T_LOCK_UNLOCK != t) {
             MPI_Win_lock_all(0, win);
         }
-        t0 = now_ns();
+        t0 = bench_mpi_now_ns();
         for (int i = 0; i < ITERS; ++i) {
             switch (t) {
             case T_PUT_SELF:
@@ -109,7 +78,7 @@ static double measure(test_t t, MPI_Win win, int me, int peer, long *raised)
                 break;
             }
         }
-        t1 = now_ns();
+        t1 = bench_mpi_now_ns();
         if (T_LOCK_UNLOCK != t) {
             MPI_Win_unlock_all(win);
             *raised += 2; /* lock_all, unlock_all */
@@ -144,8 +113,11 @@ int main(int argc, char **argv)
                      &win);
 #ifndef EVT_PLAIN
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_T_event_registration reg_op = listen ? subscribe("ompi.mpi.rma_op") : NULL;
-    MPI_T_event_registration reg_sync = listen ? subscribe("ompi.mpi.rma_sync") : NULL;
+    MPI_T_event_registration reg_op = listen ? bench_mpi_subscribe("bench_rma", "ompi.mpi.rma_op")
+                                             : NULL;
+    MPI_T_event_registration reg_sync = listen
+                                            ? bench_mpi_subscribe("bench_rma", "ompi.mpi.rma_sync")
+                                            : NULL;
 #else
     (void) provided;
     if (listen) {
@@ -158,20 +130,15 @@ int main(int argc, char **argv)
     }
 #ifndef EVT_PLAIN
     if (listen) {
-        int nsources = 0;
-        MPI_Count ts;
-        /* a flush point: evt/ring delivers what its rings hold */
-        MPI_T_source_get_num(&nsources);
-        for (int s = 0; s < nsources; ++s) {
-            (void) MPI_T_source_get_timestamp(s, &ts);
-        }
+        bench_mpi_flush();
         MPI_T_event_handle_free(reg_op, NULL, NULL);
         MPI_T_event_handle_free(reg_sync, NULL, NULL);
     }
     MPI_T_finalize();
 #endif
-    if (listen && events != raised) {
-        fprintf(stderr, "bench_rma: rank %d: %ld events, %ld calls\n", rank, events, raised);
+    if (listen && bench_mpi_events != raised) {
+        fprintf(stderr, "bench_rma: rank %d: %ld events, %ld calls\n", rank, bench_mpi_events,
+                raised);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     if (0 == rank) {
