@@ -23,9 +23,14 @@ static int events_size = 0;
  * to the event): published with a release store after the entry is
  * written. An array replaced by a larger one is kept, never freed (events
  * are never unregistered; a few KiB at most), so a reader holding the old
- * pointer stays valid. */
+ * pointer stays valid; retired_events keeps it reachable (a leak checker
+ * would otherwise report it). */
 static _Atomic(mca_base_event_priv_t **) fast_events = NULL;
 static atomic_int fast_count = 0;
+/* The arrays replaced, kept reachable (each growth doubles: 16 << 40
+ * events would be needed to fill this). */
+static mca_base_event_priv_t **retired_events[40];
+static int num_retired_events = 0;
 /** full name -> index + 1 (lazily constructed, under the mutex). */
 static opal_hash_table_t event_names;
 static bool event_names_ready = false;
@@ -203,6 +208,10 @@ int mca_base_event_register(const char *project, const char *framework, const ch
         }
         if (0 < mca_base_event_num_events) {
             memcpy(n, mca_base_event_events, mca_base_event_num_events * sizeof(*n));
+        }
+        if (NULL != mca_base_event_events
+            && num_retired_events < (int) (sizeof(retired_events) / sizeof(retired_events[0]))) {
+            retired_events[num_retired_events++] = mca_base_event_events;
         }
         mca_base_event_events = n;
         events_size = nsize;
