@@ -12,14 +12,7 @@
 # communicators defined. A context id freed and given to a new communicator
 # numbers from 0 again: the groups are told apart by each rank's
 # communicator_freed events. Skipped (77) without python3.
-set -u
-B=${EVT_TOP_BUILDDIR:?run from make check}
-rec="$B/tools/ompi-evt-record"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ko() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/evt_output_test.sh"
 
 timeout 180 "$rec" -q -o "$tmp/rec" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
     "$PWD/test_coll_events" >"$tmp/log" 2>&1

@@ -18,15 +18,7 @@
 # 4. on a terminal (a pty from script(1)) the view is a screen redrawn in
 #    place: cleared, a header, a row per rank with its state.
 # 5. ompi-evt-record --live: the view's lines during the recorded run.
-set -u
-B=${EVT_TOP_BUILDDIR:?run from make check}
-listen="$B/tools/ompi-evt-listen"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok: $*"; }
-ko() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/evt_output_test.sh"
 
 # 1. a job in progress
 mkdir -m 700 "$tmp/sink"
@@ -133,7 +125,7 @@ if command -v script >/dev/null 2>&1; then
     screen=$(printf '\033[H\033[2J')
     grep -qF "$screen" "$tmp/tty.txt" && grep -q "ompi-evt follow .*ranks 4 of 4, FINAL 4" "$tmp/tty.txt" &&
         grep -q "rank host .*events/s.*state" "$tmp/tty.txt" &&
-        test "$(grep -c '^ *[0-3] .* FINAL$' "$tmp/tty.txt")" -eq 4 &&
+        test "$(grep -c '^ *[0-3] .* FINAL .* ompi\.mpi\.finalization$' "$tmp/tty.txt")" -eq 4 &&
         ok "terminal: the screen redrawn, a row per rank" || ko "terminal view"
 else
     echo "skip: no script(1) for a terminal"

@@ -7,14 +7,7 @@
 # late receive, its wait within 10 % of the sleep). The page is parsed as
 # HTML (every element closed in order, an svg per picture, no script, no
 # external reference). Skipped (77) without python3.
-set -u
-B=${EVT_TOP_BUILDDIR:?run from make check}
-rec="$B/tools/ompi-evt-record"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ko() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/evt_output_test.sh"
 
 record() { # NAME ARGS...: record report_patterns ARGS into $tmp/NAME
     name=$1

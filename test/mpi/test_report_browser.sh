@@ -8,19 +8,12 @@
 # script: any message is a failed load or a rendering error).
 # Exit 77 (skipped) without chromium or python3: `make check-report-browser`
 # runs it, and CI installs chromium for it.
-set -u
-B=${EVT_TOP_BUILDDIR:?run from make}
-rec="$B/tools/ompi-evt-record"
+. "$(dirname "$0")/evt_output_test.sh"
 browser=
 for c in chromium chromium-browser google-chrome; do
     command -v "$c" >/dev/null 2>&1 && { browser=$c; break; }
 done
 [ -n "$browser" ] || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ko() { echo "FAIL: $*"; fail=1; }
 
 timeout 180 "$rec" -q -o "$tmp/rec" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
     "$PWD/report_patterns" ring 20 >"$tmp/rec.log" 2>&1 || {
@@ -28,10 +21,10 @@ timeout 180 "$rec" -q -o "$tmp/rec" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
     ko "ompi-evt-record exit status"
 }
 [ -s "$tmp/rec/report.html" ] || { ko "no report.html"; exit 1; }
-# root needs --no-sandbox; its own profile folder, no network at all
-sandbox=
-[ "$(id -u)" -eq 0 ] && sandbox=--no-sandbox
-timeout 120 "$browser" --headless=new $sandbox --disable-gpu --no-first-run \
+# no sandbox: it needs user namespaces that containers (and root) often
+# lack, and the page is our own, opened with the network cut off; its own
+# profile folder
+timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --no-first-run \
     --user-data-dir="$tmp/profile" --proxy-server=127.0.0.1:9 --proxy-bypass-list="<-loopback>" \
     --enable-logging=stderr --v=0 --window-size=1280,1600 --hide-scrollbars \
     --screenshot="$tmp/shot.png" "file://$tmp/rec/report.html" >"$tmp/browser.out" 2>"$tmp/browser.err"

@@ -43,6 +43,7 @@ typedef struct {
     mca_common_evt_seqset_t seen;
     bool final;
     int64_t last_event_ns; /**< CLOCK_REALTIME of its latest record (its own clock) */
+    char last_event[48];   /**< that record's event name (cut to fit) */
     /** at the previous view: for the rates */
     uint64_t events_then, msgs_then, bytes_then;
 } frank_t;
@@ -209,8 +210,9 @@ static int count_batch(listen_follow_t *f, const mca_common_evt_wire_batch_t *b)
             int64_t t = c->realtime_ns
                         + (int64_t) ((double) (rec.timestamp - c->source_ticks) * 1e9
                                      / (double) c->ticks_per_second);
-            if (t > r->last_event_ns) {
+            if (t >= r->last_event_ns) {
                 r->last_event_ns = t;
+                snprintf(r->last_event, sizeof(r->last_event), "%s", wt->name);
             }
         }
         if (0 <= bytes_at[rec.type]
@@ -382,22 +384,23 @@ void listen_follow_view(listen_follow_t *f, FILE *out, bool tty)
                 ", damaged %" PRIu64 "\n\n",
                 f->dir, up, f->nranks, f->expected, f->finals, f->events,
                 (double) (f->events - f->events_then) / dt, f->drops, lost, damaged);
-        fprintf(out, "%6s %-16s %10s %9s %8s %6s %10s %9s %11s %s\n", "rank", "host", "events",
-                "events/s", "drops", "lost", "last (s)", "msgs/s", "p2p bytes/s", "state");
+        fprintf(out, "%6s %-16s %10s %9s %8s %6s %9s %11s %-7s %8s %s\n", "rank", "host", "events",
+                "events/s", "drops", "lost", "msgs/s", "p2p bytes/s", "state", "last (s)",
+                "last event");
         for (size_t i = 0; i < f->nranks; ++i) {
             frank_t *r = &f->ranks[i];
             double age = 0 < r->last_event_ns ? (double) (rt - r->last_event_ns) / 1e9 : -1;
             fprintf(out, "%6u %-16.16s %10" PRIu64 " %9.0f %8" PRIu64 " %6" PRIu64, r->rank,
                     r->host, r->events, (double) (r->events - r->events_then) / dt, r->drops,
                     mca_common_evt_seqset_gaps(&r->seen));
-            if (age >= 0) {
-                fprintf(out, " %10.1f", age < 0 ? 0 : age);
-            } else {
-                fprintf(out, " %10s", "-");
-            }
-            fprintf(out, " %9.0f %11s %s\n", (double) (r->msgs - r->msgs_then) / dt,
+            fprintf(out, " %9.0f %11s %-7s", (double) (r->msgs - r->msgs_then) / dt,
                     rate((double) (r->bytes - r->bytes_then) / dt, b1, sizeof(b1)),
                     r->final ? "FINAL" : "running");
+            if (age >= 0) {
+                fprintf(out, " %8.1f %s\n", age, r->last_event);
+            } else {
+                fprintf(out, " %8s -\n", "-");
+            }
         }
     }
     fflush(out);
