@@ -11,12 +11,18 @@
  * in a private folder and read back like ompi-evt-listen does: every frame returned
  * must lie inside the file, carry a length within the format's bounds and
  * its checksum, and be offered to the decoder; the reader's statistics
- * must add up (skipped bytes within the file). ASan/UBSan catch the rest.
+ * must add up (skipped bytes within the file). Then the same file is read
+ * again as a follower reads a file still being written
+ * (mca_common_evt_nodefile_reader_follow()): it must end with
+ * OPAL_ERR_WOULD_BLOCK, and every frame it returns must be one the plain
+ * read returned (a follower waits where a reader may skip, never invents).
+ * ASan/UBSan catch the rest.
  * Runs with fuzz_decoder in make check (test_fuzz_decoder.sh). */
 
 #define _GNU_SOURCE /* memmem */
 #include "ompi_config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +74,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const void *b;
     size_t len;
     uint64_t off, prev_end = 0;
+    enum { MAX_SEEN = 4096 };
+    uint64_t seen[MAX_SEEN];
+    size_t nseen = 0;
     int rc;
 
     if ('\0' == dir[0]) {
@@ -89,6 +98,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, &off))) {
         mca_common_evt_wire_batch_t wb;
+        if (nseen < MAX_SEEN) {
+            seen[nseen++] = off;
+        }
         check(off >= prev_end && off + 16 + len <= flen);
         check(len >= MCA_COMMON_EVT_WIRE_HEADER_BYTES && len <= MCA_COMMON_EVT_WIRE_MAX_BATCH);
         check(0 == memcmp(data + off, "OEVF", 4));
@@ -102,6 +114,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(OPAL_ERR_NOT_FOUND == rc);
     check(r.stats.skipped_bytes <= flen);
     check(0 == r.stats.damaged || '\0' != r.error[0]);
+    mca_common_evt_nodefile_reader_close(&r);
+
+    /* followed: a subset of those frames, then "nothing more yet" */
+    check(OPAL_SUCCESS == mca_common_evt_nodefile_reader_open(&r, path));
+    check(OPAL_SUCCESS == mca_common_evt_nodefile_reader_follow(&r));
+    while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, &off))) {
+        bool known = nseen == MAX_SEEN;
+        for (size_t i = 0; i < nseen && !known; ++i) {
+            known = seen[i] == off;
+        }
+        check(known && off + 16 + len <= flen);
+        check(0 == memcmp(data + off + 16, b, len));
+    }
+    check(OPAL_ERR_WOULD_BLOCK == rc);
     mca_common_evt_nodefile_reader_close(&r);
     return 0;
 }
