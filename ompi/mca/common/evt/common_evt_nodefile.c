@@ -396,6 +396,7 @@ struct mca_common_evt_nodefile_rstate_t {
     bool idx_checked;
     uint64_t size;    /**< file size at open (following: at the last look) */
     bool follow;      /**< the file may still grow (mca_common_evt_nodefile_reader_follow()) */
+    uint64_t idx_at;  /**< following: index entries before it name frames behind the reader */
     uint64_t pos;     /**< offset of the next frame */
     uint8_t *win;     /**< read-ahead window */
     size_t win_cap;   /**< its size: READ_WINDOW, or the file's if smaller */
@@ -532,11 +533,15 @@ static void open_index(mca_common_evt_nodefile_reader_t *r, const char *path)
 /* Whether the index names an intact frame after @p off: the writer
  * appends a frame, then its entry, in order, so the bytes at @p off
  * belong to a frame written before it. Without that, bytes at the end
- * of a file that is still written may be a frame in progress. */
+ * of a file that is still written may be a frame in progress. The entries
+ * of frames the follower is past are not read again (s->idx_at): waiting
+ * at the end of a long recording reads the newest entries, not the whole
+ * index, at every look. */
 static bool indexed_after(struct mca_common_evt_nodefile_rstate_t *s, uint64_t off, bool *io)
 {
     uint8_t e[MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES * 256];
-    uint64_t at = IDX_HEAD_BYTES;
+    uint64_t at = s->idx_at;
+    bool settled = true; /* every entry before the one looked at names a frame <= off */
     const uint8_t *b;
     uint32_t len;
 
@@ -545,21 +550,33 @@ static bool indexed_after(struct mca_common_evt_nodefile_rstate_t *s, uint64_t o
     }
     for (;;) {
         ssize_t got = read_at(s->idx_fd, e, sizeof(e), at);
+        size_t whole;
         if (got <= 0) {
             *io = got < 0;
             return false;
         }
-        /* from the last entry back: the newest frames are the likeliest */
-        for (ssize_t k = got - got % MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES; k > 0;
-             k -= MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES) {
-            const uint8_t *x = e + k - MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES;
+        whole = (size_t) got - (size_t) got % MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES;
+        for (size_t k = 0; k < whole; k += MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES) {
+            const uint8_t *x = e + k;
             uint64_t o = wire_get64(x);
-            if (wire_get32(x + 28) == mca_common_evt_wire_crc32c(0, x, 28) && o > off
-                && FRAME_OK == check_frame(s, o, &b, &len)) {
+            bool valid = wire_get32(x + 28) == mca_common_evt_wire_crc32c(0, x, 28);
+            if (valid && o <= off) {
+                if (settled) {
+                    /* the follower is past it for good: not read again */
+                    s->idx_at = at + k + MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES;
+                }
+                continue;
+            }
+            /* an invalid entry may be one still being written */
+            settled = false;
+            if (valid && FRAME_OK == check_frame(s, o, &b, &len)) {
                 return true;
             }
         }
-        at += (uint64_t) got;
+        if ((size_t) got < sizeof(e)) {
+            return false;
+        }
+        at += whole;
     }
 }
 
@@ -777,7 +794,10 @@ int mca_common_evt_nodefile_reader_next(mca_common_evt_nodefile_reader_t *r, con
         uint64_t next;
         frame_t what = check_frame(s, s->pos, &b, &n);
 
-        if (s->follow && (FRAME_END == what || FRAME_TRUNCATED == what || FRAME_BAD == what)
+        if (s->follow && FRAME_END == what) {
+            return OPAL_ERR_WOULD_BLOCK; /* the end so far */
+        }
+        if (s->follow && (FRAME_TRUNCATED == what || FRAME_BAD == what)
             && !indexed_after(s, s->pos, &io)) {
             /* the end so far, or a frame the writer may still be writing */
             if (io) {
@@ -850,6 +870,7 @@ int mca_common_evt_nodefile_reader_follow(mca_common_evt_nodefile_reader_t *r)
         s->win_len = 0;
     }
     s->follow = true;
+    s->idx_at = IDX_HEAD_BYTES;
     return OPAL_SUCCESS;
 }
 
