@@ -115,43 +115,35 @@ void ompi_evt_coll_started(MPI_Request req, MPI_Comm comm, uint64_t seq, const c
  *  by ompi_evt_p2p_report()). */
 void ompi_evt_coll_report(const p2p_slot_t *slot, int64_t done);
 
-/** Body of a blocking collective wrapper: the next PMPI_@p name with
- *  @p args; @p describe fills coll_args_t a_ after a successful call. */
-#define COLL_BLOCKING(name, args, describe)                                                    \
-    do {                                                                                       \
-        bool on_ = coll_listening();                                                           \
-        int64_t t0_ = on_ ? coll_now() : 0;                                                    \
-        int rc_ = EVT_CALL_NEXT(name, args);                                                   \
-        uint64_t seq_;                                                                         \
-        coll_args_t a_;                                                                        \
-        if (OPAL_UNLIKELY(MPI_SUCCESS != rc_)) {                                               \
-            return rc_;                                                                        \
-        }                                                                                      \
-        seq_ = ompi_evt_coll_next_seq(comm);                                                   \
-        if (on_ && coll_listening()) {                                                         \
-            describe;                                                                          \
-            ompi_evt_coll_raise(comm, seq_, &a_, t0_, coll_now(), OMPI_EVT_P2P_MODE_BLOCKING); \
-        }                                                                                      \
-        return rc_;                                                                            \
+/** Body of a collective wrapper: the next PMPI_@p name with @p args; the
+ *  call is numbered when it succeeded, and with a listener @p describe
+ *  fills coll_args_t a_ and @p finish reports it (seq_, t0_ in scope). */
+#define COLL_WRAP(name, args, describe, finish)  \
+    do {                                         \
+        bool on_ = coll_listening();             \
+        int64_t t0_ = on_ ? coll_now() : 0;      \
+        int rc_ = EVT_CALL_NEXT(name, args);     \
+        uint64_t seq_;                           \
+        coll_args_t a_;                          \
+        if (OPAL_UNLIKELY(MPI_SUCCESS != rc_)) { \
+            return rc_;                          \
+        }                                        \
+        seq_ = ompi_evt_coll_next_seq(comm);     \
+        if (on_ && coll_listening()) {           \
+            describe;                            \
+            finish;                              \
+        }                                        \
+        return rc_;                              \
     } while (0)
 
-/** Body of a nonblocking collective wrapper (the request in *request). */
-#define COLL_NONBLOCKING(name, args, describe)                     \
-    do {                                                           \
-        bool on_ = coll_listening();                               \
-        int64_t t0_ = on_ ? coll_now() : 0;                        \
-        int rc_ = EVT_CALL_NEXT(name, args);                       \
-        uint64_t seq_;                                             \
-        coll_args_t a_;                                            \
-        if (OPAL_UNLIKELY(MPI_SUCCESS != rc_)) {                   \
-            return rc_;                                            \
-        }                                                          \
-        seq_ = ompi_evt_coll_next_seq(comm);                       \
-        if (on_ && coll_listening()) {                             \
-            describe;                                              \
-            ompi_evt_coll_started(*request, comm, seq_, &a_, t0_); \
-        }                                                          \
-        return rc_;                                                \
-    } while (0)
+/** A blocking collective: raised at its return. */
+#define COLL_BLOCKING(name, args, describe) \
+    COLL_WRAP(name, args, describe,         \
+              ompi_evt_coll_raise(comm, seq_, &a_, t0_, coll_now(), OMPI_EVT_P2P_MODE_BLOCKING))
+
+/** A nonblocking collective (its request in *request): raised when the
+ *  request completes. */
+#define COLL_NONBLOCKING(name, args, describe) \
+    COLL_WRAP(name, args, describe, ompi_evt_coll_started(*request, comm, seq_, &a_, t0_))
 
 #endif /* OMPI_EVT_COLL_H */

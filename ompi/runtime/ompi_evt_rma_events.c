@@ -24,6 +24,22 @@
 mca_base_event_t *ompi_evt_rma_op_event = NULL;
 mca_base_event_t *ompi_evt_rma_sync_event = NULL;
 
+/** Register event @p name of @p n elements (their @p types, @p offsets,
+ *  @p names) into *@p ev. */
+static int rma_register(mca_base_event_source_t *source, const char *name, const char *desc, int n,
+                        const mca_base_var_type_t *types, const ptrdiff_t *offsets,
+                        const char *const *names, mca_base_event_t **ev)
+{
+    int ei = mca_base_event_register_ptr("ompi", NULL, NULL, name, desc, OPAL_INFO_LVL_5, n, types,
+                                         offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source,
+                                         NULL, ev);
+
+    if (0 > ei) {
+        return ei;
+    }
+    return mca_base_event_set_element_names(*ev, names);
+}
+
 static int rma_register_op(mca_base_event_source_t *source)
 {
     const mca_base_var_type_t types[10] = {MCA_BASE_VAR_TYPE_UINT64_T, MCA_BASE_VAR_TYPE_UINT64_T,
@@ -45,21 +61,15 @@ static int rma_register_op(mca_base_event_source_t *source)
                                           "start_time", "complete_time", "target_disp",
                                           "kind",       "target",        "peer",
                                           "op"};
-    int ei = mca_base_event_register_ptr(
-        "ompi", NULL, NULL, "mpi.rma_op",
+    return rma_register(
+        source, "mpi.rma_op",
         "A one-sided communication call returned: {win (the MPI_Win), bytes_sent (to the target), "
         "bytes_recv (from the target), start_time, complete_time (the call's entry and return; "
         "the operation completes at a later synchronisation), target_disp, kind (0 put, 1 get, "
         "2 accumulate, 3 get_accumulate, 4 fetch_and_op, 5 compare_and_swap, 6 rput, 7 rget, "
         "8 raccumulate, 9 rget_accumulate), target (rank in the window's group), peer (the "
         "target's rank in MPI_COMM_WORLD), op (0 none, 1 max ... 13 replace, 14 no_op, 15 user)}",
-        OPAL_INFO_LVL_5, 10, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
-        &ompi_evt_rma_op_event);
-
-    if (0 > ei) {
-        return ei;
-    }
-    return mca_base_event_set_element_names(ompi_evt_rma_op_event, names);
+        10, types, offsets, names, &ompi_evt_rma_op_event);
 }
 
 static int rma_register_sync(mca_base_event_source_t *source)
@@ -81,8 +91,8 @@ static int rma_register_sync(mca_base_event_source_t *source)
     static const char *const names[9] = {"win",    "start_time", "complete_time",
                                          "kind",   "target",     "peer",
                                          "assert", "lock_type",  "group_size"};
-    int ei = mca_base_event_register_ptr(
-        "ompi", NULL, NULL, "mpi.rma_sync",
+    return rma_register(
+        source, "mpi.rma_sync",
         "A one-sided synchronisation call returned: {win (the MPI_Win), start_time, "
         "complete_time (the call's entry and return), kind (0 fence, 1 post, 2 start, "
         "3 complete, 4 wait, 5 test (flag true), 6 lock, 7 unlock, 8 lock_all, 9 unlock_all, "
@@ -90,13 +100,7 @@ static int rma_register_sync(mca_base_event_source_t *source)
         "unlock, flush, flush_local: rank in the window's group; else -1), peer (that rank in "
         "MPI_COMM_WORLD, else -1), assert, lock_type (0 none, 1 exclusive, 2 shared), "
         "group_size (post, start: the group's size; else 0)}",
-        OPAL_INFO_LVL_5, 9, types, offsets, NULL, MCA_BASE_VAR_BIND_NO_OBJECT, 0, source, NULL,
-        &ompi_evt_rma_sync_event);
-
-    if (0 > ei) {
-        return ei;
-    }
-    return mca_base_event_set_element_names(ompi_evt_rma_sync_event, names);
+        9, types, offsets, names, &ompi_evt_rma_sync_event);
 }
 
 /* Context: INIT, ANY. */
