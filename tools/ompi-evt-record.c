@@ -47,12 +47,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/common/evt/common_evt_nodefile.h"
 #include "ompi/mca/common/evt/common_evt_wire.h"
 
+#include "evt_record_spool.h"
 #include "listen/evt_listen.h"
 
 #define RECORD_NAME "ompi-evt-record"
+
+/* How the events leave the ranks (--transport). */
+enum {
+    RECORD_TRANSPORT_AUTO = 0,
+    RECORD_TRANSPORT_SHM,  /* evt/file rings in /dev/shm, copied out by our consumer thread */
+    RECORD_TRANSPORT_PMIX, /* evt/pmix batches into each node's sink */
+};
+
+/* Each rank's evt/file with the shared-memory transport: four rings (four
+ * threads recording at once) in 65 MiB: rings of 16 MiB (a thread at 5
+ * million events/s fills one in about 50 ms, many times the consumer's
+ * pause) plus the header and the dictionary. */
+#define RECORD_SHM_RINGS      "4"
+#define RECORD_SHM_BUFFER     (65ull << 20)
+#define RECORD_SHM_BUFFER_MIN (64ull << 10)
+#define RECORD_SHM_BUFFER_MAX (8ull << 30)
 
 typedef struct record_options_t {
     const char *dir;
@@ -60,17 +78,20 @@ typedef struct record_options_t {
     const char *formats;
     bool summary_only;
     bool quiet;
-    bool live;       /**< --live: the follow view during the run */
-    bool made_dir;   /**< the folder is ours: created by this run */
-    char **job_argv; /**< the launcher command after "--" */
+    bool live;               /**< --live: the follow view during the run */
+    int transport;           /**< RECORD_TRANSPORT_* */
+    char buffer[32];         /**< shm: evt_file_size of each rank, in bytes */
+    char live_dir[PATH_MAX]; /**< shm: the ranks' evt/file folder */
+    bool made_dir;           /**< the folder is ours: created by this run */
+    char **job_argv;         /**< the launcher command after "--" */
 } record_options_t;
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: " RECORD_NAME " [-o DIR] [--events PATTERNS] [--format LIST]\n"
-            "                       [--summary-only] [--quiet] [--live] -- mpirun ARGS... ./app "
-            "ARGS...\n"
+            "                       [--summary-only] [--quiet] [--live] [--transport shm|pmix]\n"
+            "                       -- mpirun ARGS... ./app ARGS...\n"
             "  -o, --output DIR    where node files and outputs go (default a new\n"
             "                      ompi-evt.<date>-<time>.XXXXXX; an existing DIR must be\n"
             "                      your own folder, not a symlink, and hold no recording)\n"
@@ -82,7 +103,16 @@ static void usage(FILE *out)
             "  --live              during the run, per rank events/s, drops, lost batches,\n"
             "                      the last event's age, p2p messages and bytes/s (redrawn\n"
             "                      on the terminal when the job's output is not there, a\n"
-            "                      line a second on stderr otherwise)\n");
+            "                      line a second on stderr otherwise; records with pmix)\n"
+            "  --transport shm     the ranks record into rings in this host's shared memory\n"
+            "                      (/dev/shm) that this program copies out: the cheapest for\n"
+            "                      the job, one host only (the default when the mpirun line\n"
+            "                      names no hosts and no batch system gave any)\n"
+            "  --transport pmix    the ranks send batches through PMIx to a sink on each node\n"
+            "                      (any number of nodes)\n"
+            "  --buffer SIZE       shm: bytes of each rank's rings (default 65M: four of 16M;\n"
+            "                      K, M, G allowed); what a ring overwrites before it is\n"
+            "                      copied is counted as lost\n");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -269,7 +299,8 @@ static int prepare_dir(record_options_t *opt, char *abs, size_t size)
     return 0;
 }
 
-/* Whether the job left any node file: none means nothing was recorded. */
+/* Whether the job left any node file or spool: none means nothing was
+ * recorded. */
 static bool has_node_file(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -278,10 +309,11 @@ static bool has_node_file(const char *dir)
     }
     struct dirent *de;
     bool found = false;
-    size_t s = strlen(MCA_COMMON_EVT_NODEFILE_SUFFIX);
+    size_t s = strlen(MCA_COMMON_EVT_NODEFILE_SUFFIX), f = strlen(MCA_COMMON_EVT_FLIGHT_SUFFIX);
     while (!found && NULL != (de = readdir(d))) {
         size_t n = strlen(de->d_name);
-        found = n > s && 0 == strcmp(de->d_name + n - s, MCA_COMMON_EVT_NODEFILE_SUFFIX);
+        found = (n > s && 0 == strcmp(de->d_name + n - s, MCA_COMMON_EVT_NODEFILE_SUFFIX))
+                || (n > f && 0 == strcmp(de->d_name + n - f, MCA_COMMON_EVT_FLIGHT_SUFFIX));
     }
     closedir(d);
     return found;
@@ -380,7 +412,7 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
     while (NULL != opt->job_argv[nuser]) {
         ++nuser;
     }
-    char **argv = calloc((size_t) nuser + 16, sizeof(char *));
+    char **argv = calloc((size_t) nuser + 24, sizeof(char *));
     if (NULL == argv) {
         fprintf(stderr, RECORD_NAME ": out of memory\n");
         return NULL;
@@ -402,11 +434,29 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
     argv[n++] = opt->job_argv[0];
     argv[n++] = "--mca";
     argv[n++] = "evt";
-    argv[n++] = "pmix";
-    argv[n++] = "--mca";
-    argv[n++] = "evt_pmix_sink";
-    argv[n++] = (char *) opt->dir;
-    if (NULL != opt->events) {
+    if (RECORD_TRANSPORT_SHM == opt->transport) {
+        argv[n++] = "file";
+        argv[n++] = "--mca";
+        argv[n++] = "evt_file_dir";
+        argv[n++] = (char *) opt->live_dir;
+        argv[n++] = "--mca";
+        argv[n++] = "evt_file_size";
+        argv[n++] = (char *) opt->buffer;
+        argv[n++] = "--mca";
+        argv[n++] = "evt_file_rings";
+        argv[n++] = RECORD_SHM_RINGS;
+        if (NULL != opt->events) {
+            argv[n++] = "--mca";
+            argv[n++] = "evt_file_events";
+            argv[n++] = (char *) opt->events;
+        }
+    } else {
+        argv[n++] = "pmix";
+        argv[n++] = "--mca";
+        argv[n++] = "evt_pmix_sink";
+        argv[n++] = (char *) opt->dir;
+    }
+    if (RECORD_TRANSPORT_PMIX == opt->transport && NULL != opt->events) {
         argv[n++] = "--mca";
         argv[n++] = "evt_pmix_events";
         argv[n++] = (char *) opt->events;
@@ -426,6 +476,132 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
     return argv;
 }
 
+/* A size in bytes, with an optional K, M or G (powers of 1024).
+ * Returns 0, or -1 when @p s is not one. */
+static int parse_size(const char *s, unsigned long long *out)
+{
+    char *end;
+    unsigned long long v, unit = 1;
+
+    errno = 0;
+    if ('-' == s[0] || '+' == s[0]) {
+        return -1;
+    }
+    v = strtoull(s, &end, 10);
+    if (0 != errno || end == s) {
+        return -1;
+    }
+    switch (*end) {
+    case 'K':
+    case 'k':
+        unit = 1ull << 10;
+        ++end;
+        break;
+    case 'M':
+    case 'm':
+        unit = 1ull << 20;
+        ++end;
+        break;
+    case 'G':
+    case 'g':
+        unit = 1ull << 30;
+        ++end;
+        break;
+    default:
+        break;
+    }
+    if ('\0' != *end || v > ~0ull / unit) {
+        return -1;
+    }
+    *out = v * unit;
+    return 0;
+}
+
+/* The mpirun options and the environments that place ranks on other
+ * hosts than this one: their shared memory is not ours to read. */
+static bool names_other_hosts(char **job_argv)
+{
+    static const char *const options[] = {"-H",
+                                          "-host",
+                                          "--host",
+                                          "-hostfile",
+                                          "--hostfile",
+                                          "-machinefile",
+                                          "--machinefile",
+                                          "-default-hostfile",
+                                          "--default-hostfile"};
+    static const char *const env[] = {"OMPI_MCA_orte_default_hostfile",
+                                      "SLURM_JOB_ID",
+                                      "PBS_JOBID",
+                                      "LSB_JOBID",
+                                      "PE_HOSTFILE",
+                                      "COBALT_JOBID",
+                                      "FLUX_JOB_ID"};
+    for (int i = 1; NULL != job_argv[i]; ++i) {
+        for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); ++k) {
+            size_t n = strlen(options[k]);
+            if (0 == strncmp(job_argv[i], options[k], n)
+                && ('\0' == job_argv[i][n] || '=' == job_argv[i][n])) {
+                return true;
+            }
+        }
+    }
+    for (size_t k = 0; k < sizeof(env) / sizeof(env[0]); ++k) {
+        const char *v = getenv(env[k]);
+        if (NULL != v && '\0' != v[0]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The ranks' evt/file folder for the shared-memory transport: a new
+ * private folder in /dev/shm (memory, never written back to a disk), or
+ * beside the recording when there is none. Returns 0 or the exit status. */
+static int prepare_live_dir(record_options_t *opt)
+{
+    struct stat st;
+    int n;
+
+    if (0 == stat("/dev/shm", &st) && S_ISDIR(st.st_mode) && 0 == access("/dev/shm", W_OK | X_OK)) {
+        n = snprintf(opt->live_dir, sizeof(opt->live_dir), "/dev/shm/ompi-evt-record.XXXXXX");
+    } else {
+        n = snprintf(opt->live_dir, sizeof(opt->live_dir), "%s/.live.XXXXXX", opt->dir);
+    }
+    if (n < 0 || (size_t) n >= sizeof(opt->live_dir) || NULL == mkdtemp(opt->live_dir)) {
+        fprintf(stderr, RECORD_NAME ": cannot create a folder for the ranks' rings (%s): %s\n",
+                opt->live_dir,
+                n < 0 || (size_t) n >= sizeof(opt->live_dir) ? "path too long" : strerror(errno));
+        opt->live_dir[0] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+/* The ranks' folder, with whatever a rank that never got mapped left in
+ * it (the consumer unlinks the files it maps). */
+static void remove_live_dir(record_options_t *opt)
+{
+    if ('\0' == opt->live_dir[0]) {
+        return;
+    }
+    int fd = open(opt->live_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (NULL != d) {
+        struct dirent *de;
+        while (NULL != (de = readdir(d))) {
+            if (0 != strcmp(de->d_name, ".") && 0 != strcmp(de->d_name, "..")) {
+                (void) unlinkat(fd, de->d_name, 0);
+            }
+        }
+        closedir(d);
+    } else if (fd >= 0) {
+        close(fd);
+    }
+    (void) rmdir(opt->live_dir);
+    opt->live_dir[0] = '\0';
+}
+
 static void print_command(char **argv)
 {
     fprintf(stderr, RECORD_NAME ": running:");
@@ -442,10 +618,11 @@ static void print_command(char **argv)
 
 typedef struct record_view_t {
     listen_follow_t *follow;
-    int tty;     /**< the terminal for the one-line progress, or -1 */
-    FILE *live;  /**< --live: where the view goes, or NULL */
-    bool redraw; /**< --live on a terminal: redrawn like top */
-    double next; /**< --live: when the next view is due (CLOCK_MONOTONIC s) */
+    int tty;               /**< the terminal for the one-line progress, or -1 */
+    FILE *live;            /**< --live: where the view goes, or NULL */
+    bool redraw;           /**< --live on a terminal: redrawn like top */
+    double next;           /**< --live: when the next view is due (CLOCK_MONOTONIC s) */
+    record_spool_t *spool; /**< shm: the consumer, whose count is the progress */
 } record_view_t;
 
 /* ------------------------------------------------------------------------ */
@@ -543,7 +720,9 @@ static void progress_show(record_view_t *v, bool last)
         }
     } else if (v->tty >= 0) {
         dprintf(v->tty, "\r" RECORD_NAME ": %llu events so far%s",
-                (unsigned long long) listen_follow_events(v->follow), last ? "\n" : " ");
+                (unsigned long long) (NULL != v->spool ? record_spool_records(v->spool)
+                                                       : listen_follow_events(v->follow)),
+                last ? "\n" : " ");
     }
 }
 
@@ -671,13 +850,16 @@ static int run_listener(const record_options_t *opt)
 int main(int argc, char **argv)
 {
     record_options_t opt = {0};
-    enum { OPT_EVENTS = 1000, OPT_FORMAT, OPT_SUMMARY_ONLY, OPT_LIVE };
+    enum { OPT_EVENTS = 1000, OPT_FORMAT, OPT_SUMMARY_ONLY, OPT_LIVE, OPT_TRANSPORT, OPT_BUFFER };
+    unsigned long long buffer = RECORD_SHM_BUFFER;
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"events", required_argument, NULL, OPT_EVENTS},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"summary-only", no_argument, NULL, OPT_SUMMARY_ONLY},
         {"live", no_argument, NULL, OPT_LIVE},
+        {"transport", required_argument, NULL, OPT_TRANSPORT},
+        {"buffer", required_argument, NULL, OPT_BUFFER},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -700,6 +882,26 @@ int main(int argc, char **argv)
             break;
         case OPT_LIVE:
             opt.live = true;
+            break;
+        case OPT_BUFFER:
+            if (0 != parse_size(optarg, &buffer) || buffer < RECORD_SHM_BUFFER_MIN
+                || buffer > RECORD_SHM_BUFFER_MAX) {
+                fprintf(stderr,
+                        RECORD_NAME ": --buffer %s: give a size from 64K to 8G (bytes, or "
+                                    "with K, M or G)\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case OPT_TRANSPORT:
+            if (0 == strcmp(optarg, "shm")) {
+                opt.transport = RECORD_TRANSPORT_SHM;
+            } else if (0 == strcmp(optarg, "pmix")) {
+                opt.transport = RECORD_TRANSPORT_PMIX;
+            } else {
+                fprintf(stderr, RECORD_NAME ": --transport %s: give shm or pmix\n", optarg);
+                return 2;
+            }
             break;
         case 'q':
             opt.quiet = true;
@@ -730,6 +932,17 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (RECORD_TRANSPORT_SHM == opt.transport && opt.live) {
+        fprintf(stderr, RECORD_NAME ": --live follows the node files of --transport pmix; it "
+                                    "cannot be used with --transport shm\n");
+        return 2;
+    }
+    (void) snprintf(opt.buffer, sizeof(opt.buffer), "%llu", buffer);
+    if (RECORD_TRANSPORT_AUTO == opt.transport) {
+        opt.transport = opt.live || names_other_hosts(opt.job_argv) ? RECORD_TRANSPORT_PMIX
+                                                                    : RECORD_TRANSPORT_SHM;
+    }
+
     char library[PATH_MAX];
     if (0 != own_library_path(library, sizeof(library))) {
         fprintf(stderr, RECORD_NAME ": cannot find the libompi_evt.so this program uses\n");
@@ -746,9 +959,13 @@ int main(int argc, char **argv)
     if (0 != rc) {
         return rc;
     }
+    if (RECORD_TRANSPORT_SHM == opt.transport && 0 != (rc = prepare_live_dir(&opt))) {
+        return rc;
+    }
     char *preload = NULL;
     char **job = build_job_argv(&opt, library, &preload);
     if (NULL == job) {
+        remove_live_dir(&opt);
         return 2;
     }
     if (!opt.quiet) {
@@ -765,6 +982,17 @@ int main(int argc, char **argv)
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGINT, &ign, &old_int);
+
+    record_spool_t *spool = NULL;
+    if (RECORD_TRANSPORT_SHM == opt.transport) {
+        char why[PATH_MAX + 128];
+        spool = record_spool_start(opt.live_dir, opt.dir, why, sizeof(why));
+        if (NULL == spool) {
+            fprintf(stderr, RECORD_NAME ": %s\n", why);
+            remove_live_dir(&opt);
+            return 1;
+        }
+    }
 
     record_relay_t relay = {.fd = -1};
     int errpipe[2];
@@ -790,7 +1018,7 @@ int main(int argc, char **argv)
     relay.fd = errpipe[0];
     fcntl(relay.fd, F_SETFL, fcntl(relay.fd, F_GETFL) | O_NONBLOCK);
     forward_pid = pid;
-    record_view_t view = {listen_follow_new(opt.dir, 0), -1, NULL, false, 0};
+    record_view_t view = {listen_follow_new(opt.dir, 0), -1, NULL, false, 0, spool};
     if (NULL == view.follow) {
         fprintf(stderr, RECORD_NAME ": out of memory\n");
         return 1;
@@ -806,8 +1034,16 @@ int main(int argc, char **argv)
         }
     }
     int job_status = wait_job(pid, &opt, &relay, &view);
-    double t_job = record_now();
     forward_pid = 0;
+    int spool_status = 0;
+    if (NULL != spool) {
+        /* the job's last records are copied out before the job counts as
+         * ended: that is what it costs */
+        spool_status = record_spool_finish(spool, opt.quiet ? NULL : stderr);
+        record_spool_free(spool);
+        remove_live_dir(&opt);
+    }
+    double t_job = record_now();
     if (NULL != view.live && stderr != view.live) {
         fclose(view.live); /* closes view.tty */
     } else if (view.tty >= 0) {
@@ -841,6 +1077,9 @@ int main(int argc, char **argv)
                 job_status);
     }
     int listen_status = run_listener(&opt);
+    if (0 == listen_status && 0 != spool_status) {
+        listen_status = 1; /* records lost or a rank missing: said above */
+    }
     if (!opt.quiet) {
         /* what recording cost is told apart: the job (with the recording
          * in its ranks) and the outputs written after it */

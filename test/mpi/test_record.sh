@@ -1,10 +1,11 @@
 #!/bin/sh
-# ompi-evt-record: one command records a job's events through
-# evt/pmix into node files and writes the outputs. The app is not linked
-# with libompi_evt: the recorder preloads it.
-#   ok     every rank's events arrive once: 4 ranks x N sends and N receives,
-#          one initialization and one finalization each, in events.jsonl,
-#          trace.json and the summary
+# ompi-evt-record: one command records a job's events and writes the
+# outputs, through either transport (shm, the default on one host: evt/file
+# rings copied out by the recorder; pmix: evt/pmix into node files). The app
+# is not linked with libompi_evt: the recorder preloads it.
+#   ok     with each transport, every rank's events arrive once: 4 ranks x N
+#          sends and N receives, one initialization and one finalization
+#          each, in events.jsonl, trace.json and the summary
 #   exit   the job's exit status is the recorder's
 #   abort  a rank calls MPI_Abort: the recorder's status is the job's
 #          (non-zero), what arrived is decoded, the summary names the ranks
@@ -23,32 +24,41 @@ count() { grep -c -- "$1" "$2" 2>/dev/null || true; }
 if readelf -d "$app" | grep -q 'libompi_evt'; then ko "$app is linked with libompi_evt"; fi
 
 N=25
-timeout 180 "$rec" -o "$tmp/ok" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe "$app" ok $N \
-    >"$tmp/ok.out" 2>&1; rc=$?
-echo "=== ok (rc $rc)"; grep -v '^\[' "$tmp/ok.out" | head -60
-[ "$rc" -eq 0 ] || ko "ok: exit $rc"
-grep -q 'ompi-evt-record: running: .*--mca evt pmix --mca evt_pmix_sink' "$tmp/ok.out" \
-    || ko "ok: the added options are not said"
-# the last line: the job's time and the outputs' time, apart
-tail -1 "$tmp/ok.out" | grep -q '^ompi-evt-record: job [0-9]*\.[0-9][0-9] s, outputs [0-9]*\.[0-9][0-9] s$' \
-    || ko "ok: no closing line with the job's and the outputs' times: $(tail -1 "$tmp/ok.out")"
-for f in events.jsonl trace.json summary.txt trace.otf2/traces.otf2; do
-    [ -s "$tmp/ok/$f" ] || ko "ok: no $f"
-done
-for r in 0 1 2 3; do
-    for ev in p2p_send_complete p2p_recv_complete; do
-        n=$(grep "\"rank\":$r," "$tmp/ok/events.jsonl" | count "\"event\":\"ompi.mpi.$ev\"" -)
-        [ "$n" -eq $N ] || ko "ok: rank $r: $n $ev, want $N"
+for transport in shm pmix; do
+    case $transport in
+    shm) opts="" said='--mca evt file --mca evt_file_dir /dev/shm/ompi-evt-record\.' ;;
+    pmix) opts="--transport pmix" said='--mca evt pmix --mca evt_pmix_sink' ;;
+    esac
+    out="$tmp/ok-$transport"
+    # shellcheck disable=SC2086
+    timeout 180 "$rec" $opts -o "$out" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe "$app" ok $N \
+        >"$out.out" 2>&1; rc=$?
+    echo "=== ok, $transport (rc $rc)"; grep -v '^\[' "$out.out" | head -60
+    [ "$rc" -eq 0 ] || ko "ok, $transport: exit $rc"
+    grep -q "ompi-evt-record: running: .*$said" "$out.out" \
+        || ko "ok, $transport: the added options are not said"
+    # the last line: the job's time and the outputs' time, apart
+    tail -1 "$out.out" | grep -q '^ompi-evt-record: job [0-9]*\.[0-9][0-9] s, outputs [0-9]*\.[0-9][0-9] s$' \
+        || ko "ok, $transport: no closing line with the job's and the outputs' times: $(tail -1 "$out.out")"
+    for f in events.jsonl trace.json summary.txt trace.otf2/traces.otf2; do
+        [ -s "$out/$f" ] || ko "ok, $transport: no $f"
     done
-    for ev in initialization finalization; do
-        n=$(grep "\"rank\":$r," "$tmp/ok/events.jsonl" | count "\"event\":\"ompi.mpi.$ev\"" -)
-        [ "$n" -eq 1 ] || ko "ok: rank $r: $n $ev, want 1"
+    for r in 0 1 2 3; do
+        for ev in p2p_send_complete p2p_recv_complete; do
+            n=$(grep "\"rank\":$r," "$out/events.jsonl" | count "\"event\":\"ompi.mpi.$ev\"" -)
+            [ "$n" -eq $N ] || ko "ok, $transport: rank $r: $n $ev, want $N"
+        done
+        for ev in initialization finalization; do
+            n=$(grep "\"rank\":$r," "$out/events.jsonl" | count "\"event\":\"ompi.mpi.$ev\"" -)
+            [ "$n" -eq 1 ] || ko "ok, $transport: rank $r: $n $ev, want 1"
+        done
     done
+    grep -q 'ranks that ended early (no FINAL batch): none' "$out/summary.txt" \
+        || ko "ok, $transport: summary does not say that no rank ended early"
+    grep -q '"name":"ompi.mpi.p2p_send_complete"' "$out/trace.json" \
+        || ko "ok, $transport: trace.json has no send slices"
 done
-grep -q 'ranks that ended early (no FINAL batch): none' "$tmp/ok/summary.txt" \
-    || ko "ok: summary does not say that no rank ended early"
-grep -q '"name":"ompi.mpi.p2p_send_complete"' "$tmp/ok/trace.json" \
-    || ko "ok: trace.json has no send slices"
+mv "$tmp/ok-shm" "$tmp/ok"
 
 timeout 180 "$rec" -q -o "$tmp/exit" -- ${MPIRUN:-mpirun} -np 2 "$app" exit 3 5 \
     >"$tmp/exit.out" 2>&1; rc=$?
@@ -57,21 +67,26 @@ echo "=== exit (rc $rc)"; grep -v '^\[' "$tmp/exit.out" | head -20
 [ -s "$tmp/exit/events.jsonl" ] || ko "exit: no events.jsonl"
 grep -q 'ompi-evt-record: job ' "$tmp/exit.out" && ko "exit: -q printed the times line"
 
-timeout 180 "$rec" -o "$tmp/abort" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe "$app" abort 5 2 \
-    >"$tmp/abort.out" 2>&1; rc=$?
-echo "=== abort (rc $rc)"; grep -v '^\[' "$tmp/abort.out" | head -60
-[ "$rc" -ne 0 ] || ko "abort: recorder status 0"
-[ -s "$tmp/abort/summary.txt" ] || ko "abort: no summary"
-# Every rank exported its messages (the app waits a second before the
-# abort) and none sent a FINAL batch: all four are named.
-early=$(grep 'ranks that ended early (no FINAL batch):' "$tmp/abort/summary.txt")
-for r in 0 1 2 3; do
-    echo "$early" | grep -Eq ": ([0-9 ]* )?$r( |\$)" || ko "abort: rank $r not named as ended early: $early"
-    n=$(grep "\"rank\":$r," "$tmp/abort/events.jsonl" | count '"event":"ompi.mpi.p2p_send_complete"' -)
-    [ "$n" -eq 5 ] || ko "abort: rank $r: $n sends arrived, want 5"
+for transport in shm pmix; do
+    a="$tmp/abort-$transport"
+    timeout 180 "$rec" --transport $transport -o "$a" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
+        "$app" abort 5 2 >"$a.out" 2>&1; rc=$?
+    echo "=== abort, $transport (rc $rc)"; grep -v '^\[' "$a.out" | head -60
+    [ "$rc" -ne 0 ] || ko "abort, $transport: recorder status 0"
+    [ -s "$a/summary.txt" ] || ko "abort, $transport: no summary"
+    # Every rank recorded its messages (the app waits a second before the
+    # abort: evt/pmix's timer exports them; evt/file's rings keep them
+    # through the rank's death) and none ended cleanly: all four are named.
+    early=$(grep 'ranks that ended early (no FINAL batch):' "$a/summary.txt")
+    for r in 0 1 2 3; do
+        echo "$early" | grep -Eq ": ([0-9 ]* )?$r( |\$)" \
+            || ko "abort, $transport: rank $r not named as ended early: $early"
+        n=$(grep "\"rank\":$r," "$a/events.jsonl" | count '"event":"ompi.mpi.p2p_send_complete"' -)
+        [ "$n" -eq 5 ] || ko "abort, $transport: rank $r: $n sends arrived, want 5"
+    done
+    grep -q 'ranks that ended early (no FINAL batch): none' "$a/summary.txt" \
+        && ko "abort, $transport: the summary says no rank ended early"
 done
-grep -q 'ranks that ended early (no FINAL batch): none' "$tmp/abort/summary.txt" \
-    && ko "abort: the summary says no rank ended early"
 
 # errors: each a clear message and a non-zero status, nothing run
 "$rec" >"$tmp/e1" 2>&1; rc=$?

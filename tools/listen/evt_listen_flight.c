@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "evt_listen.h"
@@ -43,10 +44,13 @@
 #define FLIGHT_BATCH_BYTES   (1024u * 1024u)
 
 struct listen_flight {
-    mca_common_evt_flight_file_t *file;
-    size_t next;      /* next record */
-    size_t next_drop; /* next export drop counter, once the records are out */
-    uint64_t seq;     /* next batch number */
+    mca_common_evt_flight_file_t *file; /* the image being read */
+    int fd;
+    uint64_t next_image; /* where the image after this one starts */
+    bool last_image;     /* no image follows this one */
+    size_t next;         /* next record */
+    size_t next_drop;    /* next export drop counter, once the records are out */
+    uint64_t seq;        /* next batch number */
     bool done;
     mca_common_evt_wire_sender_t sender;
     mca_common_evt_wire_source_desc_t *srcs; /* per dictionary source */
@@ -217,7 +221,7 @@ static int build_batch(listen_flight_t *fl, listen_file_t *f, mca_common_evt_wir
         }
     }
     fl->done = fl->next >= file->nrecords && fl->next_drop >= file->ndrops;
-    if (fl->done && file->closed) {
+    if (fl->done && fl->last_image && file->closed) {
         (void) mca_common_evt_wire_encoder_set_flags(enc, MCA_COMMON_EVT_WIRE_FLAG_FINAL);
     }
     fl->seq++;
@@ -231,46 +235,93 @@ static int encoder_open(listen_flight_t *fl, mca_common_evt_wire_encoder_t *enc)
     return mca_common_evt_wire_encoder_construct(enc, &fl->sender, FLIGHT_BATCH_BYTES);
 }
 
-listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
+/* The dictionary-derived descriptors of the current image, freed. */
+static void forget_image(listen_flight_t *fl)
 {
-    listen_flight_t *fl = calloc(1, sizeof(*fl));
-    mca_common_evt_wire_encoder_t enc;
+    mca_common_evt_flight_free(fl->file);
+    fl->file = NULL;
+    free(fl->srcs);
+    free(fl->types);
+    free(fl->type_ok);
+    free(fl->elem_types);
+    free(fl->elem_offsets);
+    free(fl->elem_names);
+    fl->srcs = NULL;
+    fl->types = NULL;
+    fl->type_ok = NULL;
+    fl->elem_types = NULL;
+    fl->elem_offsets = NULL;
+    fl->elem_names = NULL;
+}
 
-    if (NULL == fl) {
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    if (0 != mca_common_evt_flight_open(f->path, &fl->file)) {
+/* Decode the image at @p offset and describe its dictionary. The batch
+ * numbers go on from the image before: the images are one recording.
+ * @return 0, or -1 (err set). */
+static int load_image(listen_flight_t *fl, listen_file_t *f, uint64_t offset, char *err,
+                      size_t errlen)
+{
+    mca_common_evt_wire_encoder_t enc;
+    struct stat st;
+
+    forget_image(fl);
+    if (0 != mca_common_evt_flight_open_image(fl->fd, offset, &fl->file, &fl->next_image)) {
         snprintf(err, errlen, "%s: cannot read the flight recording", f->path);
-        free(fl);
-        return NULL;
+        return -1;
     }
-    printable_into(fl->sender.nspace, sizeof(fl->sender.nspace), fl->file->job);
-    fl->sender.rank = (uint32_t) (0 > fl->file->rank ? 0 : fl->file->rank);
-    printable_into(fl->sender.host, sizeof(fl->sender.host), fl->file->host);
-    fl->sender.pid = fl->file->pid;
+    fl->last_image = 0 != fstat(fl->fd, &st) || fl->next_image >= (uint64_t) st.st_size
+                     || !fl->file->header_valid;
+    if (0 == offset) {
+        printable_into(fl->sender.nspace, sizeof(fl->sender.nspace), fl->file->job);
+        fl->sender.rank = (uint32_t) (0 > fl->file->rank ? 0 : fl->file->rank);
+        printable_into(fl->sender.host, sizeof(fl->sender.host), fl->file->host);
+        fl->sender.pid = fl->file->pid;
+    }
     if (0 != describe(fl) || OPAL_SUCCESS != encoder_open(fl, &enc)) {
         snprintf(err, errlen, "out of memory");
-        listen_flight_close(fl);
-        return NULL;
+        return -1;
     }
     for (size_t e = 0; e < fl->file->nevents; ++e) {
         fl->type_ok[e] = probe_type(fl, &enc, e);
     }
     mca_common_evt_wire_encoder_destruct(&enc);
-    snprintf(f->host, sizeof(f->host), "%s", fl->file->host);
+    fl->next = fl->next_drop = 0;
+    f->flight_overwritten += fl->file->overwritten;
+    f->damaged += fl->file->nproblems;
+    if (0 < fl->file->nproblems && NULL == f->first_error) {
+        f->first_error = strdup(fl->file->problems[0]);
+    }
+    /* without a valid header nothing in the image can be located */
+    fl->done = !fl->file->header_valid;
+    return 0;
+}
+
+listen_flight_t *listen_flight_open(listen_file_t *f, char *err, size_t errlen)
+{
+    listen_flight_t *fl = calloc(1, sizeof(*fl));
+    char why[256];
+
+    if (NULL == fl) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    fl->fd = -1;
+    if (MCA_COMMON_EVT_INPUT_OK
+        != mca_common_evt_input_open(AT_FDCWD, f->path, false, &fl->fd, NULL, why, sizeof(why))) {
+        snprintf(err, errlen, "%s: cannot read the flight recording: %s", f->path, why);
+        free(fl);
+        return NULL;
+    }
     /* per pass, as for node files */
     f->frames = f->invalid_batches = f->damaged = f->skipped_bytes = 0;
     f->truncated = f->read_error = false;
     f->flight_uncarried = 0;
-    f->flight_overwritten = fl->file->overwritten;
-    f->flight_world_size = fl->file->header_valid ? fl->file->world_size : -1;
-    f->damaged = fl->file->nproblems;
-    if (0 < fl->file->nproblems && NULL == f->first_error) {
-        f->first_error = strdup(fl->file->problems[0]);
+    f->flight_overwritten = 0;
+    if (0 != load_image(fl, f, 0, err, errlen)) {
+        listen_flight_close(fl);
+        return NULL;
     }
-    /* without a valid header nothing in the file can be located */
-    fl->done = !fl->file->header_valid;
+    snprintf(f->host, sizeof(f->host), "%s", fl->file->host);
+    f->flight_world_size = fl->file->header_valid ? fl->file->world_size : -1;
     return fl;
 }
 
@@ -282,8 +333,20 @@ int listen_flight_next(listen_flight_t *fl, listen_file_t *f, listen_batch_t **o
     listen_batch_t *b;
     int rc;
 
-    if (fl->done) {
-        return 0;
+    while (fl->done) {
+        char err[300];
+        if (fl->last_image) {
+            return 0;
+        }
+        if (0 != load_image(fl, f, fl->next_image, err, sizeof(err))) {
+            if (NULL == f->first_error) {
+                f->first_error = strdup(err);
+            }
+            f->damaged++;
+            fl->last_image = true;
+            fl->done = true;
+            return 0;
+        }
     }
     if (OPAL_SUCCESS != encoder_open(fl, &enc)) {
         return -1;
@@ -327,12 +390,9 @@ void listen_flight_close(listen_flight_t *fl)
     if (NULL == fl) {
         return;
     }
-    mca_common_evt_flight_free(fl->file);
-    free(fl->srcs);
-    free(fl->types);
-    free(fl->type_ok);
-    free(fl->elem_types);
-    free(fl->elem_offsets);
-    free(fl->elem_names);
+    forget_image(fl);
+    if (fl->fd >= 0) {
+        (void) close(fl->fd);
+    }
     free(fl);
 }

@@ -752,6 +752,70 @@ int mca_common_evt_flight_open_fd(int fd, mca_common_evt_flight_file_t **out)
     return rc;
 }
 
+int mca_common_evt_flight_open_image(int fd, uint64_t offset, mca_common_evt_flight_file_t **out,
+                                     uint64_t *next)
+{
+    mca_common_evt_flight_header_t h;
+    struct stat st;
+    uint64_t len;
+    long page = sysconf(_SC_PAGESIZE);
+    void *map;
+    int rc;
+
+    *out = NULL;
+    if (0 != fstat(fd, &st)) {
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t) st.st_size > FR_MAX_FILE) {
+        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        return -1;
+    }
+    if (offset >= (uint64_t) st.st_size) {
+        *next = offset;
+        return mca_common_evt_flight_decode(NULL, 0, out);
+    }
+    len = (uint64_t) st.st_size - offset;
+    /* The image's own size when its header says one that fits; otherwise
+     * the rest of the file, which the decoder then finds damaged or cut. */
+    if ((ssize_t) sizeof(h) == pread(fd, &h, sizeof(h), (off_t) offset)
+        && 0 == memcmp(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(h.magic))
+        && MCA_COMMON_EVT_FLIGHT_ENDIAN == h.endian && sizeof(h) <= h.file_size
+        && h.file_size < len) {
+        len = h.file_size;
+    }
+    *next = offset + len;
+    if (page <= 0 || 0 != offset % (uint64_t) page) {
+        unsigned char *buf = malloc((size_t) len);
+        uint64_t got = 0;
+        if (NULL == buf) {
+            errno = ENOMEM;
+            return -1;
+        }
+        while (got < len) {
+            ssize_t r = pread(fd, buf + got, (size_t) (len - got), (off_t) (offset + got));
+            if (r < 0 && EINTR == errno) {
+                continue;
+            }
+            if (r <= 0) {
+                break;
+            }
+            got += (uint64_t) r;
+        }
+        return fr_decode_take(buf, (size_t) got, false, out);
+    }
+    map = mmap(NULL, (size_t) len, PROT_READ, MAP_PRIVATE, fd, (off_t) offset);
+    if (MAP_FAILED == map) {
+        return -1;
+    }
+    rc = fr_decode_take(map, (size_t) len, true, out);
+    if (0 != rc) {
+        int e = errno;
+        (void) munmap(map, (size_t) len);
+        errno = e;
+    }
+    return rc;
+}
+
 int mca_common_evt_flight_open(const char *path, mca_common_evt_flight_file_t **out)
 {
     char why[256];

@@ -148,6 +148,17 @@ int mca_common_evt_flight_open(const char *path, mca_common_evt_flight_file_t **
  *  @retval 0, or -1 with errno. */
 int mca_common_evt_flight_open_fd(int fd, mca_common_evt_flight_file_t **out);
 
+/** Decode the image at @p offset of the file open on @p fd: a file is a
+ *  chain of images when one recording was written in parts (the spool of
+ *  ompi-evt-record's shared-memory transport: each image holds the
+ *  records copied since the one before, the last one the writer's end);
+ *  a plain recording is one image at offset 0. @p next is set to where the
+ *  following image starts (the file's size after the last one). Mapped
+ *  when @p offset is a page boundary (the writer aligns its images),
+ *  read otherwise. @retval 0, or -1 with errno. */
+int mca_common_evt_flight_open_image(int fd, uint64_t offset, mca_common_evt_flight_file_t **out,
+                                     uint64_t *next);
+
 void mca_common_evt_flight_free(mca_common_evt_flight_file_t *file);
 
 /** The event with @p index, or NULL. */

@@ -39,6 +39,7 @@
 
 #include <stddef.h>
 
+#include "ompi/mca/common/evt/common_evt_name_filter.h"
 #include "ompi/mca/evt/evt.h"
 
 BEGIN_C_DECLS
@@ -68,6 +69,9 @@ typedef struct ompi_evt_file_component_t {
     int rings;          /**< evt_file_rings */
     bool sync;          /**< evt_file_sync: msync at finalize and fatal signals */
     int drain_interval; /**< evt_file_drain_interval, microseconds */
+    char *events;       /**< evt_file_events: patterns, NULL = all */
+    /** Parsed evt_file_events (by evtc_init; freed at component close). */
+    mca_common_evt_name_filter_t filter;
 } ompi_evt_file_component_t;
 
 OMPI_DECLSPEC extern ompi_evt_file_component_t mca_evt_file_component;

@@ -28,6 +28,7 @@
 
 static int file_register(void);
 static ompi_evt_base_module_t *file_init(int *priority);
+static int file_close(void);
 
 ompi_evt_file_component_t mca_evt_file_component = {
     .super = {
@@ -36,6 +37,7 @@ ompi_evt_file_component_t mca_evt_file_component = {
             .mca_component_name = "file",
             MCA_BASE_MAKE_VERSION(component, 1, 0, 0),
             .mca_register_component_params = file_register,
+            .mca_close_component = file_close,
         },
         .evtc_data = {
             /* The component is checkpoint ready */
@@ -72,6 +74,11 @@ static int file_register(void)
          "SIGBUS, SIGILL, SIGFPE, SIGABRT). Not needed to survive the death of the process "
          "(the kernel keeps the pages), only a crash of the machine",
          MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_4, &c->sync, false, NULL},
+        {"events",
+         "Events to record: comma-separated name patterns, '*' matches any characters, a "
+         "pattern starting with '^' excludes (e.g. \"ompi.mpi.*,^ompi.mpi.p2p_*\"); unset: "
+         "every event. An event left out keeps its gate closed unless a tool listens to it",
+         MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_2, &c->events, 0, NULL},
         /* not the kit's drain_interval text: recording itself needs no drain */
         {"drain_interval",
          "Microseconds between drains by a timer thread for local tools' callbacks (0: no "
@@ -107,6 +114,13 @@ static ompi_evt_base_module_t *file_init(int *priority)
     size_t capacity = 0, file_size = 0;
     const char *reason;
 
+    mca_common_evt_name_filter_free(&c->filter);
+    if (OPAL_SUCCESS != mca_common_evt_name_filter_parse(&c->filter, c->events, &reason)) {
+        ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
+                                   "evt:file: evt_file_events \"%s\": %s: nothing is recorded",
+                                   c->events, NULL == reason ? "cannot be parsed" : reason);
+        return NULL;
+    }
     reason = ompi_evt_file_layout(c->size, c->rings, &capacity, &file_size);
     if (NULL == reason) {
         kit->ring_size = capacity;
@@ -132,4 +146,12 @@ static ompi_evt_base_module_t *file_init(int *priority)
     }
     *priority = c->priority;
     return &ompi_evt_file_module;
+}
+
+/* Context: INIT (the framework closes its components after the module's
+ * finalize: no exports() question is asked any more). */
+static int file_close(void)
+{
+    mca_common_evt_name_filter_free(&mca_evt_file_component.filter);
+    return OPAL_SUCCESS;
 }

@@ -25,7 +25,9 @@
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/common/evt/common_evt_flight_write.h"
+#include "ompi/mca/common/evt/common_evt_name_filter.h"
 #include "ompi/mca/common/evt/common_evt_wire.h"
+#include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_internal.h"
 #include "opal/mca/base/mca_base_event.h"
 
@@ -102,14 +104,18 @@ static void dict_add_event(const mca_base_event_t *ev)
     }
 }
 
-/* Every event is recorded; its dictionary entry is written here, before
- * any record of it can be raised (the engine asks under its mutex when the
- * module is installed and when an event is registered). Context: ANY,
- * under the engine mutex: no engine call. */
+/* Every event evt_file_events selects is recorded; its dictionary entry
+ * is written here, before any record of it can be raised (the engine asks
+ * under its mutex when the module is installed and when an event is
+ * registered). Context: ANY, under the engine mutex: no engine call. */
 bool ompi_evt_file_exports(const mca_base_event_t *event)
 {
-    if (NULL != ompi_evt_file_state.hdr && !ompi_evt_file_state.finalized) {
-        dict_add_event(event);
+    if (NULL == ompi_evt_file_state.hdr || ompi_evt_file_state.finalized) {
+        return true;
     }
+    if (!mca_common_evt_name_filter_match(&mca_evt_file_component.filter, event->name)) {
+        return false;
+    }
+    dict_add_event(event);
     return true;
 }

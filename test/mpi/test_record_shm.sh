@@ -1,0 +1,111 @@
+#!/bin/sh
+# ompi-evt-record's shared-memory transport (the default on one host): the
+# ranks record into evt/file rings in /dev/shm, the recorder copies them
+# out into spools (chains of evt/file images) that the listener reads.
+#   count    a job that raises 400,000 events per rank (more than one image
+#            of a spool) with the default buffer: every event arrives, none
+#            is lost, the spool holds several images, the private folder in
+#            /dev/shm is gone afterwards
+#   lost     the same job with --buffer 64K (rings of a few KiB): the rings
+#            overwrite most records before they are copied; the recorder
+#            says so per rank and exits 1, and delivered + lost equals what
+#            the first run delivered, per rank (the count is exact)
+#   events   --events reaches evt/file (evt_file_events): only the chosen
+#            events are recorded, all of them
+#   choice   an mpirun line that names hosts records through pmix
+#   errors   --transport, --buffer and --live with shm: clear messages, rc 2
+set -u
+fail=0
+B=${EVT_TOP_BUILDDIR:?run from make check}
+rec="$B/tools/ompi-evt-record"
+app=./test_record_app
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ko() { echo "FAIL: $*"; fail=1; }
+count() { grep -c -- "$1" "$2" 2>/dev/null || true; }
+# events of rank $1 in $2/events.jsonl
+rank_events() { grep -c "\"rank\":$1," "$2/events.jsonl" 2>/dev/null || true; }
+# the records a recorder said it lost for rank $1 (0 when it said nothing)
+said_lost() {
+    sed -n "s/^ompi-evt-record: rank $1 (.*): \\([0-9]*\\) records were overwritten.*/\\1/p" "$2" \
+        | head -1 | grep . || echo 0
+}
+
+N=100000
+timeout 300 "$rec" --format jsonl -o "$tmp/count" -- ${MPIRUN:-mpirun} -np 2 "$app" send $N \
+    >"$tmp/count.out" 2>&1; rc=$?
+echo "=== count (rc $rc)"; grep -v '^  ' "$tmp/count.out" | head -20
+[ "$rc" -eq 0 ] || ko "count: exit $rc"
+live=$(sed -n 's/.*--mca evt_file_dir \(\/dev\/shm\/ompi-evt-record\.[A-Za-z0-9]*\) .*/\1/p' \
+    "$tmp/count.out" | head -1)
+[ -n "$live" ] || ko "count: the running line names no folder in /dev/shm"
+[ -n "$live" ] && [ -e "$live" ] && ko "count: $live is still there"
+for r in 0 1; do
+    n=$(grep "\"rank\":$r," "$tmp/count/events.jsonl" | count '"event":"ompi.mpi.p2p_send_complete"' -)
+    # N ring sends and N sendrecv sends
+    [ "$n" -eq $((2 * N)) ] || ko "count: rank $r: $n sends, want $((2 * N))"
+done
+grep -q 'overwritten' "$tmp/count/summary.txt" && ko "count: records overwritten: $(grep overwritten "$tmp/count/summary.txt")"
+grep -q 'records were overwritten' "$tmp/count.out" && ko "count: the recorder says records were lost"
+grep -q 'ranks that ended early (no FINAL batch): none' "$tmp/count/summary.txt" \
+    || ko "count: a rank ended early"
+# spools: more than one image each (the first image's size, a u64 at byte
+# 24 of its header, is less than the file's)
+nspool=0
+for f in "$tmp"/count/*.oevt; do
+    [ -f "$f" ] || continue
+    nspool=$((nspool + 1))
+    first=$(od -An -t u8 -j 24 -N 8 "$f" | tr -d ' ')
+    size=$(stat -c %s "$f")
+    [ "$(stat -c %a "$f")" = 600 ] || ko "count: $f is not 0600"
+    [ "$first" -lt "$size" ] || ko "count: $f is one image ($first of $size bytes)"
+done
+[ "$nspool" -eq 2 ] || ko "count: $nspool spools, want 2"
+
+timeout 300 "$rec" --format jsonl --buffer 64K -o "$tmp/lost" -- ${MPIRUN:-mpirun} -np 2 "$app" \
+    send $N >"$tmp/lost.out" 2>&1; rc=$?
+echo "=== lost (rc $rc)"; grep -v '^  ' "$tmp/lost.out" | head -20
+[ "$rc" -eq 1 ] || ko "lost: exit $rc, want 1 (records lost)"
+for r in 0 1; do
+    want=$(rank_events $r "$tmp/count")
+    got=$(rank_events $r "$tmp/lost")
+    lost=$(said_lost $r "$tmp/lost.out")
+    [ "$lost" -gt 0 ] || ko "lost: rank $r: no loss said"
+    [ $((got + lost)) -eq "$want" ] || ko "lost: rank $r: $got delivered + $lost lost != $want"
+done
+total_lost=$(($(said_lost 0 "$tmp/lost.out") + $(said_lost 1 "$tmp/lost.out")))
+sum=$(sed -n 's/.* \([0-9]*\) older records overwritten.*/\1/p' "$tmp/lost/summary.txt" \
+    | awk '{s += $1} END {print s + 0}')
+[ "$sum" -eq "$total_lost" ] || ko "lost: the summary counts $sum overwritten, the recorder $total_lost"
+
+timeout 300 "$rec" --format jsonl --events 'ompi.mpi.p2p_recv*' -o "$tmp/events" -- \
+    ${MPIRUN:-mpirun} -np 2 "$app" send 1000 >"$tmp/events.out" 2>&1; rc=$?
+echo "=== events (rc $rc)"; grep -v '^  ' "$tmp/events.out" | head -8
+[ "$rc" -eq 0 ] || ko "events: exit $rc"
+grep -q -- '--mca evt_file_events ompi.mpi.p2p_recv\*' "$tmp/events.out" \
+    || ko "events: evt_file_events not passed"
+other=$(grep '"event":' "$tmp/events/events.jsonl" | grep -vc '"event":"ompi.mpi.p2p_recv_complete"')
+[ "$other" -eq 0 ] || ko "events: $other other events recorded"
+n=$(count '"event":"ompi.mpi.p2p_recv_complete"' "$tmp/events/events.jsonl")
+[ "$n" -eq 4000 ] || ko "events: $n receives, want 4000"
+# the dictionary of a spool names only the chosen events
+grep -aq 'ompi.mpi.p2p_send_complete' "$tmp"/events/*.oevt && ko "events: a spool describes sends"
+
+timeout 300 "$rec" -q --summary-only -o "$tmp/hosts" -- ${MPIRUN:-mpirun} -H localhost:2 -np 2 \
+    "$app" ok 3 >"$tmp/hosts.out" 2>&1; rc=$?
+[ "$rc" -eq 0 ] || ko "hosts: exit $rc: $(cat "$tmp/hosts.out")"
+ls "$tmp"/hosts/*.evt >/dev/null 2>&1 || ko "hosts: no node file (pmix not chosen)"
+
+"$rec" --transport tcp -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e1" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q 'give shm or pmix' "$tmp/e1" || ko "bad transport: rc $rc: $(cat "$tmp/e1")"
+for b in 0 1K 9G 12X -5 ''; do
+    "$rec" --buffer "$b" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e2" 2>&1; rc=$?
+    [ "$rc" -eq 2 ] && grep -q 'give a size from 64K to 8G' "$tmp/e2" \
+        || ko "--buffer '$b': rc $rc: $(cat "$tmp/e2")"
+done
+"$rec" --transport shm --live -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e3" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q 'cannot be used with --transport shm' "$tmp/e3" \
+    || ko "--live with shm: rc $rc: $(cat "$tmp/e3")"
+
+[ "$fail" -eq 0 ] && echo "test_record_shm: all checks passed"
+exit $fail

@@ -1,0 +1,86 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * ompi-evt-record's node-shared-memory transport: the consumer.
+ *
+ * The ranks record with evt/file into files of a private folder in shared
+ * memory (/dev/shm): the raise is the kit's store into a mapped ring, and
+ * nothing in a rank encodes, sends or waits for anyone. A thread of the
+ * recorder maps each file read-only as it appears, and writes what the
+ * rings committed since its last look into the rank's spool in the output
+ * folder: raw records, straight from the mapping (the kernel's copy into
+ * the file is the only one), nothing decoded. A ring is copied when a
+ * quarter of it waits, and when its writer has finished: few large copies
+ * cost the ranks less than many small ones. A spool is a
+ * chain of evt/file images (common_evt_flight_format.h), each with the
+ * dictionary known when it was written and rings holding the records
+ * copied since the previous one; the listener reads the chain as one
+ * recording (tools/listen/evt_listen_flight.c).
+ *
+ * The rings are evt/file's, in overwrite-oldest mode: the producer never
+ * waits for the consumer. Records the producer overwrote before the
+ * consumer copied them are lost, and counted exactly: when the writer has
+ * finished (or died), every record it ever committed is either copied or
+ * lost, and the ring's counters say how many it committed (evicted plus
+ * those still in the ring). A copy that the producer overwrote while it
+ * was being taken is recognised by the ring's oldest position, read again
+ * after the copy (the producer moves it before it reuses the bytes): it is
+ * then taken again through memory, and what was overwritten is cut off.
+ *
+ * Each file is unlinked once mapped: the shared memory goes back to the
+ * system when the rank and the consumer have let go of it, even if either
+ * dies.
+ *
+ * Context: TOOL (the recorder's main thread calls these; the consumer
+ * thread is the spool's own).
+ */
+
+#ifndef EVT_RECORD_SPOOL_H
+#define EVT_RECORD_SPOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct record_spool record_spool_t;
+
+/** Ring capacity of a spool's images (at least; a power of two): an image
+ *  closes when a ring's records would not fit in it. */
+#define RECORD_SPOOL_IMAGE_BYTES (16u * 1024u * 1024u)
+
+/**
+ * Start the consumer thread: files appearing in @p live_dir are followed,
+ * spools are created in @p out_dir (0600, never over an existing name).
+ * @return the spool, or NULL with @p err set
+ */
+record_spool_t *record_spool_start(const char *live_dir, const char *out_dir, char *err,
+                                   size_t errlen);
+
+/** Records copied so far (any thread; a display). */
+uint64_t record_spool_records(const record_spool_t *spool);
+
+/**
+ * After the job ended: take what is left in every file, write the last
+ * images, stop the thread. Says on @p msgs (NULL: nothing) what was lost
+ * and which ranks of a job left no file here.
+ * @return 0 when every rank's records were all copied, 1 when some were
+ *         lost or a rank is missing, -1 on an error writing the spools
+ *         (said on @p msgs)
+ */
+int record_spool_finish(record_spool_t *spool, FILE *msgs);
+
+/** Spools written (after record_spool_finish()). */
+int record_spool_count(const record_spool_t *spool);
+
+/** Free the spool (after record_spool_finish()). */
+void record_spool_free(record_spool_t *spool);
+
+#endif /* EVT_RECORD_SPOOL_H */
