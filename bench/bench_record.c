@@ -15,7 +15,10 @@
  *             opal_progress, so this is the recording's cost in the busy
  *             loop of a thread waiting in MPI (nothing is raised)
  *   pingpong  one-way latency of an 8-byte ping-pong, ns (two p2p events
- *             per message are raised, drained and exported)
+ *             per message are raised and recorded)
+ *   msgrate   ns per message of a message-rate loop: each rank posts 64
+ *             8-byte MPI_Irecv and 64 MPI_Isend to the other, then one
+ *             MPI_Waitall (four p2p events per message pair)
  * Each figure is the median of 5 blocks. Prints RESULT <figure> <value>
  * (rank 0).
  */
@@ -27,6 +30,8 @@
 #define BLOCKS      5
 #define IDLE_CALLS  1000000
 #define PP_MESSAGES 100000
+#define MR_WINDOWS  4000
+#define MR_WINDOW   64
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -42,8 +47,9 @@ static double median(double *v, int n)
 
 int main(int argc, char **argv)
 {
-    double idle[BLOCKS], pp[BLOCKS];
-    char buf[8] = {0};
+    double idle[BLOCKS], pp[BLOCKS], mr[BLOCKS];
+    char buf[8] = {0}, mbuf[MR_WINDOW][8];
+    MPI_Request req[2 * MR_WINDOW];
     int rank, size, flag;
 
     MPI_Init(&argc, &argv);
@@ -76,10 +82,24 @@ int main(int argc, char **argv)
             }
         }
         pp[b] = (MPI_Wtime() - t0) * 1e9 / PP_MESSAGES;
+        /* message rate: each rank posts a window of receives and sends to
+         * the other, then waits for all */
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        for (int w = 0; w < MR_WINDOWS; ++w) {
+            for (int i = 0; i < MR_WINDOW; ++i) {
+                MPI_Irecv(mbuf[i], 8, MPI_BYTE, 1 - rank, 2, MPI_COMM_WORLD, &req[i]);
+            }
+            for (int i = 0; i < MR_WINDOW; ++i) {
+                MPI_Isend(buf, 8, MPI_BYTE, 1 - rank, 2, MPI_COMM_WORLD, &req[MR_WINDOW + i]);
+            }
+            MPI_Waitall(2 * MR_WINDOW, req, MPI_STATUSES_IGNORE);
+        }
+        mr[b] = (MPI_Wtime() - t0) * 1e9 / (MR_WINDOWS * MR_WINDOW);
     }
     if (0 == rank) {
-        printf("RESULT idle %.1f\nRESULT pingpong %.1f\n", median(idle, BLOCKS),
-               median(pp, BLOCKS));
+        printf("RESULT idle %.1f\nRESULT pingpong %.1f\nRESULT msgrate %.1f\n",
+               median(idle, BLOCKS), median(pp, BLOCKS), median(mr, BLOCKS));
     }
     MPI_Finalize();
     return 0;

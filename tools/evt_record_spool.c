@@ -80,6 +80,7 @@ struct record_spool {
     atomic_uint_fast64_t records;
     int64_t last_scan;
     int write_error; /* errno of the first failed write, 0: none */
+    double cpu;      /* CPU seconds the thread used (when it has ended) */
     char write_what[NAME_MAX + 64];
 };
 
@@ -629,6 +630,10 @@ static void *spool_thread(void *arg)
     /* the job has ended: every file that will ever be there is there */
     scan(sp);
     pass(sp, true);
+    struct timespec cpu;
+    if (0 == clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)) {
+        sp->cpu = (double) cpu.tv_sec + (double) cpu.tv_nsec * 1e-9;
+    }
     return NULL;
 }
 
@@ -759,6 +764,11 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
         rc = -1;
     }
     return rc;
+}
+
+double record_spool_cpu(const record_spool_t *sp)
+{
+    return sp->cpu;
 }
 
 int record_spool_count(const record_spool_t *sp)

@@ -77,6 +77,11 @@ uint64_t record_spool_records(const record_spool_t *spool);
  */
 int record_spool_finish(record_spool_t *spool, FILE *msgs);
 
+/** CPU seconds the consumer thread used, all of it (after
+ *  record_spool_finish()): what the transport cost the host besides the
+ *  ranks' raises. */
+double record_spool_cpu(const record_spool_t *spool);
+
 /** Spools written (after record_spool_finish()). */
 int record_spool_count(const record_spool_t *spool);
 

@@ -1040,6 +1040,14 @@ int main(int argc, char **argv)
         /* the job's last records are copied out before the job counts as
          * ended: that is what it costs */
         spool_status = record_spool_finish(spool, opt.quiet ? NULL : stderr);
+        if (!opt.quiet && 0 < record_spool_count(spool)) {
+            double job = record_now() - t_start;
+            fprintf(stderr,
+                    RECORD_NAME ": %llu records copied from the ranks' rings in %.3f s of CPU "
+                                "(%.1f %% of the job's %.2f s)\n",
+                    (unsigned long long) record_spool_records(spool), record_spool_cpu(spool),
+                    job > 0 ? 100.0 * record_spool_cpu(spool) / job : 0.0, job);
+        }
         record_spool_free(spool);
         remove_live_dir(&opt);
     }

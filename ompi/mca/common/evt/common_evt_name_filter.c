@@ -14,6 +14,7 @@
 #include "ompi_config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,4 +151,44 @@ bool mca_common_evt_name_filter_match(const mca_common_evt_name_filter_t *filter
         }
     }
     return included;
+}
+
+/* Context: INIT. */
+int mca_common_evt_name_filter_unmatched(const mca_common_evt_name_filter_t *filter,
+                                         const char *who, const char *param, const char *spec,
+                                         const char *const *names, int n,
+                                         void (*say)(const char *line))
+{
+    char line[512];
+    int nselected = 0, said = 0;
+
+    if (0 == filter->num) {
+        return 0;
+    }
+    for (int i = 0; i < n; ++i) {
+        nselected += NULL != names[i] && mca_common_evt_name_filter_match(filter, names[i]);
+    }
+    for (int p = 0; p < filter->num; ++p) {
+        bool matched = false;
+
+        for (int i = 0; i < n && !matched; ++i) {
+            matched = NULL != names[i] && mca_common_evt_name_glob(filter->patterns[p], names[i]);
+        }
+        if (!matched) {
+            (void) snprintf(line, sizeof(line),
+                            "%s: WARNING: %s pattern \"%s%s\" matches none of the %d event types "
+                            "known at MPI_Init (ompi-evt-info lists them)",
+                            who, param, filter->exclude[p] ? "^" : "", filter->patterns[p], n);
+            say(line);
+            ++said;
+        }
+    }
+    if (0 == nselected) {
+        (void) snprintf(line, sizeof(line),
+                        "%s: WARNING: %s \"%s\" selects no event type: nothing will be recorded",
+                        who, param, NULL == spec ? "" : spec);
+        say(line);
+        ++said;
+    }
+    return said;
 }

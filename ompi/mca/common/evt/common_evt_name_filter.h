@@ -66,6 +66,23 @@ OMPI_DECLSPEC bool mca_common_evt_name_filter_match(const mca_common_evt_name_fi
 /** Does @p pattern (only `*` special) match all of @p name? Context: ANY. */
 OMPI_DECLSPEC bool mca_common_evt_name_glob(const char *pattern, const char *name);
 
+/**
+ * Say what in a filter cannot be what its user meant: each pattern that
+ * matches none of the @p n event type names @p names, and the filter when
+ * it selects none of them (a typo records nothing, and the job would
+ * still succeed without a word). Each finding is one line given to
+ * @p say, e.g. `evt:file: WARNING: evt_file_events pattern "x*" matches
+ * none of the 40 event types known at MPI_Init (ompi-evt-info lists them)`.
+ * @param[in] who    the component's prefix ("evt:file")
+ * @param[in] param  the parameter's name ("evt_file_events")
+ * @param[in] spec   its value, as given
+ * @return lines said. Context: INIT.
+ */
+OMPI_DECLSPEC int mca_common_evt_name_filter_unmatched(const mca_common_evt_name_filter_t *filter,
+                                                       const char *who, const char *param,
+                                                       const char *spec, const char *const *names,
+                                                       int n, void (*say)(const char *line));
+
 END_C_DECLS
 
 #endif /* MCA_COMMON_EVT_NAME_FILTER_H */

@@ -304,44 +304,32 @@ static void clock_sample(bool last)
     }
 }
 
+static void say_line(const char *line)
+{
+    opal_output(0, "%s", line);
+}
+
 /* evt_pmix_events: say which patterns match no event type registered by
- * the end of MPI_Init (a typo records nothing, and the job would still
- * succeed without a word). Once per job, by rank 0, straight to its stderr:
+ * the end of MPI_Init. Once per job, by rank 0, straight to its stderr:
  * Open MPI 4.1.4's mpirun may lose forwarded help messages.
  * Context: INIT. */
 static void filter_check(void)
 {
-    const mca_common_evt_name_filter_t *f = &mca_evt_pmix_component.filter;
     int nevents = mca_base_event_get_count();
-    int nselected = 0;
+    const char **names;
 
-    if (0 != pm.sender.who.rank || 0 == f->num) {
+    if (0 != pm.sender.who.rank || 0 == mca_evt_pmix_component.filter.num
+        || NULL == (names = calloc((size_t) nevents + 1, sizeof(*names)))) {
         return;
     }
     for (int i = 0; i < nevents; ++i) {
         const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
-        nselected += NULL != ev && mca_common_evt_name_filter_match(f, ev->name);
+        names[i] = NULL == ev ? NULL : ev->name;
     }
-    for (int p = 0; p < f->num; ++p) {
-        bool matched = false;
-
-        for (int i = 0; i < nevents && !matched; ++i) {
-            const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
-            matched = NULL != ev && mca_common_evt_name_glob(f->patterns[p], ev->name);
-        }
-        if (!matched) {
-            opal_output(0,
-                        "evt:pmix: WARNING: evt_pmix_events pattern \"%s%s\" matches none of "
-                        "the %d event types known at MPI_Init (ompi-evt-info lists them)",
-                        f->exclude[p] ? "^" : "", f->patterns[p], nevents);
-        }
-    }
-    if (0 == nselected) {
-        opal_output(0,
-                    "evt:pmix: WARNING: evt_pmix_events \"%s\" selects no event type: "
-                    "nothing will be recorded",
-                    mca_evt_pmix_component.events);
-    }
+    (void) mca_common_evt_name_filter_unmatched(&mca_evt_pmix_component.filter, "evt:pmix",
+                                                "evt_pmix_events", mca_evt_pmix_component.events,
+                                                names, nevents, say_line);
+    free(names);
 }
 
 /* Every rank joins the private communicator at the end of MPI_Init (the
