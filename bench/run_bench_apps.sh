@@ -1,6 +1,8 @@
 #!/bin/sh
 # Real programs (Debian's NetPIPE, mpi4py's ringtest demo, meep) plain and
-# recorded with ompi-evt-record, REPS runs of each (default 3), medians.
+# recorded with ompi-evt-record through each transport (shm, the default
+# on one host, and pmix), REPS interleaved runs of each (default 3),
+# medians; the records the shm recorder lost, which must be none.
 # Plain: Debian's Open MPI alone (none of this build's components in the
 # path). Recorded: the recorder's own figures, "job X s" (the job with the
 # recording in its ranks) and "outputs Y s" (events.jsonl, trace.json,
@@ -16,28 +18,39 @@ trap 'rm -rf "$W"' EXIT
 now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-printf '%-16s %8s %8s %8s %8s %8s\n' program plain_s job_s outputs_s job/plain all/plain
+printf '%-16s %-5s %8s %8s %8s %8s %8s %s\n' program via plain_s job_s outputs_s job/plain \
+    all/plain lost
 bench() { # NAME NP CMD...
     name=$1 np=$2
     shift 2
-    : >"$W/plain" && : >"$W/job" && : >"$W/out"
+    : >"$W/plain"
+    for t in shm pmix; do : >"$W/job.$t" && : >"$W/out.$t" && : >"$W/lost.$t"; done
     for i in $(seq 1 "$reps"); do
         t0=$(now)
         env -u OMPI_MCA_mca_base_component_path "$mpirun" -np "$np" "$@" >/dev/null 2>&1 ||
             { echo "$name: the plain run failed"; return; }
         t1=$(now)
         awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$W/plain"
-        rm -rf "$W/rec"
-        "$rec" -o "$W/rec" -- "$mpirun" -np "$np" "$@" >/dev/null 2>"$W/rec.err" ||
-            { echo "$name: the recorded run failed:"; tail -5 "$W/rec.err"; return; }
-        sed -n 's/.*: job \([0-9.]*\) s, outputs \([0-9.]*\) s$/\1 \2/p' "$W/rec.err" >"$W/t"
-        [ -s "$W/t" ] || { echo "$name: no timing line from the recorder"; return; }
-        cut -d' ' -f1 "$W/t" >>"$W/job"
-        cut -d' ' -f2 "$W/t" >>"$W/out"
+        for t in shm pmix; do
+            rm -rf "$W/rec"
+            "$rec" --transport $t -o "$W/rec" -- "$mpirun" -np "$np" "$@" >/dev/null \
+                2>"$W/rec.err" || [ $t = shm ] && grep -q 'records were overwritten' "$W/rec.err" ||
+                { [ -s "$W/rec.err" ] && grep -q ': job ' "$W/rec.err"; } ||
+                { echo "$name: the recorded run ($t) failed:"; tail -5 "$W/rec.err"; return; }
+            sed -n 's/.*: job \([0-9.]*\) s, outputs \([0-9.]*\) s$/\1 \2/p' "$W/rec.err" >"$W/t"
+            [ -s "$W/t" ] || { echo "$name: no timing line from the recorder ($t)"; return; }
+            cut -d' ' -f1 "$W/t" >>"$W/job.$t"
+            cut -d' ' -f2 "$W/t" >>"$W/out.$t"
+            sed -n 's/.*: \([0-9]*\) records were overwritten.*/\1/p' "$W/rec.err" \
+                | awk '{ s += $1 } END { print s + 0 }' >>"$W/lost.$t"
+        done
     done
-    p=$(median <"$W/plain") j=$(median <"$W/job") o=$(median <"$W/out")
-    awk -v n="$name" -v p="$p" -v j="$j" -v o="$o" \
-        'BEGIN { printf "%-16s %8.2f %8.2f %8.2f %8.2f %8.2f\n", n, p, j, o, j / p, (j + o) / p }'
+    p=$(median <"$W/plain")
+    for t in shm pmix; do
+        j=$(median <"$W/job.$t") o=$(median <"$W/out.$t") l=$(tr '\n' ' ' <"$W/lost.$t")
+        awk -v n="$name" -v t=$t -v p="$p" -v j="$j" -v o="$o" -v l="$l" \
+            'BEGIN { printf "%-16s %-5s %8.2f %8.2f %8.2f %8.2f %8.2f %s\n", n, t, p, j, o, j / p, (j + o) / p, l }'
+    done
 }
 
 if command -v NPopenmpi >/dev/null 2>&1; then

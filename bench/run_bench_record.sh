@@ -1,8 +1,10 @@
 #!/bin/sh
 # make bench-record: bench_record plain (Debian's Open MPI alone) and
-# recorded (ompi-evt-record: evt/pmix into the node sink), interleaved,
-# REPS rounds (default 5); per figure the median of the rounds, its ratio
-# to plain's, and the spread (min..max).
+# recorded by ompi-evt-record with each transport (shm: the ranks' rings
+# in shared memory, copied out by the recorder; pmix: evt/pmix into the
+# node sink), interleaved, REPS rounds (default 5); per figure the median
+# of the rounds, its ratio to plain's, and the spread (min..max); and the
+# records the shm recorder lost (must be 0) and the CPU its copy took.
 set -u
 B=${EVT_TOP_BUILDDIR:?run from make bench-record}
 : "${MPIRUN:=mpirun}"
@@ -12,9 +14,15 @@ trap 'rm -rf "$W"' EXIT
 for r in $(seq "$REPS"); do
     env -u OMPI_MCA_mca_base_component_path "$MPIRUN" -np 2 --bind-to core ./bench_record \
         2>/dev/null | awk '/^RESULT/ {print "plain", $2, $3}' >>"$W/out"
-    rm -rf "$W/rec"
-    "$B/tools/ompi-evt-record" -q --summary-only -o "$W/rec" -- "$MPIRUN" -np 2 --bind-to core \
-        ./bench_record 2>/dev/null | awk '/^RESULT/ {print "recorded", $2, $3}' >>"$W/out"
+    for t in shm pmix; do
+        rm -rf "$W/rec"
+        "$B/tools/ompi-evt-record" --transport $t --summary-only -o "$W/rec" -- "$MPIRUN" -np 2 \
+            --bind-to core ./bench_record >"$W/rec.out" 2>&1
+        awk -v t=$t '/^RESULT/ {print t, $2, $3}' "$W/rec.out" >>"$W/out"
+        sed -n 's/.* records copied from the ranks. rings in \([0-9.]*\) s of CPU (\([0-9.]*\) %.*/copy cpu \1 s, \2 % of the job/p' \
+            "$W/rec.out" >>"$W/copy"
+        grep 'records were overwritten' "$W/rec.out" >>"$W/copy"
+    done
 done
 echo "bench_record: $REPS interleaved rounds, mpirun -np 2 --bind-to core; $(nproc) cores"
 awk '
@@ -27,9 +35,16 @@ function sort(s, a,   k, i, j, t) {
 END {
     for (f in figs) {
         k = sort(v["plain " f], p); pm = p[int((k + 1) / 2)];
-        k2 = sort(v["recorded " f], q); rm = q[int((k2 + 1) / 2)];
-        if (k == 0 || k2 == 0) { print f ": no result"; continue }
-        printf "%-9s plain %8.1f ns (%.1f..%.1f)  recorded %8.1f ns (%.1f..%.1f)  ratio %.2f\n",
-            f, pm, p[1], p[k], rm, q[1], q[k2], rm / pm;
+        if (k == 0) { print f ": no result"; continue }
+        printf "%-9s plain %8.1f ns (%.1f..%.1f)", f, pm, p[1], p[k];
+        for (ti = 1; ti <= 2; ti++) {
+            t = ti == 1 ? "shm" : "pmix";
+            k2 = sort(v[t " " f], q); rm = q[int((k2 + 1) / 2)];
+            if (k2 == 0) { printf "  %s: no result", t; continue }
+            printf "  %s %8.1f ns (%.1f..%.1f) x%.2f", t, rm, q[1], q[k2], rm / pm;
+        }
+        printf "\n";
     }
 }' "$W/out"
+echo "shm recorder, per run:"
+cat "$W/copy"

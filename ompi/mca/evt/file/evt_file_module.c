@@ -549,8 +549,14 @@ static int file_module_init(void)
      * to a disk file it write-protects them again, and the next store to
      * such a page faults once; a file on tmpfs, e.g. evt_file_dir=/dev/shm,
      * never does.) The file reads as zeros: storing zeros changes nothing. */
-    for (size_t off = 0; off < file_size; off += 4096) {
-        ((volatile unsigned char *) map)[off] = 0;
+#ifdef MADV_POPULATE_WRITE
+    /* the same in one call, without a fault per page (Linux 5.14) */
+    if (0 != madvise(map, file_size, MADV_POPULATE_WRITE))
+#endif
+    {
+        for (size_t off = 0; off < file_size; off += 4096) {
+            ((volatile unsigned char *) map)[off] = 0;
+        }
     }
     file_write_header(ompi_evt_file_state.hdr, file_size, job, capacity, c->rings);
     if (OPAL_SUCCESS != file_dict_encoder_init(ompi_evt_file_state.hdr)) {
