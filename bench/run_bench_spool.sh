@@ -27,7 +27,7 @@ run() { # config work -> "config work seconds rate cpu lost"
     rings)
         rm -f "$L"/*
         "$MPIRUN" -np 2 --bind-to core --mca evt file --mca evt_file_dir "$L" \
-            --mca evt_file_size 68157440 --mca evt_file_rings 4 ./bench_spool "$EVENTS" "$2" 2>&1 \
+            --mca evt_file_size 34603008 --mca evt_file_rings 4 ./bench_spool "$EVENTS" "$2" 2>&1 \
             | awk -v c=rings -v w="$2" '/^RESULT/ {print c, w, $8, $14, 0, 0}' ;;
     recorded)
         rm -rf "$W/rec"

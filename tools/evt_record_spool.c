@@ -36,20 +36,20 @@
  * each look at the rings. The pause is what the consumer costs the ranks:
  * a consumer that chases the producers (the next look as soon as the last
  * one copied something) takes a core from them, and on a host whose cores
- * all run ranks a rank loses it. A ring of 16 MiB holds 50 ms of a thread
+ * all run ranks a rank loses it. A ring of 8 MiB holds 25 ms of a thread
  * raising 5 million events a second, many pauses. */
 #define SPOOL_SCAN_NS (20 * 1000 * 1000)
 #define SPOOL_NAP_NS  (2 * 1000 * 1000)
 /* A ring is copied when this part of it waits (or at the writer's end):
  * few large copies cost the ranks less than many small ones. */
 #define SPOOL_BACKLOG_SHIFT 2
-/* Bytes behind the producer's tail left for a later look (unless the
- * writer has ended): the lines it wrote last are still in its core's
- * cache, and a copy that reads them takes each from there, several times
- * slower than from memory (measured: the copy of the newest quarter of a
- * ring ran at about 0.5 GB/s). */
-#define SPOOL_HOT_BYTES (2u * 1024u * 1024u)
-#define SPOOL_MAX_RINGS     4096
+/* The part of a ring behind the producer's tail left for a later look
+ * (unless the writer has ended), as a shift of the capacity: the lines it
+ * wrote last are still in its core's cache, and a copy that reads them
+ * takes each from there, several times slower than from memory (measured:
+ * the copy of the newest quarter of a ring ran at about 0.5 GB/s). */
+#define SPOOL_HOT_SHIFT 3
+#define SPOOL_MAX_RINGS 4096
 
 typedef struct spool_ring {
     uint32_t cpos;      /* producer position copied up to */
@@ -368,10 +368,10 @@ static int take_ring(record_spool_t *sp, spool_src_t *s, uint32_t i, bool all)
     }
     n = tail - r->cpos;
     if (0 == n || n > capacity
-        || (!all && n < (capacity >> SPOOL_BACKLOG_SHIFT) + SPOOL_HOT_BYTES)) {
+        || (!all && n < (capacity >> SPOOL_BACKLOG_SHIFT) + (capacity >> SPOOL_HOT_SHIFT))) {
         return 0;
     }
-    stop = all ? tail : tail - SPOOL_HOT_BYTES;
+    stop = all ? tail : tail - (capacity >> SPOOL_HOT_SHIFT);
     if (r->used + n > s->img_cap) {
         (void) write_image(sp, s, false);
         start = 0;
@@ -763,6 +763,11 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
                     "before they could be copied (counted as lost)\n",
                     (int) s->hdr.rank, s->name, (unsigned long long) s->lost);
         }
+    }
+    if (0 < lost && NULL != msgs) {
+        fprintf(msgs, "ompi-evt-record: the ranks raised faster than their rings could be copied: "
+                      "a larger --buffer holds longer bursts; --transport pmix slows the ranks "
+                      "down instead of losing records\n");
     }
     if (0 < lost || say_missing(sp, msgs)) {
         rc = 1;

@@ -64,11 +64,14 @@ enum {
 };
 
 /* Each rank's evt/file with the shared-memory transport: four rings (four
- * threads recording at once) in 65 MiB: rings of 16 MiB (a thread at 5
- * million events/s fills one in about 50 ms, many times the consumer's
- * pause) plus the header and the dictionary. */
+ * threads recording at once) of 8 MiB in 33 MiB with the header and the
+ * dictionary. A thread raising 5 million events a second fills a ring in
+ * about 25 ms, many times the copier's pause; larger rings made the copy
+ * dearer, not safer (bench-spool, bench-record: the copy reads what the
+ * ranks wrote last from cache when the rings are small, from memory when
+ * they are not). */
 #define RECORD_SHM_RINGS      "4"
-#define RECORD_SHM_BUFFER     (65ull << 20)
+#define RECORD_SHM_BUFFER     (33ull << 20)
 #define RECORD_SHM_BUFFER_MIN (64ull << 10)
 #define RECORD_SHM_BUFFER_MAX (8ull << 30)
 
@@ -110,7 +113,7 @@ static void usage(FILE *out)
             "                      names no hosts and no batch system gave any)\n"
             "  --transport pmix    the ranks send batches through PMIx to a sink on each node\n"
             "                      (any number of nodes)\n"
-            "  --buffer SIZE       shm: bytes of each rank's rings (default 65M: four of 16M;\n"
+            "  --buffer SIZE       shm: bytes of each rank's rings (default 33M: four of 8M;\n"
             "                      K, M, G allowed); what a ring overwrites before it is\n"
             "                      copied is counted as lost\n");
 }
