@@ -40,9 +40,10 @@
  * raising 5 million events a second, many pauses. */
 #define SPOOL_SCAN_NS (20 * 1000 * 1000)
 #define SPOOL_NAP_NS  (2 * 1000 * 1000)
-/* A ring is copied when this part of it waits (or at the writer's end):
- * few large copies cost the ranks less than many small ones. */
-#define SPOOL_BACKLOG_SHIFT 2
+/* A ring is copied when this part of it waits beyond the newest part
+ * (below), or at the writer's end: few large copies cost the ranks less
+ * than many small ones. */
+#define SPOOL_BACKLOG_SHIFT 3
 /* The part of a ring behind the producer's tail left for a later look
  * (unless the writer has ended), as a shift of the capacity: the lines it
  * wrote last are still in its core's cache, and a copy that reads them

@@ -16,13 +16,14 @@
  * recorder maps each file read-only as it appears, and writes what the
  * rings committed since its last look into the rank's spool in the output
  * folder: raw records, straight from the mapping (the kernel's copy into
- * the file is the only one), nothing decoded. A ring is copied when a
- * quarter of it waits, and when its writer has finished: few large copies
- * cost the ranks less than many small ones. A spool is a
- * chain of evt/file images (common_evt_flight_format.h), each with the
- * dictionary known when it was written and rings holding the records
- * copied since the previous one; the listener reads the chain as one
- * recording (tools/listen/evt_listen_flight.c).
+ * the file is the only one), nothing decoded. A ring is copied when three
+ * eighths of it wait (all but the newest eighth, whose lines are still in
+ * the producing core's cache), and when its writer has finished: few large
+ * copies cost the ranks less than many small ones. A spool is a chain of
+ * evt/file images (common_evt_flight_format.h), each with the dictionary
+ * known when it was written and rings holding the records copied since the
+ * previous one; the listener reads the chain as one recording
+ * (tools/listen/evt_listen_flight.c).
  *
  * The rings are evt/file's, in overwrite-oldest mode: the producer never
  * waits for the consumer. Records the producer overwrote before the

@@ -58,9 +58,8 @@
 
 /* How the events leave the ranks (--transport). */
 enum {
-    RECORD_TRANSPORT_AUTO = 0,
-    RECORD_TRANSPORT_SHM,  /* evt/file rings in /dev/shm, copied out by our consumer thread */
-    RECORD_TRANSPORT_PMIX, /* evt/pmix batches into each node's sink */
+    RECORD_TRANSPORT_PMIX = 0, /* evt/pmix batches into each node's sink (the default) */
+    RECORD_TRANSPORT_SHM,      /* evt/file rings in /dev/shm, copied out by our thread */
 };
 
 /* Each rank's evt/file with the shared-memory transport: four rings (four
@@ -106,13 +105,15 @@ static void usage(FILE *out)
             "  --live              during the run, per rank events/s, drops, lost batches,\n"
             "                      the last event's age, p2p messages and bytes/s (redrawn\n"
             "                      on the terminal when the job's output is not there, a\n"
-            "                      line a second on stderr otherwise; records with pmix)\n"
-            "  --transport shm     the ranks record into rings in this host's shared memory\n"
-            "                      (/dev/shm) that this program copies out: the cheapest for\n"
-            "                      the job, one host only (the default when the mpirun line\n"
-            "                      names no hosts and no batch system gave any)\n"
+            "                      line a second on stderr otherwise; pmix only)\n"
             "  --transport pmix    the ranks send batches through PMIx to a sink on each node\n"
-            "                      (any number of nodes)\n"
+            "                      (the default; any number of nodes; a rank that raises\n"
+            "                      faster than it exports slows down, nothing is lost)\n"
+            "  --transport shm     the ranks record into rings in this host's shared memory\n"
+            "                      (/dev/shm) that this program copies out: cheaper for the\n"
+            "                      job, one host only; records a ring overwrites before they\n"
+            "                      are copied (ranks raising millions of events a second on\n"
+            "                      every core) are counted as lost\n"
             "  --buffer SIZE       shm: bytes of each rank's rings (default 33M: four of 8M;\n"
             "                      K, M, G allowed); what a ring overwrites before it is\n"
             "                      copied is counted as lost\n");
@@ -520,44 +521,6 @@ static int parse_size(const char *s, unsigned long long *out)
     return 0;
 }
 
-/* The mpirun options and the environments that place ranks on other
- * hosts than this one: their shared memory is not ours to read. */
-static bool names_other_hosts(char **job_argv)
-{
-    static const char *const options[] = {"-H",
-                                          "-host",
-                                          "--host",
-                                          "-hostfile",
-                                          "--hostfile",
-                                          "-machinefile",
-                                          "--machinefile",
-                                          "-default-hostfile",
-                                          "--default-hostfile"};
-    static const char *const env[] = {"OMPI_MCA_orte_default_hostfile",
-                                      "SLURM_JOB_ID",
-                                      "PBS_JOBID",
-                                      "LSB_JOBID",
-                                      "PE_HOSTFILE",
-                                      "COBALT_JOBID",
-                                      "FLUX_JOB_ID"};
-    for (int i = 1; NULL != job_argv[i]; ++i) {
-        for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); ++k) {
-            size_t n = strlen(options[k]);
-            if (0 == strncmp(job_argv[i], options[k], n)
-                && ('\0' == job_argv[i][n] || '=' == job_argv[i][n])) {
-                return true;
-            }
-        }
-    }
-    for (size_t k = 0; k < sizeof(env) / sizeof(env[0]); ++k) {
-        const char *v = getenv(env[k]);
-        if (NULL != v && '\0' != v[0]) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The ranks' evt/file folder for the shared-memory transport: a new
  * private folder in /dev/shm (memory, never written back to a disk), or
  * beside the recording when there is none. Returns 0 or the exit status. */
@@ -941,10 +904,6 @@ int main(int argc, char **argv)
         return 2;
     }
     (void) snprintf(opt.buffer, sizeof(opt.buffer), "%llu", buffer);
-    if (RECORD_TRANSPORT_AUTO == opt.transport) {
-        opt.transport = opt.live || names_other_hosts(opt.job_argv) ? RECORD_TRANSPORT_PMIX
-                                                                    : RECORD_TRANSPORT_SHM;
-    }
 
     char library[PATH_MAX];
     if (0 != own_library_path(library, sizeof(library))) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ompi-evt-record: one command records a job's events and writes the
-# outputs, through either transport (shm, the default on one host: evt/file
-# rings copied out by the recorder; pmix: evt/pmix into node files). The app
+# outputs, through either transport (pmix, the default: evt/pmix into node
+# files; shm: evt/file rings in shared memory copied out by the recorder). The app
 # is not linked with libompi_evt: the recorder preloads it.
 #   ok     with each transport, every rank's events arrive once: 4 ranks x N
 #          sends and N receives, one initialization and one finalization
@@ -26,8 +26,8 @@ if readelf -d "$app" | grep -q 'libompi_evt'; then ko "$app is linked with libom
 N=25
 for transport in shm pmix; do
     case $transport in
-    shm) opts="" said='--mca evt file --mca evt_file_dir /dev/shm/ompi-evt-record\.' ;;
-    pmix) opts="--transport pmix" said='--mca evt pmix --mca evt_pmix_sink' ;;
+    shm) opts="--transport shm" said='--mca evt file --mca evt_file_dir /dev/shm/ompi-evt-record\.' ;;
+    pmix) opts="" said='--mca evt pmix --mca evt_pmix_sink' ;;
     esac
     out="$tmp/ok-$transport"
     # shellcheck disable=SC2086
@@ -58,7 +58,7 @@ for transport in shm pmix; do
     grep -q '"name":"ompi.mpi.p2p_send_complete"' "$out/trace.json" \
         || ko "ok, $transport: trace.json has no send slices"
 done
-mv "$tmp/ok-shm" "$tmp/ok"
+mv "$tmp/ok-pmix" "$tmp/ok"
 
 timeout 180 "$rec" -q -o "$tmp/exit" -- ${MPIRUN:-mpirun} -np 2 "$app" exit 3 5 \
     >"$tmp/exit.out" 2>&1; rc=$?
