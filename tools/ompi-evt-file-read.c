@@ -241,24 +241,35 @@ static int read_one(int dirfd, const char *name, const char *path, bool in_folde
         }
         return 1;
     }
-    rc = mca_common_evt_flight_open_fd(fd, &f);
-    if (0 != rc) {
-        fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, strerror(errno));
-        (void) close(fd);
-        return 1;
-    }
+    /* a spool of ompi-evt-record (a chain of images) is read image by
+     * image, each with its file and summary objects; a plain recording is
+     * one image */
+    uint64_t at = 0, next;
+    struct stat st;
+    int worst = 0;
+    do {
+        if (0 != fstat(fd, &st) || 0 != mca_common_evt_flight_open_image(fd, at, &f, &next)) {
+            fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, strerror(errno));
+            (void) close(fd);
+            return 1;
+        }
+        emit(file_json(path, f));
+        for (size_t i = 0; i < f->nrecords; ++i) {
+            emit(record_json(f, &f->records[i]));
+        }
+        emit(summary_json(path, f));
+        for (size_t i = 0; i < f->nproblems; ++i) {
+            fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, f->problems[i]);
+        }
+        if (0 < f->nproblems) {
+            worst = 2;
+        }
+        /* without a valid header the next image cannot be located */
+        at = f->header_valid ? next : (uint64_t) st.st_size;
+        mca_common_evt_flight_free(f);
+    } while (at < (uint64_t) st.st_size);
     (void) close(fd);
-    emit(file_json(path, f));
-    for (size_t i = 0; i < f->nrecords; ++i) {
-        emit(record_json(f, &f->records[i]));
-    }
-    emit(summary_json(path, f));
-    for (size_t i = 0; i < f->nproblems; ++i) {
-        fprintf(stderr, "ompi-evt-file-read: %s: %s\n", path, f->problems[i]);
-    }
-    rc = 0 == f->nproblems ? 0 : 2;
-    mca_common_evt_flight_free(f);
-    return rc;
+    return worst;
 }
 
 static int by_name(const void *a, const void *b)

@@ -26,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/common/evt/common_evt_flight_read.h"
@@ -220,6 +222,35 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     exit(0);
 }
 
+/* The input twice, back to back in a file, read as a chain of images
+ * (mca_common_evt_flight_open_image): every step moves forward, and ends
+ * at the file's end. */
+static void read_as_chain(const uint8_t *data, size_t size)
+{
+    int fd = memfd_create("chain", MFD_CLOEXEC);
+    uint64_t at = 0, next, total = 2 * (uint64_t) size;
+
+    if (fd < 0) {
+        return;
+    }
+    if ((ssize_t) size != write(fd, data, size) || (ssize_t) size != write(fd, data, size)) {
+        (void) close(fd);
+        return;
+    }
+    while (at < total) {
+        mca_common_evt_flight_file_t *f;
+        if (0 != mca_common_evt_flight_open_image(fd, at, &f, &next)) {
+            break;
+        }
+        if (next <= at || next > total) {
+            __builtin_trap();
+        }
+        mca_common_evt_flight_free(f);
+        at = next;
+    }
+    (void) close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -240,5 +271,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     mca_common_evt_flight_free(f);
+    read_as_chain(data, size);
     return 0;
 }

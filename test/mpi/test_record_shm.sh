@@ -3,9 +3,9 @@
 # /dev/shm, the recorder copies them out into spools (chains of evt/file
 # images) that the listener reads.
 #   count    a job that raises 400,000 events per rank (more than one image
-#            of a spool) with the default buffer: every event arrives, none
-#            is lost, the spool holds several images, the private folder in
-#            /dev/shm is gone afterwards
+#            of a spool): every event arrives, none is lost, the spool
+#            holds several images (ompi-evt-file-read reads them all), the
+#            private folder in /dev/shm is gone afterwards
 #   lost     the same job with --buffer 64K (rings of a few KiB): the rings
 #            overwrite most records before they are copied; the recorder
 #            says so per rank and exits 1, and delivered + lost equals what
@@ -60,6 +60,19 @@ for f in "$tmp"/count/*.oevt; do
     [ "$first" -lt "$size" ] || ko "count: $f is one image ($first of $size bytes)"
 done
 [ "$nspool" -eq 2 ] || ko "count: $nspool spools, want 2"
+# ompi-evt-file-read reads a spool image by image: as many records as the
+# listener wrote for that rank, no damage
+for f in "$tmp"/count/*.oevt; do
+    [ -f "$f" ] || continue
+    r=$(od -An -t d4 -j 32 -N 4 "$f" | tr -d " ")
+    "$B/tools/ompi-evt-file-read" "$f" >"$tmp/read.jsonl" 2>"$tmp/read.err"; rc=$?
+    [ "$rc" -eq 0 ] || ko "file-read $f: exit $rc: $(head -3 "$tmp/read.err")"
+    n=$(count '"type":"record"' "$tmp/read.jsonl")
+    want=$(grep "\"rank\":$r," "$tmp/count/events.jsonl" | grep -c '"event":')
+    [ "$n" -eq "$want" ] || ko "file-read $f: $n records, the listener wrote $want for rank $r"
+    nfile=$(count '"type":"file"' "$tmp/read.jsonl")
+    [ "$nfile" -ge 2 ] || ko "file-read $f: $nfile images"
+done
 
 timeout 300 "$rec" --transport shm --format jsonl --buffer 64K -o "$tmp/lost" -- ${MPIRUN:-mpirun} -np 2 "$app" \
     send $N >"$tmp/lost.out" 2>&1; rc=$?
