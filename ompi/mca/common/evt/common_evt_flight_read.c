@@ -719,71 +719,20 @@ int mca_common_evt_flight_decode(const void *buf, size_t len, mca_common_evt_fli
     return fr_decode_take(copy, len, false, out);
 }
 
-int mca_common_evt_flight_open_fd(int fd, mca_common_evt_flight_file_t **out)
+/* Decode @p len bytes of the regular file @p fd at @p offset: mapped when
+ * @p offset is a page boundary (only the pages the decoder visits are
+ * loaded; MAP_PRIVATE: what the writer changes later may or may not show,
+ * which the decoder tolerates as it does a file still being written),
+ * read otherwise. */
+static int decode_part(int fd, uint64_t offset, uint64_t len, mca_common_evt_flight_file_t **out)
 {
-    struct stat st;
-    void *map;
-    int rc;
-
-    *out = NULL;
-    if (0 != fstat(fd, &st)) {
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode) || (uint64_t) st.st_size > FR_MAX_FILE) {
-        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-        return -1;
-    }
-    if (0 == st.st_size) {
-        return mca_common_evt_flight_decode(NULL, 0, out);
-    }
-    /* Mapped, not read: only the pages the decoder visits are loaded.
-     * MAP_PRIVATE: what the writer changes later may or may not show,
-     * which the decoder tolerates as it does a file still being written. */
-    map = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (MAP_FAILED == map) {
-        return -1;
-    }
-    rc = fr_decode_take(map, (size_t) st.st_size, true, out);
-    if (0 != rc) {
-        int e = errno;
-        (void) munmap(map, (size_t) st.st_size);
-        errno = e;
-    }
-    return rc;
-}
-
-int mca_common_evt_flight_open_image(int fd, uint64_t offset, mca_common_evt_flight_file_t **out,
-                                     uint64_t *next)
-{
-    mca_common_evt_flight_header_t h;
-    struct stat st;
-    uint64_t len;
     long page = sysconf(_SC_PAGESIZE);
     void *map;
     int rc;
 
-    *out = NULL;
-    if (0 != fstat(fd, &st)) {
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode) || (uint64_t) st.st_size > FR_MAX_FILE) {
-        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-        return -1;
-    }
-    if (offset >= (uint64_t) st.st_size) {
-        *next = offset;
+    if (0 == len) {
         return mca_common_evt_flight_decode(NULL, 0, out);
     }
-    len = (uint64_t) st.st_size - offset;
-    /* The image's own size when its header says one that fits; otherwise
-     * the rest of the file, which the decoder then finds damaged or cut. */
-    if ((ssize_t) sizeof(h) == pread(fd, &h, sizeof(h), (off_t) offset)
-        && 0 == memcmp(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(h.magic))
-        && MCA_COMMON_EVT_FLIGHT_ENDIAN == h.endian && sizeof(h) <= h.file_size
-        && h.file_size < len) {
-        len = h.file_size;
-    }
-    *next = offset + len;
     if (page <= 0 || 0 != offset % (uint64_t) page) {
         unsigned char *buf = malloc((size_t) len);
         uint64_t got = 0;
@@ -814,6 +763,56 @@ int mca_common_evt_flight_open_image(int fd, uint64_t offset, mca_common_evt_fli
         errno = e;
     }
     return rc;
+}
+
+/* The regular file @p fd's size, or -1 (errno). */
+static int regular_size(int fd, uint64_t *size)
+{
+    struct stat st;
+
+    if (0 != fstat(fd, &st)) {
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t) st.st_size > FR_MAX_FILE) {
+        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+        return -1;
+    }
+    *size = (uint64_t) st.st_size;
+    return 0;
+}
+
+int mca_common_evt_flight_open_fd(int fd, mca_common_evt_flight_file_t **out)
+{
+    uint64_t size;
+
+    *out = NULL;
+    if (0 != regular_size(fd, &size)) {
+        return -1;
+    }
+    return decode_part(fd, 0, size, out);
+}
+
+int mca_common_evt_flight_open_image(int fd, uint64_t offset, mca_common_evt_flight_file_t **out,
+                                     uint64_t *next)
+{
+    mca_common_evt_flight_header_t h;
+    uint64_t size, len;
+
+    *out = NULL;
+    if (0 != regular_size(fd, &size)) {
+        return -1;
+    }
+    len = offset < size ? size - offset : 0;
+    /* The image's own size when its header says one that fits; otherwise
+     * the rest of the file, which the decoder then finds damaged or cut. */
+    if (0 < len && (ssize_t) sizeof(h) == pread(fd, &h, sizeof(h), (off_t) offset)
+        && 0 == memcmp(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(h.magic))
+        && MCA_COMMON_EVT_FLIGHT_ENDIAN == h.endian && sizeof(h) <= h.file_size
+        && h.file_size < len) {
+        len = h.file_size;
+    }
+    *next = offset + len;
+    return decode_part(fd, offset, len, out);
 }
 
 int mca_common_evt_flight_open(const char *path, mca_common_evt_flight_file_t **out)

@@ -83,6 +83,15 @@ OMPI_DECLSPEC int mca_common_evt_name_filter_unmatched(const mca_common_evt_name
                                                        const char *spec, const char *const *names,
                                                        int n, void (*say)(const char *line));
 
+/**
+ * mca_common_evt_name_filter_unmatched() over the event types registered
+ * with the engine now, each finding written to stderr (opal_output 0): a
+ * component calls it at the end of MPI_Init, from one rank. Context: INIT.
+ */
+OMPI_DECLSPEC void
+mca_common_evt_name_filter_check_registered(const mca_common_evt_name_filter_t *filter,
+                                            const char *who, const char *param, const char *spec);
+
 END_C_DECLS
 
 #endif /* MCA_COMMON_EVT_NAME_FILTER_H */

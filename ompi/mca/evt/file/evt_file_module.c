@@ -97,33 +97,17 @@ static const ompi_evt_base_storage_t file_storage = {
     .ctx = NULL,
 };
 
-static void say_line(const char *line)
-{
-    opal_output(0, "%s", line);
-}
-
 /* evt_file_events: at the end of MPI_Init rank 0 says which patterns
- * match no event type registered by then (on its stderr: Open MPI 4.1.4's
- * mpirun may lose forwarded help messages). Context: INIT. */
+ * match no event type registered by then. Context: INIT. */
 static void file_notice(ompi_evt_base_notice_t notice)
 {
     const mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
-    int nevents = mca_base_event_get_count();
-    const char **names;
 
-    if (OMPI_EVT_NOTICE_MPI_INIT_COMPLETE != notice || NULL == h || 0 != h->rank
-        || 0 == mca_evt_file_component.filter.num
-        || NULL == (names = calloc((size_t) nevents + 1, sizeof(*names)))) {
-        return;
+    if (OMPI_EVT_NOTICE_MPI_INIT_COMPLETE == notice && NULL != h && 0 == h->rank) {
+        mca_common_evt_name_filter_check_registered(&mca_evt_file_component.filter, "evt:file",
+                                                    "evt_file_events",
+                                                    mca_evt_file_component.events);
     }
-    for (int i = 0; i < nevents; ++i) {
-        const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
-        names[i] = NULL == ev ? NULL : ev->name;
-    }
-    (void) mca_common_evt_name_filter_unmatched(&mca_evt_file_component.filter, "evt:file",
-                                                "evt_file_events", mca_evt_file_component.events,
-                                                names, nevents, say_line);
-    free(names);
 }
 
 /* evtm_kit's sizes are filled by file_init() (evt_file_component.c). */

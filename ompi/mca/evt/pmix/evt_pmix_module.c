@@ -304,32 +304,15 @@ static void clock_sample(bool last)
     }
 }
 
-static void say_line(const char *line)
-{
-    opal_output(0, "%s", line);
-}
-
 /* evt_pmix_events: say which patterns match no event type registered by
- * the end of MPI_Init. Once per job, by rank 0, straight to its stderr:
- * Open MPI 4.1.4's mpirun may lose forwarded help messages.
- * Context: INIT. */
+ * the end of MPI_Init. Once per job, by rank 0. Context: INIT. */
 static void filter_check(void)
 {
-    int nevents = mca_base_event_get_count();
-    const char **names;
-
-    if (0 != pm.sender.who.rank || 0 == mca_evt_pmix_component.filter.num
-        || NULL == (names = calloc((size_t) nevents + 1, sizeof(*names)))) {
-        return;
+    if (0 == pm.sender.who.rank) {
+        mca_common_evt_name_filter_check_registered(&mca_evt_pmix_component.filter, "evt:pmix",
+                                                    "evt_pmix_events",
+                                                    mca_evt_pmix_component.events);
     }
-    for (int i = 0; i < nevents; ++i) {
-        const mca_base_event_t *ev = mca_base_event_lookup((uint32_t) i);
-        names[i] = NULL == ev ? NULL : ev->name;
-    }
-    (void) mca_common_evt_name_filter_unmatched(&mca_evt_pmix_component.filter, "evt:pmix",
-                                                "evt_pmix_events", mca_evt_pmix_component.events,
-                                                names, nevents, say_line);
-    free(names);
 }
 
 /* Every rank joins the private communicator at the end of MPI_Init (the
