@@ -33,21 +33,32 @@ kinds = ["MPI_Barrier", "MPI_Bcast", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
          "MPI_Neighbor_alltoallw"]
 events = [json.loads(l) for l in open(d + "/events.jsonl")]
 coll = [e for e in events if e.get("event") == "ompi.mpi.coll_complete"]
-# a context id given to a new communicator numbers from 0 again: a rank's
-# lives of a context id end with its communicator_freed events of the
-# handles that had that context id (a new communicator may get the same
-# handle, or another one)
-cid_of = {(e["rank"], e["fields"]["comm"]): e["fields"]["cid"] for e in coll}
-frees = [(e["rank"], cid_of.get((e["rank"], e["fields"]["handle"])), e["time_ns"]) for e in events
-         if e.get("event") == "ompi.mpi.communicator_freed"]
+# a context id given to a new communicator numbers from 0 again: walking a
+# rank's events in the order it raised them, a communicator_freed event ends
+# the life of the context id its handle held (a later communicator may get
+# the same handle with another context id, so the handle's last context id
+# is not the one it held when freed)
 intra = []
-for e in coll:
-    f = e["fields"]
-    if f["flags"] & 1:
-        continue
-    f["life"] = sum(1 for r, c, t in frees
-                    if r == e["rank"] and c == f["cid"] and t < e["time_ns"])
-    intra.append(f)
+by_rank = {}
+for e in events:
+    if "time_ns" in e and "rank" in e:
+        by_rank.setdefault(e["rank"], []).append(e)
+for r, evs in by_rank.items():
+    evs.sort(key=lambda e: e["time_ns"])
+    held = {}
+    lives = {}
+    for e in evs:
+        f = e["fields"]
+        if e.get("event") == "ompi.mpi.communicator_freed":
+            cid = held.pop(f["handle"], None)
+            if cid is not None:
+                lives[cid] = lives.get(cid, 0) + 1
+        elif e.get("event") == "ompi.mpi.coll_complete":
+            held[f["comm"]] = f["cid"]
+            if f["flags"] & 1:
+                continue
+            f["life"] = lives.get(f["cid"], 0)
+            intra.append(f)
 groups = {}
 for f in intra:
     groups.setdefault((f["cid"], f["life"], f["seq"], f["comm_size"]), []).append(f)
