@@ -294,12 +294,60 @@ Test(ring_component, progress_returns_at_once_while_another_thread_drains)
 
     (void) listen_rec(ev, &r);
     raise_n(ev, 0, 0, 5);
-    cr_assert(ompi_evt_base_kit_test_hold_token(true));
+    cr_assert(ompi_evt_base_kit_test_hold_token(true, false));
     cr_expect_eq(ring_test_progress(), 0);
     cr_expect_eq(atomic_load(&r.n), 0);
-    (void) ompi_evt_base_kit_test_hold_token(false);
+    (void) ompi_evt_base_kit_test_hold_token(false, false);
     ring_test_drain();
     cr_expect_eq(atomic_load(&r.n), 5);
+}
+
+Test(ring_component, drain_point_leaves_records_to_a_drain_running_a_callback)
+{
+    static rec_t r;
+    mca_base_event_t *ev = ring_test_event("held_user", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+
+    (void) listen_rec(ev, &r);
+    raise_n(ev, 0, 0, 5);
+    cr_assert(ompi_evt_base_kit_test_hold_token(true, true));
+    cr_expect_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(atomic_load(&r.n), 0, "never waits for a drain running user code");
+    (void) ompi_evt_base_kit_test_hold_token(false, false);
+    cr_expect_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(atomic_load(&r.n), 5);
+}
+
+static atomic_int flusher_done;
+static void *flusher(void *arg)
+{
+    (void) arg;
+    (void) mca_base_event_flush();
+    atomic_store(&flusher_done, 1);
+    return NULL;
+}
+
+/* A drain on another thread that serves a weaker context (the timer's, one
+ * inside opal_progress) leaves records only a NONE drain may dispatch: a
+ * drain point that returned while it held the token would return with
+ * them pending. It waits while that drain runs only the kit's code. */
+Test(ring_component, drain_point_waits_for_a_drain_running_no_user_code)
+{
+    static rec_t r;
+    mca_base_event_t *ev = ring_test_event("held_kit", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    pthread_t t;
+
+    (void) listen_rec(ev, &r);
+    raise_n(ev, 0, 0, 5);
+    atomic_store(&flusher_done, 0);
+    cr_assert(ompi_evt_base_kit_test_hold_token(true, false));
+    cr_assert_eq(pthread_create(&t, NULL, flusher, NULL), 0);
+    usleep(50000);
+    cr_expect_eq(atomic_load(&flusher_done), 0, "the drain point waits for the holder");
+    cr_expect_eq(atomic_load(&r.n), 0);
+    (void) ompi_evt_base_kit_test_hold_token(false, false);
+    cr_assert_eq(pthread_join(t, NULL), 0);
+    cr_expect_eq(atomic_load(&flusher_done), 1);
+    cr_expect_eq(atomic_load(&r.n), 5, "delivered by the drain point once the holder let go");
 }
 
 static mca_base_event_t *pool_ev;

@@ -44,10 +44,12 @@ typedef struct mca_base_event_delivery_t {
      *  it): no user code, no lock. */
     int (*deliver)(const mca_base_event_record_t *record, mca_base_event_cb_safety_t context);
     /** A drain point: dispatch what is pending now, in @p context (the
-     *  safety level the calling context requires). Never waits for a drain
-     *  running on another thread (it delivers those records itself) and
-     *  returns at once on the thread that is draining. NULL: nothing is
-     *  ever pending. Context: ANY, TOOL, PROGRESS. */
+     *  safety level the calling context requires). A drain on another
+     *  thread is waited for only while it runs no user code (then this one
+     *  dispatches what it left); one running user code is never waited
+     *  for (it and the next drain point deliver those records). Returns at
+     *  once on the thread that is draining. NULL: nothing is ever pending.
+     *  Context: ANY, TOOL, PROGRESS. */
     int (*flush)(mca_base_event_cb_safety_t context);
     uint32_t flags;
     /** A registration is being freed: count the pending records (captured,
@@ -181,8 +183,8 @@ OPAL_DECLSPEC mca_base_event_t *mca_base_event_lookup(uint32_t index);
 
 /** A drain point in context NONE: producer sinks, then the delivery's
  *  flush, then the pending drop reports. Never waits for a drain running
- *  on another thread. Context: ANY, TOOL (the engine calls it at its own
- *  drain points). */
+ *  user code on another thread. Context: ANY, TOOL (the engine calls it at
+ *  its own drain points). */
 OPAL_DECLSPEC int mca_base_event_flush(void);
 /** The same in the safety level @p context requires (opal_progress runs
  *  MPI_RESTRICTED drains, a timer thread THREAD_SAFE ones). */

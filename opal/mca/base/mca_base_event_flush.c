@@ -12,8 +12,8 @@
  * instances are raised), the delivery's flush (records it holds are
  * dispatched in the caller's context), the pending drop reports, and the
  * reclamation of what waits for its grace period (free callbacks). It never
- * waits for a drain running on another thread, and re-entry on one thread
- * (a callback reaching a drain point) returns at once.
+ * waits for a drain running user code on another thread, and re-entry on
+ * one thread (a callback reaching a drain point) returns at once.
  *
  * Where drain points are: MPI_T_source_get_timestamp and MPI_T_finalize
  * (context NONE), the start of MPI_Finalize and the return of the MPI calls

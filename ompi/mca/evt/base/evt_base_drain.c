@@ -214,8 +214,12 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
             ompi_evt_ring_spsc_consume(&ring->buf, hdr);
         }
         if (local) {
+            /* relaxed: read by a waiting drain point as a hint, rechecked
+             * at each of its retries */
+            atomic_store_explicit(&k->token_user, 1, memory_order_relaxed);
             /* the decoded record is ours: no copy */
             (void) mca_base_event_dispatch_owned(&record, context);
+            atomic_store_explicit(&k->token_user, 0, memory_order_relaxed);
         }
         ++done;
         if (OPAL_UNLIKELY(fork_gen
@@ -315,7 +319,11 @@ static long drain_locked(mca_base_event_cb_safety_t context, long budget, bool f
         }
         ompi_evt_kit_module_exit();
     }
+    /* the withdraws take the engine's mutex and tell producers: a drain
+     * point must not wait for them (its thread may hold what they need) */
+    atomic_store_explicit(&ompi_evt_kit.token_user, 1, memory_order_relaxed);
     mca_base_event_withdraw_pending(ompi_evt_kit_count_pending, pool);
+    atomic_store_explicit(&ompi_evt_kit.token_user, 0, memory_order_relaxed);
     return done;
 }
 
@@ -353,10 +361,22 @@ static bool kit_pending(const evt_kit_pool_t *pool, mca_base_event_cb_safety_t c
 /* Context: ANY, TOOL, PROGRESS (the engine's drain point). */
 int ompi_evt_base_kit_flush(mca_base_event_cb_safety_t context)
 {
-    if (ompi_evt_kit_draining_tls || !ompi_evt_kit_token_try()) {
-        /* a callback of our own drain, or another thread drains (and
-         * delivers what is pending): never wait */
-        return OMPI_SUCCESS;
+    if (ompi_evt_kit_draining_tls) {
+        return OMPI_SUCCESS; /* a callback of our own drain */
+    }
+    /* Another thread's drain (the timer's, one inside opal_progress) may
+     * serve a weaker context than ours and leave our records, or may have
+     * taken its look at the rings before our last raise: wait for it while
+     * it runs only the kit's and the module's code (bounded, no user code,
+     * no lock of ours), so that what was raised before a drain point is
+     * delivered when it returns. A holder running user code is never waited
+     * for: the records are left to it and to the next drain point. */
+    while (!ompi_evt_kit_token_try()) {
+        /* relaxed: a hint, read again at every retry */
+        if (0 != atomic_load_explicit(&ompi_evt_kit.token_user, memory_order_relaxed)) {
+            return OMPI_SUCCESS;
+        }
+        sched_yield();
     }
     (void) drain_locked(context, -1, true);
     ompi_evt_kit_token_release();

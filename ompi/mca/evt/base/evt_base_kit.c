@@ -50,6 +50,7 @@ static void kit_atfork_child(void)
     if (!ompi_evt_kit_draining_tls) {
         /* held by a thread of the parent that does not exist here */
         atomic_store_explicit(&k->token, 0, memory_order_relaxed);
+        atomic_store_explicit(&k->token_user, 0, memory_order_relaxed);
     }
     atomic_store_explicit(&k->module_busy, 0, memory_order_relaxed);
     ompi_evt_base_kit_timer_atfork_child();
@@ -195,16 +196,22 @@ void ompi_evt_base_kit_test_stats(ompi_evt_kit_test_stats_t *stats)
     stats->blocked = atomic_load(&k->blocked);
 }
 
-bool ompi_evt_base_kit_test_hold_token(bool take)
+bool ompi_evt_base_kit_test_hold_token(bool take, bool user_code)
 {
     evt_kit_t *k = &ompi_evt_kit;
 
     if (take) {
         int expected = 0;
-        /* as ompi_evt_kit_token_try(), without marking this thread the drainer */
-        return atomic_compare_exchange_strong_explicit(&k->token, &expected, 1,
-                                                       memory_order_seq_cst, memory_order_relaxed);
+        /* as ompi_evt_kit_token_try(), without marking this thread the
+         * drainer */
+        if (!atomic_compare_exchange_strong_explicit(&k->token, &expected, 1, memory_order_seq_cst,
+                                                     memory_order_relaxed)) {
+            return false;
+        }
+        atomic_store_explicit(&k->token_user, user_code ? 1 : 0, memory_order_relaxed);
+        return true;
     }
+    atomic_store_explicit(&k->token_user, 0, memory_order_relaxed);
     atomic_store_explicit(&k->token, 0, memory_order_seq_cst);
     return true;
 }

@@ -233,9 +233,11 @@ typedef struct ompi_evt_kit_test_stats_t {
     int rings_owned;               /**< OWNED */
 } ompi_evt_kit_test_stats_t;
 OMPI_DECLSPEC void ompi_evt_base_kit_test_stats(ompi_evt_kit_test_stats_t *stats);
-/** Take (true) or drop (false) the drain token as if another thread drained.
+/** Take (true) or drop (false) the drain token as if another thread
+ *  drained: running a callback (@p user_code: a drain point does not wait
+ *  for it) or the kit's own code (a drain point waits for it).
  *  @retval true  done (take: the token was free) */
-OMPI_DECLSPEC bool ompi_evt_base_kit_test_hold_token(bool take);
+OMPI_DECLSPEC bool ompi_evt_base_kit_test_hold_token(bool take, bool user_code);
 /** Forget this thread's ring (as if the thread exited): releases it. */
 OMPI_DECLSPEC void ompi_evt_base_kit_test_thread_exit(void);
 

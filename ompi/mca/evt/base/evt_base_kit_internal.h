@@ -91,6 +91,11 @@ typedef struct evt_kit_t {
     bool key_signal_safe;
     /** The drain token (0 free, 1 held) and its statistics. */
     atomic_int token;
+    /** The token's holder may be running user code (it dispatches a
+     *  record or completes withdraws): a drain point that finds the token
+     *  held waits for the holder only while this is 0. Written by the
+     *  holder only. */
+    atomic_int token_user;
     atomic_ulong drained, drains_skipped, blocked;
     /** A restricted drain (opal_progress, the timer) left records for a
      *  drain in context NONE: the next return of a wrapped MPI call drains

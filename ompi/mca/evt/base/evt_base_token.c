@@ -9,8 +9,10 @@
  * @file
  *
  * The kit's drain token and module sections. One drainer at a time holds
- * the token; nobody waits for it (evt_base_kit.h): a drain point that finds
- * it held returns (the holder delivers those records), a withdraw that
+ * the token; nobody waits for it while its holder may run user code
+ * (token_user): a drain point that finds it held then returns (the holder
+ * and the next drain point deliver those records), otherwise it waits for
+ * the holder's bounded kit and module work and drains; a withdraw that
  * finds it held leaves the registration to the holder, and a close that
  * finds it held leaves the pool to the holder (the orphan), which releases
  * it as it lets the token go. The drainer calls the module only inside a

@@ -494,8 +494,9 @@ static void pmix_finish(bool attached)
     ompi_evt_pmix_clock_release(&pm.clock);
     if (attached) {
         /* The drain point before this notice returns at once when another
-         * thread (the kit's timer) holds the drain token: records raised
-         * before MPI_Finalize may still be in the rings. The FINAL batch
+         * thread (the kit's timer) holds the drain token and runs a
+         * callback: records raised before MPI_Finalize may still be in the
+         * rings. The FINAL batch
          * must come after them: wait while drains make progress (the
          * timer's), giving up after a second (or four flush intervals, if
          * longer) without any, and at the finalize timeout. Records only a context-NONE drain may
