@@ -75,6 +75,11 @@ app() {
     else
         fail "$name: stdout: expected the plain run's, got a difference:"
         diff "$d/plain.cmp" "$d/rec.cmp" | head -10 | sed 's/^/    /'
+        # what the recorded job said, to tell a rank that ended early from
+        # output lost on its way out
+        echo "    the recorded run's stderr (last lines), and the oracle's counts:"
+        tail -20 "$d/rec.err" | sed 's/^/    /'
+        ls -l "$d/oracle" | sed 's/^/    /'
     fi
     [ -f "$d/rec/events.jsonl" ] || { fail "$name: no outputs"; return; }
     "$py" "$check" "$d/rec" "$d/oracle" "$np" >"$d/check.txt" 2>&1
