@@ -50,20 +50,32 @@ app() {
     # loaded as in any job of this build): one that dies of a signal (seen
     # once in about 45 two-node mpi4py runs, a segfault not reproduced
     # since) is run again, and said with its stderr, so it stays visible.
-    for try in 1 2 3; do
-        t0=$(now)
-        timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" >"$d/plain.out" 2>"$d/plain.err"
-        prc=$?
-        t1=$(now)
-        [ "$prc" -gt 128 ] || break
-        echo "note: $name: the plain run died with status $prc; running it again"
-        sed 's/^/    /' "$d/plain.err" | tail -5
+    # A pair where either run failed the program's own self-check is run
+    # again too, and said: OpenCoarrays' Burgers solver fails its assertion
+    # on its own ("Test failed: right half not concave up", then MPI_Abort
+    # with error code 0) in 2 of 40 runs with Debian's Open MPI alone,
+    # nothing of ours loaded, -np 4 on 2 cores.
+    for pair in 1 2 3; do
+        for try in 1 2 3; do
+            t0=$(now)
+            timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" >"$d/plain.out" 2>"$d/plain.err"
+            prc=$?
+            t1=$(now)
+            [ "$prc" -gt 128 ] || break
+            echo "note: $name: the plain run died with status $prc; running it again"
+            sed 's/^/    /' "$d/plain.err" | tail -5
+        done
+        rm -rf "$d/rec" "$d/oracle"
+        mkdir -p "$d/oracle"
+        timeout 300 "$rec" -o "$d/rec" -- "$mpirun" -np "$np" --oversubscribe \
+            -x LD_PRELOAD="$oracle" -x EVT_ORACLE_DIR="$d/oracle" "$@" \
+            >"$d/rec.out" 2>"$d/rec.err"
+        rrc=$?
+        t2=$(now)
+        own=$(grep -h -m1 'Assertion failed with message' "$d/plain.err" "$d/rec.err" | head -1)
+        [ -n "$own" ] || break
+        echo "note: $name: the program's own check failed ($own); running the pair again"
     done
-    timeout 300 "$rec" -o "$d/rec" -- "$mpirun" -np "$np" --oversubscribe \
-        -x LD_PRELOAD="$oracle" -x EVT_ORACLE_DIR="$d/oracle" "$@" \
-        >"$d/rec.out" 2>"$d/rec.err"
-    rrc=$?
-    t2=$(now)
     echo "time: $name: plain $(secs "$t0" "$t1") s, recorded with outputs $(secs "$t1" "$t2") s"
     [ "$prc" -eq "$rrc" ] && pass "$name: exit status ($rrc)" ||
         { fail "$name: exit status: expected $prc got $rrc"; sed 's/^/    /' "$d/rec.err" | tail -20; }
