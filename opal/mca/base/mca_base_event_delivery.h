@@ -176,6 +176,10 @@ OPAL_DECLSPEC void mca_base_event_withdraw_pending(
     uint64_t (*count)(bool (*match)(const mca_base_event_record_t *record, void *arg), void *arg,
                       void *ctx),
     void *ctx);
+/** Some withdraw waits for mca_base_event_withdraw_pending() (a hint: one
+ *  that starts waiting right after is seen by the next drain). Lock-free.
+ *  Context: any. */
+OPAL_DECLSPEC bool mca_base_event_withdraws_waiting(void);
 
 /** The fast event lookup for drains (records carry the event's index):
  *  lock-free; NULL for an index not registered. Context: any, SIGNAL. */

@@ -439,6 +439,13 @@ int mca_base_event_handle_free(mca_base_event_registration_t *registration, void
     return handle_free(registration, user_data, free_cb, false);
 }
 
+/* Context: any. */
+bool mca_base_event_withdraws_waiting(void)
+{
+    /* relaxed: a hint; withdraw_pending() loads it again with acquire */
+    return atomic_load_explicit(&withdraw_waiting, memory_order_relaxed);
+}
+
 /* Context: PROGRESS, ANY (the drainer, its token held). */
 void mca_base_event_withdraw_pending(
     uint64_t (*count)(bool (*match)(const mca_base_event_record_t *, void *), void *, void *),

@@ -319,11 +319,14 @@ static long drain_locked(mca_base_event_cb_safety_t context, long budget, bool f
         }
         ompi_evt_kit_module_exit();
     }
-    /* the withdraws take the engine's mutex and tell producers: a drain
-     * point must not wait for them (its thread may hold what they need) */
-    atomic_store_explicit(&ompi_evt_kit.token_user, 1, memory_order_relaxed);
-    mca_base_event_withdraw_pending(ompi_evt_kit_count_pending, pool);
-    atomic_store_explicit(&ompi_evt_kit.token_user, 0, memory_order_relaxed);
+    if (mca_base_event_withdraws_waiting()) {
+        /* the withdraws take the engine's mutex and tell producers: a
+         * drain point must not wait for them (its thread may hold what
+         * they need) */
+        atomic_store_explicit(&ompi_evt_kit.token_user, 1, memory_order_relaxed);
+        mca_base_event_withdraw_pending(ompi_evt_kit_count_pending, pool);
+        atomic_store_explicit(&ompi_evt_kit.token_user, 0, memory_order_relaxed);
+    }
     return done;
 }
 
