@@ -23,8 +23,8 @@
 #include <stdlib.h>
 
 #include "../unit/test_ring_common.h"
-#include "test/evt_test_check.h"
 #include "opal/mca/base/mca_base_event_delivery.h"
+#include "test/evt_test_check.h"
 
 #define EVT_TSAN_DIVISOR (EVT_TEST_UNDER_TSAN ? 20 : 1)
 
@@ -118,8 +118,8 @@ int main(int argc, char **argv)
            "%ld + %ld; delivered %ld + %ld + %ld, dropped %ld; rounds returning with records "
            "pending %ld (first: %ld)\n",
            rounds, total, atomic_load(&raised[0]), atomic_load(&raised[1]),
-           atomic_load(&delivered[0]), atomic_load(&delivered[1]),
-           atomic_load(&delivered[CHECKER]), atomic_load(&dropped_n), late, first_late);
+           atomic_load(&delivered[0]), atomic_load(&delivered[1]), atomic_load(&delivered[CHECKER]),
+           atomic_load(&dropped_n), late, first_late);
     CHECK(0 == late, "every drain point delivered its thread's records before returning");
     {
         long r_all = 0, d_all = atomic_load(&dropped_n);
