@@ -16,8 +16,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "test_ring_common.h"
 #include "opal/mca/base/mca_base_event_delivery.h"
+#include "test_ring_common.h"
 
 /* The smallest ring the component takes, and how many records of a 16-byte
  * payload it holds: 32-byte record header + 16-byte payload + 8-byte ring
@@ -34,15 +34,15 @@ typedef struct {
     uint64_t who[MAXREC];
     opal_count_t ts[MAXREC];
     mca_base_event_registration_t *self;
-    int free_on;      /* free own handle at this delivery (1-based), 0 never */
-    int reenter;      /* call progress and flush from the callback */
+    int free_on; /* free own handle at this delivery (1-based), 0 never */
+    int reenter; /* call progress and flush from the callback */
     int reenter_progress_rc;
     atomic_int freed_cb;
-    int free_with_cb;          /* handle_free with rec_freed as free callback */
-    long dropped_at_free;      /* r->dropped when the free callback ran */
-    int safety;                /* callback level (listen_rec_at) */
-    atomic_int wrong_context;  /* callbacks seen in another context */
-    atomic_int on_main;        /* callbacks run on the main thread */
+    int free_with_cb;         /* handle_free with rec_freed as free callback */
+    long dropped_at_free;     /* r->dropped when the free callback ran */
+    int safety;               /* callback level (listen_rec_at) */
+    atomic_int wrong_context; /* callbacks seen in another context */
+    atomic_int on_main;       /* callbacks run on the main thread */
 } rec_t;
 
 static pthread_t main_thread;
@@ -500,8 +500,7 @@ Test(ring_component, raises_from_sigalrm_counts_exact, .init = NULL)
     cr_log_info("signal raises %ld: delivered %ld, dropped %ld (nested %lu); main %ld: "
                 "delivered %ld dropped %ld",
                 (long) sig_raised, atomic_load(&rsig.n), atomic_load(&rsig.dropped),
-                st.dropped_nested, main_raised, atomic_load(&rmain.n),
-                atomic_load(&rmain.dropped));
+                st.dropped_nested, main_raised, atomic_load(&rmain.n), atomic_load(&rmain.dropped));
 }
 
 /* ---- a callback frees its own handle during a drain ----
@@ -594,6 +593,59 @@ static void setup_timer(void)
     cr_assert_eq(ring_test_start(1 << 20, 8, -1), 0);
 }
 
+/* recursive: the drain point's own drain runs the callback on the thread
+ * that holds it */
+static pthread_mutex_t tool_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static atomic_long locked_cb_n;
+static void locked_cb(mca_base_event_record_t *inst, mca_base_event_registration_t *reg,
+                      mca_base_event_cb_safety_t safety, void *ud)
+{
+    (void) pthread_mutex_lock(&tool_lock);
+    atomic_fetch_add(&locked_cb_n, 1);
+    (void) pthread_mutex_unlock(&tool_lock);
+}
+
+/* A tool holds its own lock around MPI_T_source_get_timestamp (a drain
+ * point) while its THREAD_SAFE callback, run by the timer, takes that
+ * lock: the drain point may wait for the timer's drain only while it runs
+ * no callback, so it returns (a wait on the callback would deadlock: the
+ * test's timeout). Every record is delivered, by one drain or the other. */
+Test(ring_component, drain_point_under_the_tools_lock_while_the_timer_runs_its_callback,
+     .init = setup_timer, .timeout = 60)
+{
+    mca_base_event_t *ev = ring_test_event("tool_lock", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    mca_base_event_registration_t *h = NULL;
+    long raised = 0, waited_ms = 0;
+
+    atomic_store(&locked_cb_n, 0);
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE, NULL,
+                                                  NULL, locked_cb),
+                 OPAL_SUCCESS);
+    for (int round = 0; round < 100; ++round) {
+        (void) pthread_mutex_lock(&tool_lock);
+        raise_n(ev, 0, (uint64_t) raised, 5);
+        raised += 5;
+        /* longer than the timer's period (2 ms): its drain takes the
+         * records and blocks in the callback on our lock */
+        usleep(3000);
+        for (int i = 0; i < 5; ++i) {
+            (void) mca_base_event_flush();
+        }
+        (void) pthread_mutex_unlock(&tool_lock);
+    }
+    (void) pthread_mutex_lock(&tool_lock);
+    (void) mca_base_event_flush();
+    (void) pthread_mutex_unlock(&tool_lock);
+    while (atomic_load(&locked_cb_n) < raised && waited_ms < 10000) {
+        (void) mca_base_event_flush();
+        usleep(1000);
+        ++waited_ms;
+    }
+    cr_expect_eq(atomic_load(&locked_cb_n), raised, "every record delivered (%ld of %ld)",
+                 atomic_load(&locked_cb_n), raised);
+}
+
 /* A process raises, then makes no MPI/MPI_T call: the timer delivers to the
  * THREAD_SAFE registration from its own thread; the NONE-only
  * registration's records stay queued (not dropped) and arrive at the next
@@ -621,8 +673,7 @@ Test(ring_component, drain_timer_serves_thread_safe_and_keeps_the_rest, .init = 
         ++waited_ms;
     }
     usleep(20000); /* ten more timer periods: nothing else may arrive */
-    cr_expect_eq(atomic_load(&ts.n), 70, "timer delivered 30 + 40 (got %ld)",
-                 atomic_load(&ts.n));
+    cr_expect_eq(atomic_load(&ts.n), 70, "timer delivered 30 + 40 (got %ld)", atomic_load(&ts.n));
     cr_expect_eq(atomic_load(&ts.on_main), 0, "timer callbacks run on the progress thread");
     cr_expect_eq(atomic_load(&ts.wrong_context), 0);
     cr_expect_eq(atomic_load(&none.n), 0, "NONE-only callbacks never run from the timer");
