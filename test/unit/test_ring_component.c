@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "opal/mca/base/mca_base_event_delivery.h"
+#include "opal/mca/base/mca_base_event_test.h"
 #include "test_ring_common.h"
 
 /* The smallest ring the component takes, and how many records of a 16-byte
@@ -644,6 +645,102 @@ Test(ring_component, drain_point_under_the_tools_lock_while_the_timer_runs_its_c
     }
     cr_expect_eq(atomic_load(&locked_cb_n), raised, "every record delivered (%ld of %ld)",
                  atomic_load(&locked_cb_n), raised);
+}
+
+static mca_base_event_t *busy_ev;
+static atomic_int busy_stop, busy_started;
+static mca_base_event_registration_t *busy_regs[200];
+static atomic_long free_cb_n;
+static void locked_free_cb(mca_base_event_registration_t *reg, mca_base_event_cb_safety_t s,
+                           void *ud)
+{
+    (void) pthread_mutex_lock(&tool_lock);
+    atomic_fetch_add(&free_cb_n, 1);
+    (void) pthread_mutex_unlock(&tool_lock);
+}
+
+/* Keeps a read-side section open most of the time and leaves it without
+ * reclaiming (as a raise into a full ring does): freed registrations wait
+ * for a later reader's exit to be reclaimed. */
+static void *busy_reader(void *arg)
+{
+    ring_test_payload_t p = {0, 0};
+    mca_base_event_record_t r;
+
+    (void) arg;
+    memset(&r, 0, sizeof(r));
+    r.event = busy_ev;
+    r.source = busy_ev->source;
+    r.data = &p;
+    while (!atomic_load(&busy_stop)) {
+        mca_base_event_count_dropped(&r);
+        atomic_store(&busy_started, 1);
+    }
+    return NULL;
+}
+
+/* A free callback that takes the tool's lock, reclaimed by whichever
+ * reader section ends next: that must never be inside the timer's drain
+ * while it holds the token unflagged, or a drain point called under the
+ * tool's lock waits for it for ever (the test's timeout). */
+Test(ring_component, drain_point_under_the_tools_lock_while_a_free_callback_waits_for_it,
+     .init = setup_timer, .timeout = 60)
+{
+    mca_base_event_t *ev = ring_test_event("free_lock", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    mca_base_event_registration_t *h = NULL, *none = NULL;
+    pthread_t t;
+    int pending = 0, rounds = 0;
+
+    busy_ev = ring_test_event("free_lock_busy", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    /* many registrations: the busy reader's section (a drop charged to
+     * each) is long */
+    for (int i = 0; i < 200; ++i) {
+        cr_assert_eq(mca_base_event_handle_alloc(busy_ev, NULL, NULL, &busy_regs[i]), OPAL_SUCCESS);
+        cr_assert_eq(mca_base_event_register_callback(busy_regs[i], MCA_BASE_EVENT_CB_REQUIRE_NONE,
+                                                      NULL, NULL, locked_cb),
+                     OPAL_SUCCESS);
+    }
+    atomic_store(&busy_stop, 0);
+    atomic_store(&busy_started, 0);
+    atomic_store(&free_cb_n, 0);
+    atomic_store(&locked_cb_n, 0);
+    /* a NONE-only registration: the timer asks can_serve() of these records */
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &none), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(none, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                  locked_cb),
+                 OPAL_SUCCESS);
+    cr_assert_eq(pthread_create(&t, NULL, busy_reader, NULL), 0);
+    while (!atomic_load(&busy_started)) {
+        sched_yield();
+    }
+    /* until 20 frees had to wait for a grace period (most are reclaimed at
+     * once, when the reader is between two sections) */
+    for (int round = 0; pending < 20 && round < 20000; ++round, ++rounds) {
+        cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+        cr_assert_eq(mca_base_event_register_callback(h, MCA_BASE_EVENT_CB_REQUIRE_THREAD_SAFE,
+                                                      NULL, NULL, locked_cb),
+                     OPAL_SUCCESS);
+        cr_assert_eq(mca_base_event_handle_free(h, NULL, locked_free_cb), OPAL_SUCCESS);
+        if (0 == mca_base_event_test_retired_count()) {
+            continue; /* reclaimed at once */
+        }
+        ++pending;
+        (void) pthread_mutex_lock(&tool_lock);
+        raise_n(ev, 0, (uint64_t) round, 3);
+        usleep(3000); /* longer than the timer's period: its drain runs */
+        (void) mca_base_event_flush();
+        (void) pthread_mutex_unlock(&tool_lock);
+        (void) mca_base_event_flush();
+    }
+    atomic_store(&busy_stop, 1);
+    cr_assert_eq(pthread_join(t, NULL), 0);
+    (void) mca_base_event_flush();
+    cr_assert_eq(mca_base_event_handle_free(none, NULL, NULL), OPAL_SUCCESS);
+    (void) mca_base_event_flush();
+    /* the scenario happened (each such round could have deadlocked) */
+    cr_expect_gt(pending, 0, "frees that waited for a grace period: %d of %d", pending, rounds);
+    cr_expect_eq(atomic_load(&free_cb_n), rounds, "every free callback ran (%ld of %d)",
+                 atomic_load(&free_cb_n), rounds);
 }
 
 /* A process raises, then makes no MPI/MPI_T call: the timer delivers to the

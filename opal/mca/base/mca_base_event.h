@@ -195,8 +195,9 @@ OPAL_DECLSPEC int mca_base_event_source_get_count(void);
 /**
  * Ad-hoc timestamp of a source. A drain point (mca_base_event_flush()):
  * pending records and producer sinks are delivered first, in this thread
- * (callbacks may run here), unless a drain runs on another thread; then
- * the source's clock is read.
+ * (callbacks may run here), except those a drain on another thread is
+ * delivering while it runs a callback (never waited for); then the
+ * source's clock is read.
  *
  * @retval OPAL_SUCCESS  *timestamp set
  * @retval OPAL_ERR_NOT_FOUND  bad index;  OPAL_ERR_BAD_PARAM  NULL pointer

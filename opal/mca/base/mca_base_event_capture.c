@@ -152,7 +152,8 @@ static int __attribute__((noinline)) raise_finish(mca_base_event_record_t *recor
 
     if (OPAL_UNLIKELY(0 != (event->flags & MCA_BASE_EVENT_FLAG_SYNCHRONOUS))) {
         /* Dispatched at the raise whatever the delivery, after what is
-         * pending (unless another thread is draining it right now). A
+         * pending (except what another thread's drain delivers while it
+         * runs a callback). A
          * signal context cannot do either. */
         if (MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE <= safety) {
             mca_base_event_count_dropped(record);

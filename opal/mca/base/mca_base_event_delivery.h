@@ -129,7 +129,8 @@ OPAL_DECLSPEC int mca_base_event_dispatch_owned(mca_base_event_record_t *record,
  *  @p context (a callback registered only at MPI_T_CB_REQUIRE_NONE, and a
  *  drain inside opal_progress or on a timer thread): a deferred delivery
  *  then keeps the record for a drain in a context that serves it, instead
- *  of having it counted as dropped. Context: ANY, PROGRESS. Locks: none. */
+ *  of having it counted as dropped. Runs no user code (it never
+ *  reclaims). Context: ANY, PROGRESS. Locks: none. */
 OPAL_DECLSPEC bool mca_base_event_can_serve(const mca_base_event_record_t *record,
                                             mca_base_event_cb_safety_t context);
 

@@ -134,7 +134,11 @@ bool mca_base_event_can_serve(const mca_base_event_record_t *record,
             ok = false;
         }
     }
-    mca_base_event_reader_exit(rec, context);
+    /* leave without reclaiming (as in SIGNAL context): the caller is a
+     * drain holding its token, and a reclaim runs free callbacks and
+     * dropped handlers, user code a drain point on another thread must not
+     * wait for; the drain's end reclaims (mca_base_event_drain_end()) */
+    mca_base_event_reader_exit(rec, MCA_BASE_EVENT_CB_REQUIRE_ASYNC_SIGNAL_SAFE);
     return ok;
 }
 

@@ -140,7 +140,9 @@ void ompi_evt_base_kit_close(void)
     atomic_fetch_add_explicit(&k->generation, 1, memory_order_relaxed);
     if (NULL != pool) {
         if (!ompi_evt_kit_draining_tls && ompi_evt_kit_token_try()) {
-            /* withdraws that waited count what the pool still holds */
+            /* withdraws that waited count what the pool still holds (the
+             * engine's mutex, producers told: not to be waited for) */
+            atomic_store_explicit(&k->token_user, 1, memory_order_relaxed);
             mca_base_event_withdraw_pending(ompi_evt_kit_count_pending, pool);
             ompi_evt_kit_pool_release(pool);
             ompi_evt_kit_token_release();

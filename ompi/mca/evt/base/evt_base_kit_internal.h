@@ -91,10 +91,11 @@ typedef struct evt_kit_t {
     bool key_signal_safe;
     /** The drain token (0 free, 1 held) and its statistics. */
     atomic_int token;
-    /** The token's holder may be running user code (it dispatches a
-     *  record or completes withdraws): a drain point that finds the token
-     *  held waits for the holder only while this is 0. Written by the
-     *  holder only. */
+    /** The token's holder may run user code or block (a drain dispatching
+     *  a record; a withdraw, the close or a drain completing withdraws,
+     *  which take the engine's mutex and tell producers): a drain point
+     *  that finds the token held waits for the holder only while this is
+     *  0. Written by the holder only; cleared as the token is let go. */
     atomic_int token_user;
     atomic_ulong drained, drains_skipped, blocked;
     /** A restricted drain (opal_progress, the timer) left records for a

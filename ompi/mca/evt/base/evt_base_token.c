@@ -79,6 +79,9 @@ void ompi_evt_kit_token_release(void)
     assert(0 != atomic_load_explicit(&k->token, memory_order_relaxed));
     release_orphan();
     ompi_evt_kit_draining_tls = false;
+    /* relaxed: the next holder starts flagged as running no user code (a
+     * waiting drain point rereads it at every retry) */
+    atomic_store_explicit(&k->token_user, 0, memory_order_relaxed);
     /* seq_cst: pairs with the exchange in ompi_evt_kit_token_try() (release of the
      * consumer positions) and with the orphan check below against a close
      * on another thread (the Dekker pair: it publishes the orphan, then

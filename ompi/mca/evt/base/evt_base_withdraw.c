@@ -39,6 +39,9 @@ int ompi_evt_base_kit_withdraw(void (*remove)(void *arg, uint64_t count),
     if (!ompi_evt_kit_token_try()) {
         return OPAL_ERR_WOULD_BLOCK; /* that drain completes it */
     }
+    /* remove() takes the engine's mutex and tells producers: a drain point
+     * must not wait for it (its thread may hold what they need) */
+    atomic_store_explicit(&ompi_evt_kit.token_user, 1, memory_order_relaxed);
     pool = atomic_load_explicit(&ompi_evt_kit.pool, memory_order_acquire);
     remove(arg, ompi_evt_kit_count_pending(match, arg, pool));
     ompi_evt_kit_token_release();
