@@ -272,3 +272,86 @@ Test(ring_buf, layout_keeps_sides_apart)
     cr_expect_geq(offsetof(ompi_evt_ring_spsc_t, g) - offsetof(ompi_evt_ring_spsc_t, c),
                   OMPI_EVT_CACHE_LINE);
 }
+
+/* pass(): a consumer that has nothing to do with the records steps over
+ * every one up to its snapshot, and only those. */
+Test(ring_buf, pass_steps_over_the_snapshot_only)
+{
+    ompi_evt_ring_spsc_t *ring = make_ring(256, UINT_MAX - 63);
+    uint64_t v, out;
+    int n = 0;
+
+    for (v = 0; v < 10; ++v) {
+        cr_assert(ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER));
+    }
+    cr_assert_eq(ompi_evt_ring_spsc_refresh(ring), 160);
+    /* committed after the snapshot: not passed */
+    v = 10;
+    cr_assert(ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER));
+    ompi_evt_ring_spsc_pass(ring);
+    cr_expect_eq(atomic_load(&ctl.c.head), UINT_MAX - 63 + 160, "head released up to the snapshot");
+    cr_assert_eq(pop(ring, &out, sizeof(out)), 8);
+    cr_expect_eq(out, 10, "the record after the snapshot is still there");
+    cr_expect_eq(pop(ring, &out, sizeof(out)), -1);
+    /* the producer has the whole ring again */
+    while (ompi_evt_ring_spsc_push(ring, &v, sizeof(v), OMPI_EVT_RING_KIND_USER)) {
+        ++n;
+    }
+    cr_expect_eq(n, 256 / 16);
+}
+
+static void count_evicted(const ompi_evt_ring_hdr_t *hdr, void *arg)
+{
+    (void) hdr;
+    ++*(int *) arg;
+}
+
+/* The producer of an overwrite ring as the kit's raise uses it. */
+static void push_overwrite(ompi_evt_ring_spsc_t *ring, uint64_t v, int *evicted)
+{
+    void *p = ompi_evt_ring_spsc_reserve(ring, sizeof(v), OMPI_EVT_RING_KIND_USER);
+
+    if (NULL == p) {
+        cr_assert(ompi_evt_ring_spsc_evict(ring, sizeof(v), count_evicted, evicted));
+        p = ompi_evt_ring_spsc_reserve(ring, sizeof(v), OMPI_EVT_RING_KIND_USER);
+    }
+    cr_assert_not_null(p);
+    memcpy(p, &v, sizeof(v));
+    ompi_evt_ring_spsc_commit(ring);
+}
+
+/* Overwrite mode: pass() claims the snapshot, so the producer's evictions
+ * after it take nothing from the consumer; and when the producer has
+ * already taken records past the snapshot, the consumer follows it. */
+Test(ring_buf, pass_in_overwrite_mode_claims_or_follows_the_producer)
+{
+    static ompi_evt_ring_spsc_t ring;
+    uint64_t v, out;
+    int evicted = 0;
+
+    cr_assert(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 256, 0, true));
+    for (v = 0; v < 10; ++v) {
+        push_overwrite(&ring, v, &evicted);
+    }
+    cr_assert_eq(ompi_evt_ring_spsc_refresh(&ring), 160);
+    ompi_evt_ring_spsc_pass(&ring);
+    cr_expect_eq(atomic_load(&ctl.c.head), 160, "claimed");
+    for (; v < 26; ++v) { /* fills the ring: evicts records 0..9 only */
+        push_overwrite(&ring, v, &evicted);
+    }
+    cr_expect_eq(evicted, 0, "every record evicted was the consumer's already");
+    /* snapshot, then the producer laps the ring past it */
+    cr_assert_gt(ompi_evt_ring_spsc_refresh(&ring), 0);
+    for (; v < 60; ++v) {
+        push_overwrite(&ring, v, &evicted);
+    }
+    cr_expect_gt(evicted, 0, "the producer took unread records");
+    ompi_evt_ring_spsc_pass(&ring);
+    cr_expect_eq(ring.c.pos, atomic_load(&ctl.c.head), "the consumer follows the producer's head");
+    cr_expect_gt((int) (ring.c.pos - ring.c.cached_tail), 0, "past the stale snapshot");
+    (void) ompi_evt_ring_spsc_refresh(&ring);
+    const ompi_evt_ring_hdr_t *hdr = ompi_evt_ring_spsc_peek(&ring);
+    cr_assert_not_null(hdr);
+    memcpy(&out, hdr + 1, sizeof(out));
+    cr_expect_eq(out, 60 - 256 / 16, "the oldest record the ring still holds is next");
+}

@@ -184,6 +184,70 @@ Test(ring_component, a_new_registration_gets_only_later_records)
     cr_expect_eq(b.seq[0], 10);
 }
 
+/* Records of an event nobody ever listened to are owed to no registration
+ * (a later one is newer than they are): a drain of a module that consumes
+ * nothing steps over a ring holding only such records without reading
+ * them, and still delivers every record of a listened event, in order,
+ * when both share the ring. (The producers' gate keeps such records out
+ * of this component's rings; a delivery that exports stores them, as evt/file
+ * does; mca_base_event_raise_internal() skips the gate.) */
+Test(ring_component, records_nobody_can_take_are_passed_unread)
+{
+    static rec_t r;
+    mca_base_event_t *quiet = ring_test_event("pass_quiet", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    mca_base_event_t *heard = ring_test_event("pass_heard", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    ompi_evt_kit_test_stats_t st;
+    unsigned long passed;
+
+    cr_assert_not_null(quiet);
+    cr_assert_not_null(heard);
+    for (uint64_t s = 0; s < 1000; ++s) {
+        ring_test_payload_t p = {s, 0};
+        cr_assert_eq(mca_base_event_raise_internal(quiet, NULL, NULL, &p,
+                                                   MCA_BASE_EVENT_CB_REQUIRE_NONE),
+                     OPAL_SUCCESS);
+    }
+    ring_test_drain();
+    ompi_evt_base_kit_test_stats(&st);
+    cr_expect_eq(st.stored, 1000);
+    cr_expect_eq(st.drained, 0, "no record was read one by one");
+    cr_expect_geq(st.passed, 1);
+    passed = st.passed;
+
+    /* both events in one ring: every record is walked, the heard ones are
+     * delivered */
+    (void) listen_rec(heard, &r);
+    for (uint64_t s = 0; s < 2000; ++s) {
+        ring_test_payload_t p = {s, 0};
+        cr_assert_eq(mca_base_event_raise_internal(0 == s % 2 ? quiet : heard, NULL, NULL, &p,
+                                                   MCA_BASE_EVENT_CB_REQUIRE_NONE),
+                     OPAL_SUCCESS);
+    }
+    ring_test_drain();
+    ompi_evt_base_kit_test_stats(&st);
+    cr_expect_eq(st.passed, passed, "a ring holding a record someone takes is walked");
+    cr_expect_eq(st.drained, 2000);
+    cr_assert_eq(atomic_load(&r.n), 1000);
+    for (int i = 0; i < 1000; ++i) {
+        cr_assert_eq(r.seq[i], (uint64_t) (2 * i + 1));
+    }
+
+    /* once the drain has taken the last heard record, quiet ones alone are
+     * passed again; a heard one raised after them is walked to */
+    for (uint64_t s = 0; s < 300; ++s) {
+        ring_test_payload_t p = {s, 1};
+        (void) mca_base_event_raise_internal(quiet, NULL, NULL, &p, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    }
+    ring_test_drain();
+    ompi_evt_base_kit_test_stats(&st);
+    cr_expect_eq(st.passed, passed + 1);
+    raise_n(heard, 0, 5000, 1);
+    ring_test_drain();
+    cr_expect_eq(atomic_load(&r.n), 1001);
+    cr_expect_eq(r.seq[1000], 5000);
+    cr_expect_eq(atomic_load(&r.dropped), 0);
+}
+
 Test(ring_component, async_signal_safe_raise_accepted)
 {
     static rec_t r;

@@ -149,9 +149,12 @@ typedef bool (*ompi_evt_base_module_exports_fn_t)(const mca_base_event_t *event)
 
 /**
  * One record of an exported event, in the drain's merged order, before it
- * is dispatched locally (records of events flagged synchronous arrive
- * flagged MCA_BASE_EVENT_RECORD_DISPATCHED: they were dispatched at the
- * raise). The record is valid only for the call: copy or encode it.
+ * is dispatched locally (records with nothing to dispatch locally arrive
+ * flagged MCA_BASE_EVENT_RECORD_DISPATCHED: events flagged synchronous,
+ * dispatched at the raise, and events that never had a registration). A
+ * module without this function lets the drain step over rings holding no
+ * record for a local registration without reading them. The record is
+ * valid only for the call: copy or encode it.
  * @retval OMPI_SUCCESS  taken
  * @retval OPAL_ERR_WOULD_BLOCK  not now (e.g. too much in flight): the
  *         record stays in its ring and the drain stops; it is offered again

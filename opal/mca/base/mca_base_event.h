@@ -239,6 +239,13 @@ typedef struct mca_base_event_t {
      *  process or are recorded): set under the engine mutex when a delivery
      *  is installed or the event registered; read relaxed by deliveries. */
     atomic_bool exported;
+    /** A registration was ever allocated for this event: set under the
+     *  engine mutex before the registration's epoch is published, never
+     *  cleared. A record captured while it was false is owed to no
+     *  registration (every later one has a newer epoch), so the raise
+     *  flags it MCA_BASE_EVENT_RECORD_DISPATCHED and a deferred delivery
+     *  has nothing to dispatch locally. */
+    atomic_bool listened;
     /** Element names (num_elements strings) given by the producer with
      *  mca_base_event_set_element_names(), or NULL. Published with a
      *  release store, read with mca_base_event_element_name(); set once,
@@ -357,9 +364,12 @@ typedef struct mca_base_event_record_t {
 
 /** Record flags. */
 enum {
-    /** Already dispatched to the local registrations (an event flagged
-     *  synchronous, handed to the delivery afterwards for export or
-     *  recording only): a deferred delivery must not dispatch it again. */
+    /** Nothing to dispatch to the local registrations: dispatched at the
+     *  raise (an event flagged synchronous, handed to the delivery
+     *  afterwards for export or recording only), or captured while its
+     *  event had never had a registration (no registration can take it).
+     *  A deferred delivery does not dispatch it, and no drop is charged
+     *  for it. */
     MCA_BASE_EVENT_RECORD_DISPATCHED = 0x1,
 };
 

@@ -222,6 +222,12 @@ raise_common(mca_base_event_t *event, mca_base_event_source_t *source, const voi
      * a record stamped with a registration's epoch is dispatched against a
      * snapshot at least as new as that registration. */
     record.epoch = atomic_load_explicit(&mca_base_event_reg_epoch, memory_order_acquire);
+    /* relaxed: set before the epoch just read was published (the acquire
+     * above sees it); an event nobody ever listened to owes this record
+     * to no registration, and the drain skips its local dispatch */
+    if (!atomic_load_explicit(&event->listened, memory_order_relaxed)) {
+        record.flags = MCA_BASE_EVENT_RECORD_DISPATCHED;
+    }
     if (OPAL_UNLIKELY(MCA_BASE_EVENT_MAX_DEPTH <= record.depth)) {
         record.timestamp = stamped ? timestamp : 0;
         mca_base_event_count_dropped(&record);

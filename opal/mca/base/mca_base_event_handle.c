@@ -165,6 +165,8 @@ int mca_base_event_handle_alloc(mca_base_event_t *event, const void *obj, opal_i
     }
     ev->regs = reg;
     ++live_regs;
+    /* relaxed: published by the release store of the epoch below */
+    atomic_store_explicit(&ev->super.listened, true, memory_order_relaxed);
     /* release: pairs with the acquire load at capture
      * (mca_base_event_raise_internal()); the registration is not in any
      * snapshot until it has a callback, so nothing else to order here. */

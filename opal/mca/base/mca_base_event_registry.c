@@ -249,6 +249,7 @@ int mca_base_event_register(const char *project, const char *framework, const ch
     atomic_init(&ev->super.regset, NULL);
     atomic_init(&ev->super.active, 0);
     atomic_init(&ev->super.exported, false);
+    atomic_init(&ev->super.listened, false);
     atomic_init(&ev->super.element_names, NULL);
     atomic_init(&ev->export_dropped, 0);
     /* an exporting delivery opens the gate of the events it exports, new

@@ -114,8 +114,16 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
     uint64_t tmp[OMPI_EVT_KIT_MAX_RECORD / sizeof(uint64_t) + 1];
     /* before any can_serve(): a change after this read is seen next time */
     uint64_t gen = mca_base_event_serve_generation();
+    const ompi_evt_base_module_t *m = ompi_evt_kit_module_enter();
+    /* a module that takes no record (its storage is the rings) leaves the
+     * drain only the local dispatch to do */
+    bool consumes = NULL != m && NULL != m->evtm_consume;
     int n = 0, high, j, best;
     long done = 0;
+
+    if (NULL != m) {
+        ompi_evt_kit_module_exit();
+    }
 
     if (MCA_BASE_EVENT_CB_REQUIRE_NONE == context) {
         /* relaxed: a hint; this drain serves what restricted ones left */
@@ -131,6 +139,15 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
         }
         /* acquire inside refresh(): pairs with the commit's release store */
         if (0 == ompi_evt_ring_spsc_refresh(&ring->buf)) {
+            continue;
+        }
+        /* relaxed: after refresh()'s acquire of tail, which the mark's
+         * store came before (for every record up to that tail) */
+        heads[n].local_mark = atomic_load_explicit(&ring->own.local_mark, memory_order_relaxed);
+        if (!consumes && heads[n].local_mark == ring->blocked.local_done) {
+            /* no record here is for anyone: over them in one move */
+            ompi_evt_ring_spsc_pass(&ring->buf);
+            atomic_fetch_add_explicit(&k->passed, 1, memory_order_relaxed);
             continue;
         }
         heads[n].hdr = ompi_evt_ring_spsc_peek(&ring->buf);
@@ -239,6 +256,11 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
             heads[best].timestamp = head_timestamp(heads[best].hdr);
         } else {
             ompi_evt_ring_spsc_release(&ring->buf);
+            if ((int) (ring->buf.c.pos - (uint32_t) heads[best].local_mark) >= 0) {
+                /* every record the mark counts is taken (a mark newer
+                 * than this drain's snapshot ends beyond it) */
+                ring->blocked.local_done = heads[best].local_mark;
+            }
             heads[best] = heads[--n];
         }
     }

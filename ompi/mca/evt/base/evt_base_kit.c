@@ -110,6 +110,7 @@ int ompi_evt_base_kit_open(const ompi_evt_base_module_t *module, const char *nam
     atomic_store_explicit(&k->drained, 0, memory_order_relaxed);
     atomic_store_explicit(&k->drains_skipped, 0, memory_order_relaxed);
     atomic_store_explicit(&k->blocked, 0, memory_order_relaxed);
+    atomic_store_explicit(&k->passed, 0, memory_order_relaxed);
     /* relaxed: published to raisers by the engine's seq_cst store of the
      * delivery, which comes after */
     atomic_fetch_add_explicit(&k->generation, 1, memory_order_relaxed);
@@ -196,6 +197,7 @@ void ompi_evt_base_kit_test_stats(ompi_evt_kit_test_stats_t *stats)
     stats->drained = atomic_load(&k->drained);
     stats->drains_skipped = atomic_load(&k->drains_skipped);
     stats->blocked = atomic_load(&k->blocked);
+    stats->passed = atomic_load(&k->passed);
 }
 
 bool ompi_evt_base_kit_test_hold_token(bool take, bool user_code)

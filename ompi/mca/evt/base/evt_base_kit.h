@@ -101,6 +101,14 @@ typedef struct ompi_evt_kit_ring_t {
          *  overwritten before dispatch. Written by the owner only; read
          *  (relaxed) by the statistics. */
         atomic_ulong stored, dropped_full, dropped_nested, overwritten;
+        /** The records some local registration may take (those not flagged
+         *  MCA_BASE_EVENT_RECORD_DISPATCHED): their count (mod 2^32) << 32
+         *  | the ring position where the last of them ends. Stored
+         *  (relaxed) before that record's commit, so a drainer that read
+         *  tail (acquire) and then this mark knows whether the ring got
+         *  such a record since it last looked (drained.local_done). */
+        _Atomic uint64_t local_mark;
+        uint32_t local_count;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) own;
     /* ---- pool line: claim/release hand-off ---- */
     struct {
@@ -124,6 +132,12 @@ typedef struct ompi_evt_kit_ring_t {
         atomic_uint pos;
         atomic_int ctx;
         _Atomic uint64_t gen;
+        /** own.local_mark as it was when a drain had taken every record up
+         *  to that mark's position: while the mark is unchanged, nothing
+         *  the ring holds is for a local registration, and a drain whose
+         *  module consumes nothing steps over the ring's records in one
+         *  move. The drain token's holder only. */
+        uint64_t local_done;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) blocked;
 } ompi_evt_kit_ring_t;
 
@@ -230,6 +244,7 @@ typedef struct ompi_evt_kit_test_stats_t {
     unsigned long drained;         /**< records dispatched by drains */
     unsigned long drains_skipped;  /**< progress calls that found the token held */
     unsigned long blocked;         /**< restricted drains that left a ring for later */
+    unsigned long passed;          /**< rings a drain stepped over unread */
     int rings_owned;               /**< OWNED */
 } ompi_evt_kit_test_stats_t;
 OMPI_DECLSPEC void ompi_evt_base_kit_test_stats(ompi_evt_kit_test_stats_t *stats);

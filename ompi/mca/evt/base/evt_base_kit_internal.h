@@ -35,6 +35,7 @@ typedef struct evt_kit_head_t {
     ompi_evt_kit_ring_t *ring;
     const ompi_evt_ring_hdr_t *hdr;
     opal_count_t timestamp;
+    uint64_t local_mark; /**< the ring's own.local_mark after the snapshot */
 } evt_kit_head_t;
 
 /** The pool: every ring, allocated at open. Freed by the close, or, when a
@@ -98,6 +99,9 @@ typedef struct evt_kit_t {
      *  0. Written by the holder only; cleared as the token is let go. */
     atomic_int token_user;
     atomic_ulong drained, drains_skipped, blocked;
+    /** Rings whose records a drain stepped over unread (nothing in them
+     *  for a local registration or the module). */
+    atomic_ulong passed;
     /** A restricted drain (opal_progress, the timer) left records for a
      *  drain in context NONE: the next return of a wrapped MPI call drains
      *  whatever its ring holds. */

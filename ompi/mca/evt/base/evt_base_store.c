@@ -89,11 +89,26 @@ kit_write(ompi_evt_kit_rec_t *rec, const mca_base_event_record_t *record, size_t
     kit_copy_payload(rec + 1, record->data, extent);
 }
 
+/* A record some local registration may take (see own.local_mark) ends at
+ * @p end: say so before its commit. Context: RAISE, SIGNAL (inside the
+ * ring's producer side). */
+static inline __attribute__((always_inline)) void
+kit_mark_local(ompi_evt_kit_ring_t *ring, const mca_base_event_record_t *record, unsigned int end)
+{
+    if (0 == (record->flags & MCA_BASE_EVENT_RECORD_DISPATCHED)) {
+        ++ring->own.local_count;
+        /* relaxed: published by the commit's release store of tail */
+        atomic_store_explicit(&ring->own.local_mark, ((uint64_t) ring->own.local_count << 32) | end,
+                              memory_order_relaxed);
+    }
+}
+
 static inline __attribute__((always_inline)) void
 kit_fill(ompi_evt_kit_ring_t *ring, ompi_evt_kit_rec_t *rec, const mca_base_event_record_t *record,
          size_t extent)
 {
     kit_write(rec, record, extent);
+    kit_mark_local(ring, record, ring->buf.p.pending);
     /* release store of tail: pairs with the drain's refresh() */
     ompi_evt_ring_spsc_commit(&ring->buf);
     evt_kit_count(&ring->own.stored);
@@ -186,6 +201,7 @@ int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
     hdr->size = size;
     hdr->kind = OMPI_EVT_KIT_KIND_RECORD;
     kit_write((ompi_evt_kit_rec_t *) (hdr + 1), record, extent);
+    kit_mark_local(ring, record, pos + size);
     /* ompi_evt_ring_spsc_commit() of this reservation (pending, which only
      * pairs a reserve with its commit, is not needed here). release:
      * pairs with the drain's refresh() */
