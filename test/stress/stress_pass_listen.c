@@ -106,7 +106,7 @@ static void run(int overflow, long rounds)
     CHECK(NULL != quiet, "event");
     for (long r = 0; r < rounds; ++r) {
         mca_base_event_registration_t *h = NULL;
-        char name[64];
+        char name[48];
         long wait = (r * 997) % (PER_ROUND / 2), after;
 
         snprintf(name, sizeof(name), "pass_fresh_%d_%ld", overflow, r);

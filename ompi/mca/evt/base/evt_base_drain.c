@@ -144,7 +144,9 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
         /* relaxed: after refresh()'s acquire of tail, which the mark's
          * store came before (for every record up to that tail) */
         heads[n].local_mark = atomic_load_explicit(&ring->own.local_mark, memory_order_relaxed);
-        if (!consumes && heads[n].local_mark == ring->blocked.local_done) {
+        if (!consumes
+            && heads[n].local_mark
+                   == atomic_load_explicit(&ring->blocked.local_done, memory_order_relaxed)) {
             /* no record here is for anyone: over them in one move */
             ompi_evt_ring_spsc_pass(&ring->buf);
             atomic_fetch_add_explicit(&k->passed, 1, memory_order_relaxed);
@@ -259,7 +261,8 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
             if ((int) (ring->buf.c.pos - (uint32_t) heads[best].local_mark) >= 0) {
                 /* every record the mark counts is taken (a mark newer
                  * than this drain's snapshot ends beyond it) */
-                ring->blocked.local_done = heads[best].local_mark;
+                atomic_store_explicit(&ring->blocked.local_done, heads[best].local_mark,
+                                      memory_order_relaxed);
             }
             heads[best] = heads[--n];
         }
@@ -358,11 +361,16 @@ static long drain_locked(mca_base_event_cb_safety_t context, long budget, bool f
  * in a context like this one, unchanged since, does not count: a busy
  * loop of MPI calls that cannot serve its records (their callbacks want a
  * NONE drain) must not retake the token and look at them at every
- * progress call. */
+ * progress call. Nor does a ring under a quarter full whose records nobody
+ * takes (a module without consume, no record for a local registration
+ * since a drain last passed the ring): the pass that a drain would make
+ * costs the same for many records as for a few. */
 static bool kit_pending(const evt_kit_pool_t *pool, mca_base_event_cb_safety_t context)
 {
     /* acquire: as in drain() */
     int high = atomic_load_explicit(&pool->high_water, memory_order_acquire);
+    /* relaxed: a hint, as everything here */
+    bool consumes = atomic_load_explicit(&ompi_evt_kit.module_consumes, memory_order_relaxed);
     uint64_t gen = 0;
 
     for (int i = 0; i < high; ++i) {
@@ -370,11 +378,20 @@ static bool kit_pending(const evt_kit_pool_t *pool, mca_base_event_cb_safety_t c
         const ompi_evt_ring_ctl_t *ctl = ring->buf.g.ctl;
         /* relaxed: a hint; the drain loads tail with acquire */
         unsigned int head = atomic_load_explicit(&ctl->c.head, memory_order_relaxed);
-        if (atomic_load_explicit(&ctl->p.tail, memory_order_relaxed) != head
-            && (MCA_BASE_EVENT_CB_REQUIRE_NONE == context
-                || !ring_blocked(ring, head, context, &gen))) {
-            return true;
+        unsigned int tail = atomic_load_explicit(&ctl->p.tail, memory_order_relaxed);
+        if (tail == head
+            || (MCA_BASE_EVENT_CB_REQUIRE_NONE != context
+                && ring_blocked(ring, head, context, &gen))) {
+            continue;
         }
+        if (!consumes && tail - head < ring->buf.g.capacity / 4
+            && atomic_load_explicit(&ring->own.local_mark, memory_order_relaxed)
+                   == atomic_load_explicit(&ring->blocked.local_done, memory_order_relaxed)) {
+            /* records nobody takes: a drain would only step over them,
+             * which is as cheap for many as for a few */
+            continue;
+        }
+        return true;
     }
     return false;
 }

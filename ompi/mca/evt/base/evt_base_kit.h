@@ -136,8 +136,9 @@ typedef struct ompi_evt_kit_ring_t {
          *  to that mark's position: while the mark is unchanged, nothing
          *  the ring holds is for a local registration, and a drain whose
          *  module consumes nothing steps over the ring's records in one
-         *  move. The drain token's holder only. */
-        uint64_t local_done;
+         *  move. Written by the drain token's holder; read relaxed (a
+         *  hint) by the idle check of a progress call. */
+        _Atomic uint64_t local_done;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) blocked;
 } ompi_evt_kit_ring_t;
 

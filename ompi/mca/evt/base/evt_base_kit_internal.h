@@ -79,6 +79,9 @@ typedef struct evt_kit_t {
     /** The module has an evtm_progress (a drain with empty rings still
      *  calls it). */
     atomic_bool module_progress;
+    /** The module has an evtm_consume (a hint for the idle check of a
+     *  progress call; the drain asks the module itself). */
+    atomic_bool module_consumes;
     ompi_evt_base_kit_params_t params;
     const char *name;
     /** Bumped at every open and close: a thread's ring pointer from an
