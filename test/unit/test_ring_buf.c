@@ -355,3 +355,32 @@ Test(ring_buf, pass_in_overwrite_mode_claims_or_follows_the_producer)
     memcpy(&out, hdr + 1, sizeof(out));
     cr_expect_eq(out, 60 - 256 / 16, "the oldest record the ring still holds is next");
 }
+
+/* Overwrite mode: a claim that fails because the producer evicted past
+ * the consumer's snapshot leaves the position beyond that snapshot; peek()
+ * then has nothing more of it (it must not walk on into records the
+ * snapshot never saw, up to and past the tail). */
+Test(ring_buf, failed_claim_past_the_snapshot_ends_the_snapshot)
+{
+    static ompi_evt_ring_spsc_t ring;
+    const ompi_evt_ring_hdr_t *hdr;
+    uint64_t v;
+    int evicted = 0;
+
+    cr_assert(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 256, 0, true));
+    for (v = 0; v < 4; ++v) {
+        push_overwrite(&ring, v, &evicted);
+    }
+    cr_assert_eq(ompi_evt_ring_spsc_refresh(&ring), 64);
+    hdr = ompi_evt_ring_spsc_peek(&ring);
+    cr_assert_not_null(hdr);
+    /* the producer laps the ring: records 0..19 are evicted */
+    for (; v < 36; ++v) {
+        push_overwrite(&ring, v, &evicted);
+    }
+    cr_expect_eq(evicted, 20);
+    cr_expect_not(ompi_evt_ring_spsc_claim(&ring, hdr->size), "the producer took it");
+    cr_expect_gt((int) (ring.c.pos - ring.c.cached_tail), 0);
+    cr_expect_null(ompi_evt_ring_spsc_peek(&ring), "nothing beyond the snapshot");
+    cr_expect_eq(ompi_evt_ring_spsc_refresh(&ring), 256, "a new look sees the ring's records");
+}

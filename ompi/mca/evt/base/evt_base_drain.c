@@ -141,11 +141,13 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
         if (0 == ompi_evt_ring_spsc_refresh(&ring->buf)) {
             continue;
         }
-        /* relaxed: after refresh()'s acquire of tail, which the mark's
-         * store came before (for every record up to that tail) */
-        heads[n].local_mark = atomic_load_explicit(&ring->own.local_mark, memory_order_relaxed);
+        /* acquire: after refresh()'s acquire of tail, which the count's
+         * store came before (for every record up to that tail); pairs
+         * with the count's release store (the end read later is at least
+         * as far as the records it counts) */
+        heads[n].local_count = atomic_load_explicit(&ring->local.count, memory_order_acquire);
         if (!consumes
-            && heads[n].local_mark
+            && heads[n].local_count
                    == atomic_load_explicit(&ring->blocked.local_done, memory_order_relaxed)) {
             /* no record here is for anyone: over them in one move */
             ompi_evt_ring_spsc_pass(&ring->buf);
@@ -258,10 +260,13 @@ static long drain(evt_kit_pool_t *pool, mca_base_event_cb_safety_t context, long
             heads[best].timestamp = head_timestamp(heads[best].hdr);
         } else {
             ompi_evt_ring_spsc_release(&ring->buf);
-            if ((int) (ring->buf.c.pos - (uint32_t) heads[best].local_mark) >= 0) {
-                /* every record the mark counts is taken (a mark newer
-                 * than this drain's snapshot ends beyond it) */
-                atomic_store_explicit(&ring->blocked.local_done, heads[best].local_mark,
+            /* relaxed: after the acquire of count (see above) */
+            if ((int) (ring->buf.c.pos
+                       - atomic_load_explicit(&ring->local.end, memory_order_relaxed))
+                >= 0) {
+                /* every record the count counts is taken (an end beyond
+                 * this drain's snapshot belongs to a newer one) */
+                atomic_store_explicit(&ring->blocked.local_done, heads[best].local_count,
                                       memory_order_relaxed);
             }
             heads[best] = heads[--n];
@@ -385,7 +390,7 @@ static bool kit_pending(const evt_kit_pool_t *pool, mca_base_event_cb_safety_t c
             continue;
         }
         if (!consumes && tail - head < ring->buf.g.capacity / 4
-            && atomic_load_explicit(&ring->own.local_mark, memory_order_relaxed)
+            && atomic_load_explicit(&ring->local.count, memory_order_relaxed)
                    == atomic_load_explicit(&ring->blocked.local_done, memory_order_relaxed)) {
             /* records nobody takes: a drain would only step over them,
              * which is as cheap for many as for a few */

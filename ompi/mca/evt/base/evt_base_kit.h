@@ -101,15 +101,24 @@ typedef struct ompi_evt_kit_ring_t {
          *  overwritten before dispatch. Written by the owner only; read
          *  (relaxed) by the statistics. */
         atomic_ulong stored, dropped_full, dropped_nested, overwritten;
-        /** The records some local registration may take (those not flagged
-         *  MCA_BASE_EVENT_RECORD_DISPATCHED): their count (mod 2^32) << 32
-         *  | the ring position where the last of them ends. Stored
-         *  (relaxed) before that record's commit, so a drainer that read
-         *  tail (acquire) and then this mark knows whether the ring got
-         *  such a record since it last looked (drained.local_done). */
-        _Atomic uint64_t local_mark;
-        uint32_t local_count;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) own;
+    /* ---- mark line: the records a local registration may take (those
+     * not flagged MCA_BASE_EVENT_RECORD_DISPATCHED). Written by the owner
+     * for such records only, so the look of another thread's progress
+     * call at a ring of records nobody takes does not pull the line the
+     * owner writes at every raise. ---- */
+    struct {
+        /** Where the last of them ends (a ring position). Stored (relaxed)
+         *  before count. */
+        atomic_uint end;
+        /** How many were stored, ever (64 bits: never wraps). Stored
+         *  (release) after end and before the record's commit: a drainer
+         *  that read tail (acquire) and then count (acquire) knows whether
+         *  the ring got such a record since it last looked
+         *  (blocked.local_done), and reads an end at least as far as the
+         *  last record count counts. */
+        _Atomic uint64_t count;
+    } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) local;
     /* ---- pool line: claim/release hand-off ---- */
     struct {
         /** OMPI_EVT_KIT_RING_*. FREE->OWNED by a claimer's CAS (acquire
@@ -132,12 +141,12 @@ typedef struct ompi_evt_kit_ring_t {
         atomic_uint pos;
         atomic_int ctx;
         _Atomic uint64_t gen;
-        /** own.local_mark as it was when a drain had taken every record up
-         *  to that mark's position: while the mark is unchanged, nothing
-         *  the ring holds is for a local registration, and a drain whose
-         *  module consumes nothing steps over the ring's records in one
-         *  move. Written by the drain token's holder; read relaxed (a
-         *  hint) by the idle check of a progress call. */
+        /** local.count as it was when a drain had taken every record it
+         *  counts: while the count is unchanged, nothing the ring holds is
+         *  for a local registration, and a drain whose module consumes
+         *  nothing steps over the ring's records in one move. Written by
+         *  the drain token's holder; read relaxed (a hint) by the idle
+         *  check of a progress call. */
         _Atomic uint64_t local_done;
     } __attribute__((aligned(OMPI_EVT_CACHE_LINE))) blocked;
 } ompi_evt_kit_ring_t;

@@ -35,7 +35,7 @@ typedef struct evt_kit_head_t {
     ompi_evt_kit_ring_t *ring;
     const ompi_evt_ring_hdr_t *hdr;
     opal_count_t timestamp;
-    uint64_t local_mark; /**< the ring's own.local_mark after the snapshot */
+    uint64_t local_count; /**< the ring's local.count after the snapshot */
 } evt_kit_head_t;
 
 /** The pool: every ring, allocated at open. Freed by the close, or, when a

@@ -528,7 +528,8 @@ static inline unsigned int ompi_evt_ring_spsc_refresh(ompi_evt_ring_spsc_t *ring
             ring->c.pos = head;
         }
     }
-    return ring->c.cached_tail - ring->c.pos;
+    /* the producer may have evicted past the tail read above */
+    return (int) (ring->c.cached_tail - ring->c.pos) > 0 ? ring->c.cached_tail - ring->c.pos : 0;
 }
 
 /**
@@ -544,7 +545,10 @@ ompi_evt_ring_spsc_peek(ompi_evt_ring_spsc_t *ring)
 {
     const ompi_evt_ring_hdr_t *hdr;
 
-    while (ring->c.pos != ring->c.cached_tail) {
+    /* not !=: in overwrite mode a failed claim may move the position past
+     * the snapshot (the producer evicted beyond it), and nothing there is
+     * this snapshot's */
+    while ((int) (ring->c.cached_tail - ring->c.pos) > 0) {
         hdr = (const ompi_evt_ring_hdr_t *) (ring->g.data + (ring->c.pos & ring->g.mask));
         if (OPAL_LIKELY(OMPI_EVT_RING_KIND_SKIP != hdr->kind)) {
             return hdr;

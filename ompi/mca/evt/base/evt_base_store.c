@@ -89,17 +89,20 @@ kit_write(ompi_evt_kit_rec_t *rec, const mca_base_event_record_t *record, size_t
     kit_copy_payload(rec + 1, record->data, extent);
 }
 
-/* A record some local registration may take (see own.local_mark) ends at
- * @p end: say so before its commit. Context: RAISE, SIGNAL (inside the
- * ring's producer side). */
+/* A record some local registration may take (see the ring's mark line)
+ * ends at @p end: say so before its commit. Context: RAISE, SIGNAL (inside
+ * the ring's producer side). */
 static inline __attribute__((always_inline)) void
 kit_mark_local(ompi_evt_kit_ring_t *ring, const mca_base_event_record_t *record, unsigned int end)
 {
     if (0 == (record->flags & MCA_BASE_EVENT_RECORD_DISPATCHED)) {
-        ++ring->own.local_count;
-        /* relaxed: published by the commit's release store of tail */
-        atomic_store_explicit(&ring->own.local_mark, ((uint64_t) ring->own.local_count << 32) | end,
-                              memory_order_relaxed);
+        /* relaxed: published by the release store of count */
+        atomic_store_explicit(&ring->local.end, end, memory_order_relaxed);
+        /* relaxed load: written by this producer only; release: end
+         * first (pairs with the drain's acquire load) */
+        atomic_store_explicit(&ring->local.count,
+                              atomic_load_explicit(&ring->local.count, memory_order_relaxed) + 1,
+                              memory_order_release);
     }
 }
 
