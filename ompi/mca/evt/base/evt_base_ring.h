@@ -599,35 +599,6 @@ static inline bool ompi_evt_ring_spsc_claim(ompi_evt_ring_spsc_t *ring, unsigned
     return false;
 }
 
-/**
- * Step over every record up to the last refresh() without reading them (a
- * consumer with nothing to do with them): in overwrite mode a claim of
- * them all at once, which the producer may have overtaken by evicting (the
- * position then follows it); in drop-new mode a release.
- * Context: the consumer.
- * Ordering: as claim() and release().
- */
-static inline void ompi_evt_ring_spsc_pass(ompi_evt_ring_spsc_t *ring)
-{
-    unsigned int expect = ring->c.pos;
-
-    if (!ring->g.overwrite) {
-        ring->c.pos = ring->c.cached_tail;
-        atomic_store_explicit(&ring->g.ctl->c.head, ring->c.pos, memory_order_release);
-        return;
-    }
-    while ((int) (ring->c.cached_tail - expect) > 0) {
-        /* acq_rel: as claim(); a failure loads the producer's head */
-        if (atomic_compare_exchange_weak_explicit(&ring->g.ctl->c.head, &expect,
-                                                  ring->c.cached_tail, memory_order_acq_rel,
-                                                  memory_order_acquire)) {
-            expect = ring->c.cached_tail;
-            break;
-        }
-    }
-    ring->c.pos = expect;
-}
-
 /** Bytes consumed but not yet released to the producer. Context: the consumer. */
 static inline unsigned int ompi_evt_ring_spsc_unreleased(ompi_evt_ring_spsc_t *ring)
 {
@@ -649,6 +620,35 @@ static inline void ompi_evt_ring_spsc_release(ompi_evt_ring_spsc_t *ring)
     if (!ring->g.overwrite) {
         atomic_store_explicit(&ring->g.ctl->c.head, ring->c.pos, memory_order_release);
     }
+}
+
+/**
+ * Step over every record up to the last refresh() without reading them (a
+ * consumer with nothing to do with them): in overwrite mode a claim of
+ * them all at once, which the producer may have overtaken by evicting (the
+ * position then follows it); in drop-new mode a release.
+ * Context: the consumer.
+ * Ordering: as claim() and release().
+ */
+static inline void ompi_evt_ring_spsc_pass(ompi_evt_ring_spsc_t *ring)
+{
+    unsigned int expect = ring->c.pos;
+
+    if (!ring->g.overwrite) {
+        ring->c.pos = ring->c.cached_tail;
+        ompi_evt_ring_spsc_release(ring);
+        return;
+    }
+    while ((int) (ring->c.cached_tail - expect) > 0) {
+        /* acq_rel: as claim(); a failure loads the producer's head */
+        if (atomic_compare_exchange_weak_explicit(&ring->g.ctl->c.head, &expect,
+                                                  ring->c.cached_tail, memory_order_acq_rel,
+                                                  memory_order_acquire)) {
+            expect = ring->c.cached_tail;
+            break;
+        }
+    }
+    ring->c.pos = expect;
 }
 
 /** No record committed beyond what the consumer has consumed? (A fresh
