@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -692,14 +693,34 @@ static void progress_show(record_view_t *v, bool last)
     }
 }
 
+/* A descriptor that becomes readable when process @p pid ends, or -1
+ * (a kernel before 5.3): the wait then naps in short steps. */
+static int job_exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int) syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void) pid;
+    return -1;
+#endif
+}
+
 /* Waits for the job, relaying its stderr and showing progress. Returns
- * its exit status (128 + signal when mpirun was killed). */
+ * its exit status (128 + signal when mpirun was killed). The end is seen
+ * when it happens (mpirun's exit wakes the wait), not at the next look:
+ * the job's time, and the outputs after it, do not wait for a timer. */
 static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl, record_view_t *v)
 {
     int status = 0;
     bool ended = false;
     struct timespec end_seen = {0, 0};
+    int exit_fd = job_exit_fd(pid);
+
     for (;;) {
+        struct pollfd p[2];
+        nfds_t n = 0;
+        int timeout = 250; /* ms: the progress view's refresh */
+
         if (!ended) {
             pid_t w = waitpid(pid, &status, WNOHANG);
             if (w == pid) {
@@ -721,18 +742,22 @@ static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl, 
             }
         }
         if (rl->fd >= 0) {
-            struct pollfd p = {rl->fd, POLLIN, 0};
-            int pr_rc = poll(&p, 1, 250);
-            if (pr_rc > 0) {
-                relay_pump(rl);
-            }
-        } else {
-            struct timespec ts = {0, 250 * 1000 * 1000};
-            nanosleep(&ts, NULL);
+            p[n++] = (struct pollfd){rl->fd, POLLIN, 0};
+        }
+        if (!ended && exit_fd >= 0) {
+            p[n++] = (struct pollfd){exit_fd, POLLIN, 0};
+        } else if (!ended) {
+            timeout = 10;
+        }
+        if (0 < poll(p, n, timeout) && rl->fd >= 0 && 0 != p[0].revents) {
+            relay_pump(rl);
         }
         if ((v->tty >= 0 || NULL != v->live) && !ended) {
             progress_show(v, false);
         }
+    }
+    if (exit_fd >= 0) {
+        (void) close(exit_fd);
     }
     if (rl->fd >= 0) {
         close(rl->fd);
