@@ -48,14 +48,16 @@
  * A file is mapped, not read (mca_common_evt_flight_open_fd), so this bounds address
  * space only; memory follows what the header locates. */
 #define FR_MAX_FILE ((uint64_t) 1 << 40)
-/* Parts up to this size are read into memory rather than mapped. The
- * recorder's spools are images of 16 MiB or so; decoding them from a
- * mapping of the page cache took 1.9 s where reading them into a buffer
- * took 1.3 s (two ranks' 9.3 million records, user time 1.75 -> 1.0 s):
- * the decoder's first touch of each line stalled on the mapping's small
- * pages, while the kernel's copy streams and the buffer, anonymous memory,
- * gets huge pages. Larger parts (a whole flight file) stay mapped: only
- * the pages the decoder visits are loaded. */
+/* Parts up to this size whose rings are three quarters full are read into
+ * memory rather than mapped. The recorder's spools are images of 16 MiB
+ * or so; decoding full ones from a mapping of the page cache took 1.9 s
+ * where reading them into a buffer took 1.3 s (two ranks' 9.3 million
+ * records, user time 1.75 -> 1.0 s): the decoder's first touch of each
+ * line stalled on the mapping's small pages, while the kernel's copy
+ * streams and the buffer, anonymous memory, gets huge pages. A mostly
+ * empty image is mapped (reading it would copy its empty space: 0.35 ->
+ * 0.5 s for a short job's images), and so is a larger part (a whole
+ * flight file): only the pages the decoder visits are loaded. */
 #define FR_READ_MAX ((uint64_t) 64 << 20)
 
 /* ---- bounded reads ---- */
@@ -757,11 +759,36 @@ int mca_common_evt_flight_decode(const void *buf, size_t len, mca_common_evt_fli
     return fr_decode_take(copy, len, false, out);
 }
 
+/* Do the records of the image at @p offset fill three quarters of its @p
+ * len bytes? A guess from its header and ring positions, unchecked (the
+ * decoder checks them): it only chooses how the image is loaded. */
+static bool mostly_records(int fd, uint64_t offset, uint64_t len)
+{
+    mca_common_evt_flight_header_t h;
+    uint64_t live = 0;
+
+    if ((ssize_t) sizeof(h) != pread(fd, &h, sizeof(h), (off_t) offset)
+        || 0 != memcmp(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(h.magic))
+        || MCA_COMMON_EVT_FLIGHT_ENDIAN != h.endian || FR_MAX_RINGS < h.ring_count) {
+        return false;
+    }
+    for (uint32_t i = 0; i < h.ring_count; ++i) {
+        uint32_t pos[2]; /* tail, oldest */
+        uint64_t at = h.rings_offset + (uint64_t) i * h.ring_stride;
+        if (at > len
+            || (ssize_t) sizeof(pos) != pread(fd, pos, sizeof(pos), (off_t) (offset + at))) {
+            return false;
+        }
+        live += pos[0] - pos[1] < h.ring_capacity ? pos[0] - pos[1] : h.ring_capacity;
+    }
+    return live >= len / 4 * 3;
+}
+
 /* Decode @p len bytes of the regular file @p fd at @p offset: read when
- * small (FR_READ_MAX) or not at a page boundary, mapped otherwise (only
- * the pages the decoder visits are loaded; MAP_PRIVATE: what the writer
- * changes later may or may not show, which the decoder tolerates as it
- * does a file still being written). */
+ * not at a page boundary, or small and mostly records (FR_READ_MAX);
+ * mapped otherwise (only the pages the decoder visits are loaded;
+ * MAP_PRIVATE: what the writer changes later may or may not show, which
+ * the decoder tolerates as it does a file still being written). */
 static int decode_part(int fd, uint64_t offset, uint64_t len, mca_common_evt_flight_file_t **out)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -771,7 +798,8 @@ static int decode_part(int fd, uint64_t offset, uint64_t len, mca_common_evt_fli
     if (0 == len) {
         return mca_common_evt_flight_decode(NULL, 0, out);
     }
-    if (len <= FR_READ_MAX || page <= 0 || 0 != offset % (uint64_t) page) {
+    if (page <= 0 || 0 != offset % (uint64_t) page
+        || (len <= FR_READ_MAX && mostly_records(fd, offset, len))) {
         unsigned char *buf = malloc((size_t) len);
         uint64_t got = 0;
         if (NULL == buf) {
