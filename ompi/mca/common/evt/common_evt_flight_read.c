@@ -773,7 +773,9 @@ static bool mostly_records(int fd, uint64_t offset, uint64_t len)
         return false;
     }
     for (uint32_t i = 0; i < h.ring_count; ++i) {
-        uint32_t pos[2]; /* tail, oldest */
+        uint32_t pos[2]; /* tail, oldest: adjacent at the ring's start */
+        _Static_assert(0 == MCA_COMMON_EVT_FLIGHT_CTL_TAIL && 4 == MCA_COMMON_EVT_FLIGHT_CTL_OLDEST,
+                       "ring positions");
         uint64_t at = h.rings_offset + (uint64_t) i * h.ring_stride;
         if (at > len
             || (ssize_t) sizeof(pos) != pread(fd, pos, sizeof(pos), (off_t) (offset + at))) {
