@@ -228,6 +228,9 @@ int ompi_evt_mpi_finalize_top(void)
         return OMPI_SUCCESS;
     }
 
+    (void) pthread_mutex_lock(&evt_boot_lock);
+    evt_notice(OMPI_EVT_NOTICE_MPI_FINALIZE_CALLED);
+    (void) pthread_mutex_unlock(&evt_boot_lock);
     /* Outside the lock: the raise and the drain run tool callbacks. */
     opal_output_verbose(10, ompi_evt_base_framework.framework_output,
                         "evt:init: MPI_Finalize seen: raising ompi.mpi.finalization");

@@ -126,6 +126,11 @@ typedef enum {
     OMPI_EVT_NOTICE_MPI_INIT_COMPLETE = 1,
     /** MPI_Finalize is starting (still usable); the kit drained first. */
     OMPI_EVT_NOTICE_MPI_FINALIZE_START = 2,
+    /** MPI_Finalize was called: the finalization event and a drain point
+     *  (evtm_flush) come next, then OMPI_EVT_NOTICE_MPI_FINALIZE_START. A
+     *  module that sends what it holds in messages may keep it for its
+     *  last one. */
+    OMPI_EVT_NOTICE_MPI_FINALIZE_CALLED = 3,
 } ompi_evt_base_notice_t;
 
 /** Start the module after it won selection, before it is installed.

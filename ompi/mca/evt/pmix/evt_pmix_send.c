@@ -583,8 +583,8 @@ int ompi_evt_pmix_sender_progress(ompi_evt_pmix_sender_t *s)
         s->last_poll = now;
         (void) poll_drops(s);
     }
-    if (s->enc.open && 0 < s->batch_items && !s->finishing && now - s->batch_t0 >= s->params.flush_interval_ns
-        && OPAL_SUCCESS == queue_batch(s)) {
+    if (s->enc.open && 0 < s->batch_items && !s->finishing
+        && now - s->batch_t0 >= s->params.flush_interval_ns && OPAL_SUCCESS == queue_batch(s)) {
         ++n;
     }
     n += send_pending(s);
@@ -599,11 +599,19 @@ int ompi_evt_pmix_sender_flush(ompi_evt_pmix_sender_t *s)
 
     (void) pthread_mutex_lock(&s->lock);
     if (OMPI_EVT_PMIX_SEND_LOST > atomic_load_explicit(&s->state, memory_order_relaxed)
-        && s->enc.open && 0 < s->batch_items && !s->finishing && OPAL_SUCCESS == queue_batch(s)) {
+        && s->enc.open && 0 < s->batch_items && !s->finishing && !s->holding
+        && OPAL_SUCCESS == queue_batch(s)) {
         n = 1;
     }
     (void) pthread_mutex_unlock(&s->lock);
     return n;
+}
+
+void ompi_evt_pmix_sender_hold(ompi_evt_pmix_sender_t *s)
+{
+    (void) pthread_mutex_lock(&s->lock);
+    s->holding = true;
+    (void) pthread_mutex_unlock(&s->lock);
 }
 
 static void sleep_ms(int ms)

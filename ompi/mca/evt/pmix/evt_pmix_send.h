@@ -127,6 +127,7 @@ typedef struct ompi_evt_pmix_sender_t {
     uint64_t next_seq;
     uint32_t batch_flags;
     bool finishing;     /**< the open batch is the FINAL one: only finish() sends it */
+    bool holding;       /**< flush() leaves the open batch (hold()) */
     size_t batch_items; /**< records and drop entries in the open batch */
     int64_t batch_t0;   /**< clock ns of the open batch's first item */
     int64_t last_poll;  /**< clock ns of the last drop poll */
@@ -202,9 +203,14 @@ int ompi_evt_pmix_sender_consume(ompi_evt_pmix_sender_t *s, const mca_base_event
  *  PMIx. Context: DRAIN. */
 int ompi_evt_pmix_sender_progress(ompi_evt_pmix_sender_t *s);
 
-/** Send the open batch now if it holds anything and a slot is free.
- *  Context: DRAIN. */
+/** Send the open batch now if it holds anything and a slot is free;
+ *  nothing after hold(). Context: DRAIN. */
 int ompi_evt_pmix_sender_flush(ompi_evt_pmix_sender_t *s);
+
+/** From now on flush() leaves the open batch to become the FINAL one:
+ *  one message at the end instead of two. A batch still leaves when it is
+ *  full or flush_interval old. Context: INIT. */
+void ompi_evt_pmix_sender_hold(ompi_evt_pmix_sender_t *s);
 
 /**
  * The end: send the open batch, then a batch flagged FINAL with every drop
