@@ -1,7 +1,7 @@
 #!/bin/sh
 # Real programs (Debian's NetPIPE, mpi4py's ringtest demo, meep) plain and
-# recorded with ompi-evt-record through each transport (shm, the default
-# on one host, and pmix), REPS interleaved runs of each (default 3),
+# recorded with ompi-evt-record through each transport (shm, and pmix,
+# the default), REPS interleaved runs of each (default 3),
 # medians; the records the shm recorder lost, which must be none.
 # Plain: Debian's Open MPI alone (none of this build's components in the
 # path). Recorded: the recorder's own figures, "job X s" (the job with the
