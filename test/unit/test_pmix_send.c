@@ -311,6 +311,41 @@ Test(pmix_send, finish_sends_a_final_batch_with_the_last_counts)
     ompi_evt_pmix_sender_destruct(&s);
 }
 
+/* After hold() (MPI_Finalize called) a drain point's flush leaves the open
+ * batch, so the last records go in the FINAL batch: one notification at
+ * the end. A batch that fills up still leaves; nothing is lost or
+ * reordered. */
+Test(pmix_send, held_batch_becomes_the_final_one)
+{
+    mca_common_evt_wire_batch_t b;
+    uint64_t sent = 0;
+
+    build(4096, 8, true);
+    cr_assert_eq(consume_n(ev_a, 0, 3), OPAL_SUCCESS);
+    ompi_evt_pmix_sender_hold(&s);
+    cr_assert_eq(ompi_evt_pmix_sender_flush(&s), 0, "held: the flush leaves the batch");
+    cr_assert_eq(fake.calls, 0);
+    /* more than a 4 KiB batch holds: full batches still leave */
+    cr_assert_eq(consume_n(ev_a, 3, 500), OPAL_SUCCESS);
+    cr_assert_gt(fake.nbatches, 0, "a full batch leaves while held");
+    cr_assert_eq(ompi_evt_pmix_sender_flush(&s), 0);
+    cr_assert_eq(ompi_evt_pmix_sender_finish(&s, ompi_evt_pmix_now_ns() + 1000000000LL),
+                 OPAL_SUCCESS);
+    for (int i = 0; i < fake.nbatches; ++i) {
+        cr_assert_eq(fake_decode(i, &b), OPAL_SUCCESS);
+        cr_assert_eq(b.seq, (uint64_t) i);
+        cr_assert_eq(0 != (b.flags & MCA_COMMON_EVT_WIRE_FLAG_FINAL), i == fake.nbatches - 1,
+                     "batch %d of %d: only the last is FINAL", i, fake.nbatches);
+        cr_assert_gt(b.num_records, 0, "batch %d: the held records went with a batch", i);
+        sent += b.num_records;
+        mca_common_evt_wire_batch_destruct(&b);
+    }
+    cr_assert_eq(sent, 503);
+    cr_assert_eq(fake_count_records("ompi.pmixtest_a", true), 503, "every record once, in order");
+    cr_assert_eq(atomic_load(&s.stats.records_dropped), 0);
+    ompi_evt_pmix_sender_destruct(&s);
+}
+
 /* Offset samples (clock alignment): the FINAL batch carries all of them,
  * whatever the fill of the open batch when the last one is added (k
  * records before it, across a whole batch, for batch sizes over a record's
