@@ -20,7 +20,8 @@
  *     another user owns it, others may write to it, or it is a symlink;
  *     a failure says its cause;
  *   - damaged files (truncated, bytes changed, random bytes): problems
- *     reported, what is valid returned, never a crash;
+ *     reported, what is valid returned, never a crash; positions that claim
+ *     a full ring under an address-space limit: the valid records;
  *   - ompi-evt-file-read prints the same as JSON Lines and says damage by
  *     its exit status;
  *   - ompi-evt-listen reads recordings: every record listed; sends and
@@ -35,6 +36,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,6 +55,19 @@
 #include "opal/mca/base/mca_base_event_delivery.h"
 #include "opal/runtime/opal.h"
 #include "test_file_common.h"
+
+/* ASan and TSan reserve terabytes of shadow address space: no address
+ * space limit can be set under them. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#    define EVT_ASAN_OR_TSAN 1
+#elif defined(__has_feature)
+#    if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#        define EVT_ASAN_OR_TSAN 1
+#    endif
+#endif
+#ifndef EVT_ASAN_OR_TSAN
+#    define EVT_ASAN_OR_TSAN 0
+#endif
 
 #define FILE_SIZE (64 * 1024)
 /* 56 bytes per record of test_file_seq_t (8 + 32 + 16) */
@@ -897,6 +912,91 @@ Test(file_recorder, damaged_files)
     mca_common_evt_flight_free(good);
     free(buf);
     free(orig);
+}
+
+/* Ring positions that claim a full ring of a large file, in a process
+ * allowed little more memory than it uses: the reader must not need memory
+ * for the records the positions claim before it has found them, and returns
+ * the valid ones with the damage said. */
+Test(file_recorder, forged_full_ring_under_a_memory_limit)
+{
+    char path[512];
+    unsigned char *buf;
+    size_t len;
+    mca_common_evt_flight_header_t h;
+    mca_common_evt_flight_file_t *f;
+    uint64_t slot;
+    uint32_t oldest, tail, ring = UINT32_MAX;
+    pid_t pid;
+    int status;
+
+    /* rings of 64 MiB: a reservation for all they could hold is larger than
+     * the heaps glibc reserves for a thread's arena, so it cannot come from
+     * address space the process already holds */
+    (void) run_writer(2 * (64 * 1024 * 1024 + 2 * MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE)
+                          + 1024 * 1024,
+                      3, END_KILL, 0);
+    the_file(path, sizeof(path));
+    buf = slurp(path, &len);
+    memcpy(&h, buf, sizeof(h));
+    /* the ring that holds the three records */
+    for (uint32_t i = 0; i < h.ring_count; ++i) {
+        slot = h.rings_offset + (uint64_t) i * h.ring_stride;
+        if (hdr_u32(buf, slot + MCA_COMMON_EVT_FLIGHT_CTL_TAIL)
+            != hdr_u32(buf, slot + MCA_COMMON_EVT_FLIGHT_CTL_OLDEST)) {
+            ring = i;
+        }
+    }
+    cr_assert_neq(ring, UINT32_MAX, "no ring holds the records");
+    cr_assert_eq(h.ring_capacity, 64u * 1024 * 1024, "ring of %u bytes", h.ring_capacity);
+    slot = h.rings_offset + (uint64_t) ring * h.ring_stride;
+    oldest = hdr_u32(buf, slot + MCA_COMMON_EVT_FLIGHT_CTL_OLDEST);
+    tail = oldest + h.ring_capacity;
+    memcpy(buf + slot + MCA_COMMON_EVT_FLIGHT_CTL_TAIL, &tail, 4);
+
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        /* the address space in use, the decoder's copy of the file, and
+         * 16 MiB: a reservation for every record a full ring of this size
+         * could hold needs far more */
+        if (!EVT_ASAN_OR_TSAN) {
+            FILE *st = fopen("/proc/self/status", "r");
+            char line[256];
+            unsigned long kib = 0;
+            while (NULL != st && NULL != fgets(line, sizeof(line), st)) {
+                (void) sscanf(line, "VmSize: %lu kB", &kib);
+            }
+            if (NULL != st) {
+                fclose(st);
+            }
+            if (0 == kib) {
+                _exit(30);
+            }
+            rlim_t limit = (kib + 16 * 1024) * 1024 + len;
+            struct rlimit lim = {.rlim_cur = limit, .rlim_max = limit};
+            if (0 != setrlimit(RLIMIT_AS, &lim)) {
+                _exit(31);
+            }
+        }
+        if (0 != mca_common_evt_flight_decode(buf, len, &f)) {
+            _exit(32);
+        }
+        if (3 != f->nrecords) {
+            fprintf(stderr, "%zu records (%s)\n", f->nrecords,
+                    f->nproblems ? f->problems[0] : "no problem said");
+            _exit(33);
+        }
+        if (1 != f->nproblems || NULL == strstr(f->problems[0], "damaged record")
+            || !f->rings[ring].damaged) {
+            fprintf(stderr, "%s\n", f->nproblems ? f->problems[0] : "no problem said");
+            _exit(34);
+        }
+        _exit(0);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "decoder child status 0x%x", status);
+    free(buf);
 }
 
 /* ---- the tool ---- */

@@ -546,14 +546,13 @@ static void decode_ring(mca_common_evt_flight_file_t *f, uint32_t i, size_t *cap
     if (avail > h.ring_capacity) {
         avail = h.ring_capacity;
     }
-    /* the most records the ring can hold in what the file has of it */
-    if (!reserve_records(f, cap,
-                         (size_t) (avail < (uint32_t) (tail - oldest) ? avail : tail - oldest)
-                             / (MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE
-                                + MCA_COMMON_EVT_FLIGHT_REC_SIZE))) {
-        (void) problem(f, "ring %u: out of memory", i);
-        return;
-    }
+    /* Room for the most records the ring can hold in what the file has of
+     * it. Only a hint: the positions are not trusted yet, so a refusal leaves
+     * the records to add_record()'s growth, bounded by what is really there. */
+    (void) reserve_records(f, cap,
+                           (size_t) (avail < (uint32_t) (tail - oldest) ? avail : tail - oldest)
+                               / (MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE
+                                  + MCA_COMMON_EVT_FLIGHT_REC_SIZE));
     for (pos = oldest; pos != tail;) {
         const unsigned char *p;
         uint32_t off = pos & mask, size, kind;
@@ -634,7 +633,10 @@ static void decode_ring(mca_common_evt_flight_file_t *f, uint32_t i, size_t *cap
         }
         record_time(&r);
         if (!add_record(f, cap, &r)) {
-            (void) problem(f, "ring %u: out of memory", i);
+            /* the rest of the ring is not read: say it as a cut ring */
+            (void) problem(f, "ring %u: out of memory at position %u: %u bytes after it not read",
+                           i, pos, (uint32_t) (tail - pos));
+            acct->damaged = true;
             return;
         }
         ++acct->records;
