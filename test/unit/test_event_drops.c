@@ -383,3 +383,30 @@ Test(event_drops, still_before_next_delivery)
     cr_expect_eq(ndropped_calls, 1); /* not again */
     cr_expect_eq(drops_of[0], 2);
 }
+
+/* Export drops: an exporter that takes the counts only when some were
+ * counted learns it from the mark; its claim clears it, a later count sets
+ * it again, and what a claim covers is there to take. */
+Test(event_drops, export_drops_mark_until_claimed)
+{
+    int si;
+    mca_base_event_t *a = mk("a", 0, &si), *b = mk("b", 0, &si);
+
+    (void) mca_base_event_claim_export_drops(); /* from earlier tests */
+    cr_assert_not(mca_base_event_export_drops_waiting());
+    cr_assert_not(mca_base_event_claim_export_drops());
+    mca_base_event_count_export_dropped(a, 0); /* nothing counted */
+    cr_assert_not(mca_base_event_export_drops_waiting());
+    mca_base_event_count_export_dropped(a, 3);
+    mca_base_event_count_export_dropped(b, 2);
+    cr_assert(mca_base_event_export_drops_waiting());
+    cr_assert(mca_base_event_claim_export_drops());
+    cr_assert_not(mca_base_event_export_drops_waiting());
+    cr_assert_not(mca_base_event_claim_export_drops()); /* once */
+    cr_assert_eq(mca_base_event_take_export_dropped(a), 3);
+    cr_assert_eq(mca_base_event_take_export_dropped(b), 2);
+    mca_base_event_count_export_dropped(b, 1);
+    cr_assert(mca_base_event_claim_export_drops());
+    cr_assert_eq(mca_base_event_take_export_dropped(b), 1);
+    cr_assert_eq(mca_base_event_take_export_dropped(a), 0);
+}

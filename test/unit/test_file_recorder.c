@@ -15,7 +15,9 @@
  *   - a writer stopped in the middle of a record (test seam, then kill -9):
  *     everything before it, nothing of it;
  *   - the file describes itself: identity, dictionary, clock pair, state;
- *   - export drops (a raise with no ring left) are in the file;
+ *   - export drops (a raise with no ring left) are in the file, after a
+ *     drain point or after the progress calls that follow them (which
+ *     leave the module alone until a drop is counted);
  *   - the default folder: made private; refused, with a message, when
  *     another user owns it, others may write to it, or it is a symlink;
  *     a failure says its cause;
@@ -49,6 +51,7 @@
 #include "ompi/mca/evt/base/evt_base_kit.h"
 #include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/file/evt_file.h"
+#include "ompi/mca/evt/file/evt_file_internal.h"
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_producers.h"
 #include "opal/mca/base/mca_base_event.h"
@@ -484,6 +487,67 @@ Test(file_recorder, export_drops_are_recorded)
     expect_seqs(f, 0, 0);
     cr_assert_eq(f->ndrops, 1);
     cr_assert_eq(mca_common_evt_flight_event(f, f->drops[0].event_index), f->records[0].event);
+    cr_assert_eq(f->drops[0].count, 10);
+    mca_common_evt_flight_free(f);
+}
+
+/* Progress calls that find no record leave evt/file's progress alone
+ * (its only work there is taking export drops) until a drop is counted;
+ * then the next calls put the counts into the file, with no drain point,
+ * so a process killed after them leaves its drops said. */
+static unsigned int file_progress_calls(void)
+{
+    return atomic_load(&ompi_evt_file_state.progress_calls);
+}
+
+Test(file_recorder, idle_progress_takes_drops_only_once_counted)
+{
+    char path[512];
+    mca_common_evt_flight_file_t *f;
+    pid_t pid = fork();
+    int status;
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        pthread_t t;
+        unsigned int before;
+
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        if (0 != writer_start(FILE_SIZE, 1) || 0 > test_file_seq_register(&drop_ev)) {
+            _exit(1);
+        }
+        test_file_seq_raise(drop_ev, 0, 7); /* the main thread owns the ring */
+        before = file_progress_calls();
+        for (int i = 0; i < 1000; ++i) {
+            (void) ompi_evt_base_kit_progress();
+        }
+        if (file_progress_calls() != before) {
+            _exit(2); /* ran with nothing to take */
+        }
+        if (0 != pthread_create(&t, NULL, drop_thread, NULL) || 0 != pthread_join(t, NULL)) {
+            _exit(3);
+        }
+        for (int i = 0; i < OMPI_EVT_KIT_IDLE_PROGRESS_EVERY; ++i) {
+            (void) ompi_evt_base_kit_progress();
+        }
+        if (file_progress_calls() == before) {
+            _exit(4); /* the drops wait */
+        }
+        before = file_progress_calls();
+        for (int i = 0; i < 1000; ++i) {
+            (void) ompi_evt_base_kit_progress();
+        }
+        if (file_progress_calls() != before) {
+            _exit(5); /* taken, yet it runs on */
+        }
+        (void) raise(SIGKILL);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFSIGNALED(status), "writer status 0x%x", status);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_eq(f->nproblems, 0);
+    expect_seqs(f, 0, 0);
+    cr_assert_eq(f->ndrops, 1);
     cr_assert_eq(f->drops[0].count, 10);
     mca_common_evt_flight_free(f);
 }

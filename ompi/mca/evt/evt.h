@@ -116,6 +116,12 @@ typedef struct ompi_evt_base_kit_params_t {
     int drain_budget;       /**< records per progress call (> 0) */
     int overflow;           /**< ompi_evt_overflow_t */
     int drain_interval;     /**< microseconds between timer drains; 0: no timer */
+    /** The module's evtm_progress has work on a call that finds no record
+     *  only when an export drop was counted (it takes the counts into what
+     *  it writes): idle progress calls leave it until one is
+     *  (mca_base_event_export_drops_waiting()). false: it may have work due
+     *  by time, and runs on one idle call in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY. */
+    bool idle_progress_on_drops;
     /** NULL: anonymous memory (hwloc, NUMA-local by first touch). */
     const ompi_evt_base_storage_t *storage;
 } ompi_evt_base_kit_params_t;
@@ -174,7 +180,8 @@ typedef int (*ompi_evt_base_module_consume_fn_t)(const mca_base_event_record_t *
  *  Bounded, non-blocking; returns the amount of work done (>= 0). Runs
  *  after drains that find records, at every timer tick (drain_interval),
  *  and on one idle opal_progress call in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY
- *  per thread: work due by time needs the timer. Context: DRAIN. */
+ *  per thread (with evtm_kit.idle_progress_on_drops, only once an export
+ *  drop was counted): work due by time needs the timer. Context: DRAIN. */
 typedef int (*ompi_evt_base_module_progress_fn_t)(void);
 
 /** A drain point after the kit emptied the rings: push out what the module

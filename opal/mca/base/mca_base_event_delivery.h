@@ -167,6 +167,15 @@ OPAL_DECLSPEC void mca_base_event_drain_end(mca_base_event_cb_safety_t context);
 OPAL_DECLSPEC void mca_base_event_count_export_dropped(mca_base_event_t *event, uint64_t n);
 /** Take (and zero) @p event's export drop count. Context: PROGRESS, ANY. */
 OPAL_DECLSPEC uint64_t mca_base_event_take_export_dropped(mca_base_event_t *event);
+/** Whether an export drop was counted since the last
+ *  mca_base_event_claim_export_drops(): an exporter that takes the counts
+ *  only when there are some need not look before. A hint (one relaxed
+ *  load). Context: ANY. */
+OPAL_DECLSPEC bool mca_base_event_export_drops_waiting(void);
+/** Clear that mark before taking the counts: a drop counted meanwhile sets
+ *  it again, and every count whose mark this call cleared is visible to the
+ *  takes that follow. @return whether it was set. Context: PROGRESS, ANY. */
+OPAL_DECLSPEC bool mca_base_event_claim_export_drops(void);
 
 /** A deferred delivery's drain ends (it holds its drain token, no record is
  *  being dispatched): complete every withdraw that found it busy. @p count

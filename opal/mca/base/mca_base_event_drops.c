@@ -78,6 +78,10 @@ void mca_base_event_count_dropped(const mca_base_event_record_t *record)
     }
 }
 
+/** An export drop was counted since the last claim (see
+ *  mca_base_event_claim_export_drops()). */
+static atomic_bool export_drops_waiting = false;
+
 /* Context: RAISE, SIGNAL, PROGRESS. */
 void mca_base_event_count_export_dropped(mca_base_event_t *event, uint64_t n)
 {
@@ -95,6 +99,27 @@ void mca_base_event_count_export_dropped(mca_base_event_t *event, uint64_t n)
              && !atomic_compare_exchange_weak_explicit(&ev->export_dropped, &old, now,
                                                        memory_order_relaxed,
                                                        memory_order_relaxed));
+    /* release: the count above is visible to the exporter whose claim
+     * clears this (pairs with the exchange there). Unconditional: a store
+     * skipped because the mark looked set could be cleared before the
+     * count is visible. */
+    atomic_store_explicit(&export_drops_waiting, true, memory_order_release);
+}
+
+/* Context: ANY. */
+bool mca_base_event_export_drops_waiting(void)
+{
+    /* relaxed: a hint; the claim orders the counts */
+    return atomic_load_explicit(&export_drops_waiting, memory_order_relaxed);
+}
+
+/* Context: PROGRESS, ANY. */
+bool mca_base_event_claim_export_drops(void)
+{
+    /* acq_rel: the counts of every drop whose mark is cleared here are
+     * visible to the takes after it (pairs with the release store above) */
+    return atomic_load_explicit(&export_drops_waiting, memory_order_relaxed)
+           && atomic_exchange_explicit(&export_drops_waiting, false, memory_order_acq_rel);
 }
 
 /* Context: PROGRESS, ANY. */

@@ -479,7 +479,9 @@ static int kit_drain(mca_base_event_cb_safety_t context, long budget, unsigned i
         idle = (NULL == pool || !kit_pending(pool, context))
                && NULL == atomic_load_explicit(&ompi_evt_kit_orphan, memory_order_relaxed)
                && (!atomic_load_explicit(&k->module_progress, memory_order_relaxed)
-                   || 0 != ++kit_idle_calls % idle_every);
+                   || 0 != ++kit_idle_calls % idle_every
+                   || (atomic_load_explicit(&k->module_progress_on_drops, memory_order_relaxed)
+                       && !mca_base_event_export_drops_waiting()));
         mca_base_event_delivery_section_exit(&section);
         if (idle) {
             return 0; /* nothing to drain, no module work due */
@@ -507,7 +509,9 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
  * a busy loop; a module's progress there (a time check, a lock, its own
  * queue) would run between every two polls of the network, and each poll
  * would notice an arriving message that much later. Idle calls run it one
- * time in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY; a call that drains records
+ * time in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY (a module whose progress only
+ * takes export drops, idle_progress_on_drops, not until one is counted);
+ * a call that drains records
  * still runs it, and so does the kit's timer at every tick: a module with
  * work due by time sets the kit's drain_interval (evt/pmix does, for its
  * batches' time-out). */

@@ -135,6 +135,7 @@ void ompi_evt_base_kit_detach_module(void)
     evt_kit_t *k = &ompi_evt_kit;
 
     atomic_store_explicit(&k->module_progress, false, memory_order_relaxed);
+    atomic_store_explicit(&k->module_progress_on_drops, false, memory_order_relaxed);
     atomic_store_explicit(&k->module_consumes, false, memory_order_relaxed);
     atomic_store_explicit(&k->module, NULL, memory_order_seq_cst);
     while (0 != atomic_load_explicit(&k->module_busy, memory_order_seq_cst)) {

@@ -55,7 +55,7 @@ typedef struct ompi_evt_file_state_t {
     /* writes the dictionary's entries (constructed at init: no allocation
      * under the engine mutex) */
     mca_common_evt_wire_encoder_t dict_encoder;
-    atomic_uint progress_calls;
+    atomic_uint progress_calls; /* file_progress() calls: statistics, read by tests */
     bool signals_installed;
     struct sigaction old_actions[NSIG];
 } ompi_evt_file_state_t;
