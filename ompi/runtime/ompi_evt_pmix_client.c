@@ -92,10 +92,11 @@ static pmix_proc_t me;
 static bool is_client = false;
 static bool handler_registered = false;
 /** The handler raises events. Cleared at the start of MPI_Finalize rather
- *  than deregistering the handler: Open MPI 4.1's server took 40-90 ms
- *  over a deregistration, and every later request of the process (the
- *  finalize fence) waited behind it. The handler stays registered, quiet,
- *  until MPI_Finalize ends PMIx. */
+ *  than deregistering the handler: on a connection to the server with
+ *  Nagle's algorithm on (PMIx 4.2's default; evt/pmix turns it off), the
+ *  request after a deregistration (the finalize fence) waited 40-90 ms for
+ *  the server's delayed acknowledgement. The handler stays registered,
+ *  quiet, until MPI_Finalize ends PMIx. */
 static atomic_bool handler_live = false;
 /** Handler calls under way that may raise (the stop waits for them). */
 static atomic_int handler_running = 0;

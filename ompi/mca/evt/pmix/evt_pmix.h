@@ -99,6 +99,7 @@ typedef struct ompi_evt_pmix_component_t {
     int max_inflight;      /**< evt_pmix_max_inflight */
     char *sink;            /**< evt_pmix_sink: folder of the node files, NULL = none */
     bool clock_align;      /**< evt_pmix_clock_align (evt_pmix_clock.h) */
+    bool server_nodelay;   /**< evt_pmix_server_nodelay (evt_pmix_nodelay.h) */
     char *test_clock_skew; /**< evt_pmix_test_clock_skew: "HOST:SECONDS", test only */
     int ring_size;         /**< evt_pmix_ring_size, bytes per thread */
     int pool_size;         /**< evt_pmix_pool_size */

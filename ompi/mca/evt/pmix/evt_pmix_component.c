@@ -121,6 +121,11 @@ static int pmix_register(void)
          "clock: ranks on rank 0's node (same boot) get exactly 0. If some rank runs with 0, no "
          "rank measures",
          MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_4, &c->clock_align, true, NULL},
+        {"server_nodelay",
+         "Turn Nagle's algorithm off on this process's TCP connection to its PMIx server "
+         "(PMIx 4.2 leaves it on: a message sent right after a notification, which the server "
+         "does not answer, waited up to 40 ms for the server's delayed acknowledgement)",
+         MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->server_nodelay, true, NULL},
         {"test_clock_skew",
          "TEST ONLY: \"HOST:SECONDS\" adds SECONDS (may be fractional or negative) to every "
          "CLOCK_REALTIME reading the export makes on the node PMIx names HOST, as if that node's "
