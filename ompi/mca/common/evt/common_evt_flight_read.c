@@ -460,7 +460,9 @@ static bool reserve_records(mca_common_evt_flight_file_t *f, size_t *cap, size_t
 static bool add_record(mca_common_evt_flight_file_t *f, size_t *cap,
                        const mca_common_evt_flight_record_t *r)
 {
-    if (f->nrecords == *cap && !reserve_records(f, cap, 0 == *cap ? 256 : *cap)) {
+    /* double; where memory is short, grow by an eighth */
+    if (f->nrecords == *cap && !reserve_records(f, cap, 0 == *cap ? 256 : *cap)
+        && !reserve_records(f, cap, *cap / 8 < 256 ? 256 : *cap / 8)) {
         return false;
     }
     f->records[f->nrecords++] = *r;
@@ -651,14 +653,20 @@ static int64_t rec_key(const mca_common_evt_flight_record_t *r)
 }
 
 /* Merge the per-ring runs (each in ring order) by time, stable: a record
- * never moves before an older one of its own ring. */
-static int merge_rings(mca_common_evt_flight_file_t *f)
+ * never moves before an older one of its own ring. Without the memory for
+ * it the records stay in ring order, and that is said: what was decoded is
+ * not thrown away for want of a second copy. */
+static void merge_rings(mca_common_evt_flight_file_t *f)
 {
     size_t *next, *end, out = 0, start = 0;
     mca_common_evt_flight_record_t *merged;
+    uint32_t with_records = 0;
 
-    if (f->nrecords == 0 || f->ring_count < 2) {
-        return 0;
+    for (uint32_t i = 0; i < f->ring_count; ++i) {
+        with_records += 0 != f->rings[i].records;
+    }
+    if (with_records < 2) {
+        return; /* one run: already in order */
     }
     next = calloc(f->ring_count, sizeof(*next));
     end = calloc(f->ring_count, sizeof(*end));
@@ -667,7 +675,8 @@ static int merge_rings(mca_common_evt_flight_file_t *f)
         free(next);
         free(end);
         free(merged);
-        return -1;
+        (void) problem(f, "out of memory: the records are in ring order, not merged by time");
+        return;
     }
     for (uint32_t i = 0; i < f->ring_count; ++i) {
         next[i] = start;
@@ -688,7 +697,6 @@ static int merge_rings(mca_common_evt_flight_file_t *f)
     f->records = merged;
     free(next);
     free(end);
-    return 0;
 }
 
 /* Decode @p buf, which becomes the file's (freed or unmapped with it).
@@ -730,12 +738,7 @@ static int fr_decode_take(unsigned char *buf, size_t len, bool mapped,
             decode_ring(f, i, &cap);
             f->overwritten += f->rings[i].overwritten;
         }
-        if (0 != merge_rings(f)) {
-            f->buf = f->mapped ? NULL : f->buf; /* the caller unmaps */
-            mca_common_evt_flight_free(f);
-            errno = ENOMEM;
-            return -1;
-        }
+        merge_rings(f);
     }
     *out = f;
     return 0;

@@ -112,7 +112,9 @@ typedef struct mca_common_evt_flight_file_t {
     mca_common_evt_flight_source_t *sources;
     mca_common_evt_flight_event_t *events;
     size_t nrecords;
-    mca_common_evt_flight_record_t *records; /**< all rings merged by time, oldest first */
+    mca_common_evt_flight_record_t *records; /**< all rings merged by time, oldest first
+                                               (ring order when memory ran out: a
+                                               problem says so) */
     mca_common_evt_flight_ring_t *rings;     /**< ring_count entries (when header_valid) */
     uint64_t overwritten;                    /**< sum over the rings */
     uint64_t dict_refused;                   /**< event types recorded without a dictionary entry */
