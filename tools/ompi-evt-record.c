@@ -746,8 +746,9 @@ static int wait_job(pid_t pid, const record_options_t *opt, record_relay_t *rl, 
         }
         if (!ended && exit_fd >= 0) {
             p[n++] = (struct pollfd){exit_fd, POLLIN, 0};
-        } else if (!ended && rl->fd < 0) {
-            /* no pidfd and no pipe to wake us: mpirun's end is seen by looking */
+        } else if (!ended) {
+            /* no pidfd: mpirun's end is seen by looking (its stderr pipe may
+             * outlive it, held by a process it started) */
             timeout = 10;
         }
         if (0 < poll(p, n, timeout) && rl->fd >= 0 && 0 != p[0].revents) {
