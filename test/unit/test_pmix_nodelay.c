@@ -8,8 +8,9 @@
 /* Unit tests of evt/pmix's TCP_NODELAY on the connection to the PMIx
  * server (evt_pmix_nodelay.c):
  *   - server URIs as PMIx writes them (tcp4, tcp6, with and without the
- *     "nspace.rank;" prefix) are parsed; malformed ones are refused with a
- *     reason, never read past their end;
+ *     "nspace.rank;" prefix) are parsed; malformed ones (a sign or blanks
+ *     before the port too) are refused with a reason, never read past
+ *     their end;
  *   - of this process's sockets, exactly the TCP connections to the server's
  *     address get TCP_NODELAY: not a connection to another port, not the
  *     server side of the same connection, not a datagram socket;
@@ -76,6 +77,8 @@ Test(pmix_nodelay, malformed_uris_are_refused)
         "tcp4://127.0.0.1:-1",
         "tcp4://127.0.0.1:+80",
         "tcp4://127.0.0.1:80x",
+        "tcp4://127.0.0.1: 80",
+        "tcp4://127.0.0.1:\n+80",
         "tcp4://127.0.0.1:99999999999999999999",
         "tcp4://:80",
         "tcp4://1.2.3:80",

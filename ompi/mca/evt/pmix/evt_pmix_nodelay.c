@@ -17,6 +17,7 @@
 #include "ompi_config.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <netinet/tcp.h>
@@ -74,9 +75,10 @@ bool ompi_evt_pmix_parse_server_uri(const char *uri, ompi_evt_pmix_server_addr_t
     memcpy(addr, host, (size_t) (host_end - host));
     addr[host_end - host] = '\0';
     errno = 0;
+    /* digits only: strtoul() would take a sign and leading blanks */
     port = strtoul(port_at, &end, 10);
-    if (0 != errno || end == port_at || '\0' != *end || 0 == port || port > 65535 || '-' == *port_at
-        || '+' == *port_at) {
+    if (!isdigit((unsigned char) *port_at) || 0 != errno || end == port_at || '\0' != *end
+        || 0 == port || port > 65535) {
         *why = "bad port";
         return false;
     }
@@ -146,6 +148,9 @@ int ompi_evt_pmix_nodelay_to(const ompi_evt_pmix_server_addr_t *server)
             continue;
         }
         fd = (int) v;
+        /* Another thread may close this descriptor and open another under
+         * its number between the look and the set: then some other TCP
+         * socket gets TCP_NODELAY, which only sends its data sooner. */
         if (0 != getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) || SOCK_STREAM != type
             || 0 != getpeername(fd, (struct sockaddr *) &peer, &len) || !same_peer(&peer, server)) {
             continue;
