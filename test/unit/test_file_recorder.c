@@ -17,13 +17,15 @@
  *   - the file describes itself: identity, dictionary, clock pair, state;
  *   - export drops (a raise with no ring left) are in the file, after a
  *     drain point or after the progress calls that follow them (which
- *     leave the module alone until a drop is counted);
+ *     leave the module alone until a drop is counted, and still complete a
+ *     handle free that waits for a drain);
  *   - the default folder: made private; refused, with a message, when
  *     another user owns it, others may write to it, or it is a symlink;
  *     a failure says its cause;
  *   - damaged files (truncated, bytes changed, random bytes): problems
  *     reported, what is valid returned, never a crash; positions that claim
- *     a full ring under an address-space limit: the valid records;
+ *     a full ring under an address-space limit: the valid records; memory
+ *     running out mid-ring: what was read, the ring said cut;
  *   - ompi-evt-file-read prints the same as JSON Lines and says damage by
  *     its exit status;
  *   - ompi-evt-listen reads recordings: every record listed; sends and
@@ -552,6 +554,62 @@ Test(file_recorder, idle_progress_takes_drops_only_once_counted)
     mca_common_evt_flight_free(f);
 }
 
+/* A handle freed while another thread's drain holds the token waits for a
+ * drain to complete its withdraw (its free callback runs then). Progress
+ * calls that leave evt/file's progress alone must still do that drain. */
+static atomic_int deferred_freed;
+
+static void note_freed(mca_base_event_registration_t *reg, mca_base_event_cb_safety_t safety,
+                       void *ud)
+{
+    (void) reg;
+    (void) safety;
+    (void) ud;
+    atomic_store(&deferred_freed, 1);
+}
+
+static void *free_handle_thread(void *h)
+{
+    if (OPAL_SUCCESS != mca_base_event_handle_free(h, NULL, note_freed)) {
+        _exit(5);
+    }
+    return NULL;
+}
+
+Test(file_recorder, idle_progress_completes_a_deferred_free)
+{
+    pid_t pid = fork();
+    int status;
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        mca_base_event_registration_t *h = NULL;
+        pthread_t t;
+
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        if (0 != writer_start(FILE_SIZE, 1) || 0 > test_file_seq_register(&drop_ev)
+            || OPAL_SUCCESS != mca_base_event_handle_alloc(drop_ev, NULL, NULL, &h)) {
+            _exit(1);
+        }
+        if (!ompi_evt_base_kit_test_hold_token(true, false)) {
+            _exit(2);
+        }
+        if (0 != pthread_create(&t, NULL, free_handle_thread, h) || 0 != pthread_join(t, NULL)) {
+            _exit(3);
+        }
+        if (0 != atomic_load(&deferred_freed) || !mca_base_event_withdraws_waiting()) {
+            _exit(4); /* not deferred: the test proves nothing */
+        }
+        (void) ompi_evt_base_kit_test_hold_token(false, false);
+        for (int i = 0; i < 2 * OMPI_EVT_KIT_IDLE_PROGRESS_EVERY; ++i) {
+            (void) ompi_evt_base_kit_progress();
+        }
+        _exit(0 != atomic_load(&deferred_freed) ? 0 : 6);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
+}
+
 /* A forked child of the writer raises too: its records must not reach the
  * parent's file, and the parent's records stay whole and in order. */
 Test(file_recorder, forked_child_does_not_write_the_parents_file)
@@ -1060,6 +1118,84 @@ Test(file_recorder, forged_full_ring_under_a_memory_limit)
     }
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "decoder child status 0x%x", status);
+    free(buf);
+}
+
+/* Memory that runs out in the middle of a ring: the records read before
+ * it are returned, the ring is said cut where it stopped, the file is not
+ * lost, and the records stay in ring order when there is no memory to
+ * merge the rings (said too). Two rings of 64 MiB, one full of real
+ * records (1.2 million), under an address-space limit of what the process
+ * holds + the file + SLACK MiB, for several SLACKs: each decode returns. */
+Test(file_recorder, out_of_memory_mid_ring_keeps_what_was_read, .timeout = 120)
+{
+    char path[512];
+    unsigned char *buf;
+    size_t len, all;
+    mca_common_evt_flight_file_t *f;
+    const size_t ring = 64 * 1024 * 1024;
+
+    if (EVT_ASAN_OR_TSAN) {
+        cr_skip_test("no address-space limit under ASan or TSan");
+    }
+    (void) run_writer(2 * (ring + 2 * MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE) + 1024 * 1024,
+                      ring / REC_SIZE, END_KILL, 0);
+    the_file(path, sizeof(path));
+    buf = slurp(path, &len);
+    cr_assert_eq(mca_common_evt_flight_decode(buf, len, &f), 0);
+    cr_assert_eq(f->nproblems, 0);
+    all = f->nrecords;
+    cr_assert_gt(all, 1000000);
+    mca_common_evt_flight_free(f);
+    for (unsigned long slack = 8; slack <= 96; slack += 8) {
+        pid_t pid = fork();
+        int status;
+
+        cr_assert_neq(pid, -1);
+        if (0 == pid) {
+            FILE *st = fopen("/proc/self/status", "r");
+            char line[256];
+            unsigned long kib = 0;
+            bool cut = false;
+
+            while (NULL != st && NULL != fgets(line, sizeof(line), st)) {
+                (void) sscanf(line, "VmSize: %lu kB", &kib);
+            }
+            if (NULL != st) {
+                fclose(st);
+            }
+            rlim_t limit = (kib + slack * 1024) * 1024 + len;
+            struct rlimit lim = {.rlim_cur = limit, .rlim_max = limit};
+            if (0 == kib || 0 != setrlimit(RLIMIT_AS, &lim)) {
+                _exit(30);
+            }
+            if (0 != mca_common_evt_flight_decode(buf, len, &f)) {
+                _exit(31); /* the file lost */
+            }
+            for (uint32_t i = 0; i < f->ring_count; ++i) {
+                cut = cut || f->rings[i].damaged;
+            }
+            if (f->nrecords < all) {
+                /* short: said, and the ring marked */
+                if (!cut || 0 == f->nproblems || NULL == strstr(f->problems[0], "out of memory")) {
+                    _exit(32);
+                }
+            } else if (f->nrecords != all || cut
+                       || (0 != f->nproblems && NULL == strstr(f->problems[0], "out of memory"))) {
+                _exit(33);
+            }
+            for (size_t i = 0; i < f->nrecords; ++i) {
+                if (NULL == f->records[i].event
+                    || f->records[i].payload_len != f->records[i].event->extent) {
+                    _exit(34);
+                }
+            }
+            _exit(0);
+        }
+        cr_assert_eq(waitpid(pid, &status, 0), pid);
+        cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "slack %lu MiB: status 0x%x",
+                  slack, status);
+    }
     free(buf);
 }
 

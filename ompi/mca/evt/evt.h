@@ -116,12 +116,6 @@ typedef struct ompi_evt_base_kit_params_t {
     int drain_budget;       /**< records per progress call (> 0) */
     int overflow;           /**< ompi_evt_overflow_t */
     int drain_interval;     /**< microseconds between timer drains; 0: no timer */
-    /** The module's evtm_progress has work on a call that finds no record
-     *  only when an export drop was counted (it takes the counts into what
-     *  it writes): idle progress calls leave it until one is
-     *  (mca_base_event_export_drops_waiting()). false: it may have work due
-     *  by time, and runs on one idle call in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY. */
-    bool idle_progress_on_drops;
     /** NULL: anonymous memory (hwloc, NUMA-local by first touch). */
     const ompi_evt_base_storage_t *storage;
 } ompi_evt_base_kit_params_t;
@@ -180,8 +174,10 @@ typedef int (*ompi_evt_base_module_consume_fn_t)(const mca_base_event_record_t *
  *  Bounded, non-blocking; returns the amount of work done (>= 0). Runs
  *  after drains that find records, at every timer tick (drain_interval),
  *  and on one idle opal_progress call in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY
- *  per thread (with evtm_kit.idle_progress_on_drops, only once an export
- *  drop was counted): work due by time needs the timer. Context: DRAIN. */
+ *  per thread: work due by time needs the timer. With
+ *  OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS, drains that find nothing (idle
+ *  calls, empty timer ticks) run it only once an export drop was counted.
+ *  Context: DRAIN. */
 typedef int (*ompi_evt_base_module_progress_fn_t)(void);
 
 /** A drain point after the kit emptied the rings: push out what the module
@@ -194,10 +190,21 @@ typedef void (*ompi_evt_base_module_notice_fn_t)(ompi_evt_base_notice_t notice);
 
 /** The module: one designated-initializer table per component; a NULL slot
  *  says "nothing to do". */
+/** evtm_flags bits that are the framework's own, not the engine's delivery
+ *  flags (the base passes the others to mca_base_event_delivery_set()). */
+#define OMPI_EVT_MODULE_OWN_FLAGS 0xffff0000u
+/** The module's evtm_progress has work on a drain that finds no record
+ *  only once an export drop was counted (it moves the engine's export drop
+ *  counts somewhere: mca_base_event_claim_export_drops(), then
+ *  mca_base_event_take_export_dropped()): such drains leave it until
+ *  mca_base_event_export_drops_waiting(). Without it the module may have
+ *  work due by time. */
+#define OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS 0x00010000u
+
 struct ompi_evt_base_module_2_0_0_t {
     /** MCA_BASE_EVENT_DELIVERY_DEFERRED (the kit's rings; async-signal-safe
      *  raises then accepted) and MCA_BASE_EVENT_DELIVERY_EXPORTS; 0 for
-     *  dispatch at the raise. */
+     *  dispatch at the raise; with DEFERRED, OMPI_EVT_MODULE_* bits. */
     uint32_t evtm_flags;
     /** DEFERRED modules: the kit's settings. */
     ompi_evt_base_kit_params_t evtm_kit;

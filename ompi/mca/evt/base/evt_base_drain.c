@@ -438,9 +438,26 @@ static __thread unsigned int kit_idle_calls __attribute__((tls_model("initial-ex
 /** kit_drain()'s budget meaning the kit's drain_budget parameter. */
 #define KIT_BUDGET (-2L)
 
-/* A drain; with @p idle_every > 1, a call that finds nothing in the rings
- * runs the module's progress only every idle_every-th time in this thread.
- * Context: ANY. */
+/* Is there work for a drain that finds no record: the module's progress
+ * (always for a module with work due by time, for one that only takes
+ * export drops once one was counted), or a handle free that a drain must
+ * complete (a withdraw that found the rings busy: its free callback waits
+ * for it)? Hints (relaxed loads). Context: ANY. */
+static bool kit_idle_work(void)
+{
+    evt_kit_t *k = &ompi_evt_kit;
+
+    if (atomic_load_explicit(&k->module_progress, memory_order_relaxed)
+        && (!atomic_load_explicit(&k->module_progress_on_drops, memory_order_relaxed)
+            || mca_base_event_export_drops_waiting())) {
+        return true;
+    }
+    return mca_base_event_withdraws_waiting();
+}
+
+/* A drain. A call that finds nothing in the rings drains only when
+ * kit_idle_work() says so, and with @p idle_every > 1 looks only every
+ * idle_every-th time in this thread. Context: ANY. */
 static int kit_drain(mca_base_event_cb_safety_t context, long budget, unsigned int idle_every)
 {
     evt_kit_t *k = &ompi_evt_kit;
@@ -478,10 +495,7 @@ static int kit_drain(mca_base_event_cb_safety_t context, long budget, unsigned i
          * next drain point */
         idle = (NULL == pool || !kit_pending(pool, context))
                && NULL == atomic_load_explicit(&ompi_evt_kit_orphan, memory_order_relaxed)
-               && (!atomic_load_explicit(&k->module_progress, memory_order_relaxed)
-                   || 0 != ++kit_idle_calls % idle_every
-                   || (atomic_load_explicit(&k->module_progress_on_drops, memory_order_relaxed)
-                       && !mca_base_event_export_drops_waiting()));
+               && (0 != ++kit_idle_calls % idle_every || !kit_idle_work());
         mca_base_event_delivery_section_exit(&section);
         if (idle) {
             return 0; /* nothing to drain, no module work due */
@@ -510,7 +524,8 @@ int ompi_evt_base_kit_drain_once(mca_base_event_cb_safety_t context, long budget
  * queue) would run between every two polls of the network, and each poll
  * would notice an arriving message that much later. Idle calls run it one
  * time in OMPI_EVT_KIT_IDLE_PROGRESS_EVERY (a module whose progress only
- * takes export drops, idle_progress_on_drops, not until one is counted);
+ * takes export drops, OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS, not until
+ * one is counted; a handle free waiting for a drain gets one there too);
  * a call that drains records
  * still runs it, and so does the kit's timer at every tick: a module with
  * work due by time sets the kit's drain_interval (evt/pmix does, for its

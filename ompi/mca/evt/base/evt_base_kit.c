@@ -118,7 +118,8 @@ int ompi_evt_base_kit_open(const ompi_evt_base_module_t *module, const char *nam
     atomic_store_explicit(&k->pool, pool, memory_order_release);
     atomic_store_explicit(&k->module, module, memory_order_release);
     atomic_store_explicit(&k->module_progress, NULL != module->evtm_progress, memory_order_relaxed);
-    atomic_store_explicit(&k->module_progress_on_drops, module->evtm_kit.idle_progress_on_drops,
+    atomic_store_explicit(&k->module_progress_on_drops,
+                          0 != (module->evtm_flags & OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS),
                           memory_order_relaxed);
     atomic_store_explicit(&k->module_consumes, NULL != module->evtm_consume, memory_order_relaxed);
     if (0 < module->evtm_kit.drain_interval) {

@@ -79,8 +79,8 @@ typedef struct evt_kit_t {
     /** The module has an evtm_progress (a drain with empty rings still
      *  calls it). */
     atomic_bool module_progress;
-    /** ... whose work on idle calls is only to take export drops
-     *  (evtm_kit.idle_progress_on_drops). */
+    /** ... whose work on drains that find nothing is only to take export
+     *  drops (OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS). */
     atomic_bool module_progress_on_drops;
     /** The module has an evtm_consume (a hint for the idle check of a
      *  progress call; the drain asks the module itself). */

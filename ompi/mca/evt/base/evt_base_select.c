@@ -36,6 +36,13 @@
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 
+/* The engine's delivery flags and the framework's own share evtm_flags. */
+_Static_assert(0
+                   == ((MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE | MCA_BASE_EVENT_DELIVERY_DEFERRED
+                        | MCA_BASE_EVENT_DELIVERY_EXPORTS)
+                       & OMPI_EVT_MODULE_OWN_FLAGS),
+               "delivery flags outside the framework's bits");
+
 /* The engine's view of the installed deferred module: the kit's delivery.
  * Its functions are the kit's for every deferred module, so they are set
  * here once and never written again: a thread still flushing through the
@@ -120,11 +127,12 @@ int ompi_evt_base_install(const char *name, const ompi_evt_base_module_t *module
         if (evt_base_delivery.exports != module->evtm_exports) {
             evt_base_delivery.exports = module->evtm_exports;
         }
-        /* the kit's raise path is async-signal-safe */
-        if (evt_base_delivery.flags
-            != (module->evtm_flags | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE)) {
-            evt_base_delivery.flags = module->evtm_flags
-                                      | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
+        /* the kit's raise path is async-signal-safe; the framework's own
+         * bits are not the engine's */
+        uint32_t flags = (module->evtm_flags & ~OMPI_EVT_MODULE_OWN_FLAGS)
+                         | MCA_BASE_EVENT_DELIVERY_ASYNC_SIGNAL_SAFE;
+        if (evt_base_delivery.flags != flags) {
+            evt_base_delivery.flags = flags;
         }
         (void) mca_base_event_delivery_set(&evt_base_delivery);
         /* Registered once for the module's whole life: (un)registering is

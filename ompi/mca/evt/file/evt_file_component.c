@@ -128,8 +128,6 @@ static ompi_evt_base_module_t *file_init(int *priority)
         kit->drain_budget = OMPI_EVT_FILE_DRAIN_BUDGET;
         kit->overflow = OMPI_EVT_OVERFLOW_OVERWRITE;
         kit->drain_interval = c->drain_interval;
-        /* file_progress() only takes export drops into the file */
-        kit->idle_progress_on_drops = true;
         reason = ompi_evt_base_kit_check_params(kit);
     }
     if (NULL != reason) {

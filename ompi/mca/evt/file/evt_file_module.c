@@ -109,7 +109,9 @@ static void file_notice(ompi_evt_base_notice_t notice)
 
 /* evtm_kit's sizes are filled by file_init() (evt_file_component.c). */
 ompi_evt_base_module_t ompi_evt_file_module = {
-    .evtm_flags = MCA_BASE_EVENT_DELIVERY_DEFERRED | MCA_BASE_EVENT_DELIVERY_EXPORTS,
+    /* file_progress() only moves export drop counts into the file */
+    .evtm_flags = MCA_BASE_EVENT_DELIVERY_DEFERRED | MCA_BASE_EVENT_DELIVERY_EXPORTS
+                  | OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS,
     .evtm_kit = {.storage = &file_storage},
     .evtm_init = file_module_init,
     .evtm_finalize = file_module_finalize,
@@ -683,8 +685,9 @@ static void file_take_drops(void)
     }
 }
 
-/* The kit runs this after drains and, on progress calls that find no
- * record, only once an export drop was counted (idle_progress_on_drops):
+/* The kit runs this after drains that find records and, on drains that
+ * find none, only once an export drop was counted
+ * (OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS):
  * the counts reach the file at the next progress call, so a process killed
  * later leaves them said. Context: DRAIN. */
 static int file_progress(void)
