@@ -461,27 +461,33 @@ static void *drop_thread(void *arg)
     return NULL;
 }
 
-Test(file_recorder, export_drops_are_recorded)
+/* In the writer child: one ring, owned by the main thread (one record). */
+static void drops_writer_start(void)
+{
+    setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+    if (0 != writer_start(FILE_SIZE, 1) || 0 > test_file_seq_register(&drop_ev)) {
+        _exit(1);
+    }
+    test_file_seq_raise(drop_ev, 0, 7);
+}
+
+/* In the writer child: 10 raises from a thread that finds no ring. */
+static void drops_writer_drop_ten(void)
+{
+    pthread_t t;
+
+    if (0 != pthread_create(&t, NULL, drop_thread, NULL) || 0 != pthread_join(t, NULL)) {
+        _exit(2);
+    }
+}
+
+/* The killed writer @p pid left its one record and its 10 drops. */
+static void expect_ten_drops(pid_t pid)
 {
     char path[512];
     mca_common_evt_flight_file_t *f;
-    pid_t pid = fork();
     int status;
 
-    cr_assert_neq(pid, -1);
-    if (0 == pid) {
-        pthread_t t;
-        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
-        if (0 != writer_start(FILE_SIZE, 1) || 0 > test_file_seq_register(&drop_ev)) {
-            _exit(1);
-        }
-        test_file_seq_raise(drop_ev, 0, 7); /* the main thread owns the ring */
-        if (0 != pthread_create(&t, NULL, drop_thread, NULL) || 0 != pthread_join(t, NULL)) {
-            _exit(2);
-        }
-        (void) mca_base_event_flush(); /* a drain point takes the counts */
-        (void) raise(SIGKILL);
-    }
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(WIFSIGNALED(status), "writer status 0x%x", status);
     f = read_the_file(path, sizeof(path));
@@ -491,6 +497,20 @@ Test(file_recorder, export_drops_are_recorded)
     cr_assert_eq(mca_common_evt_flight_event(f, f->drops[0].event_index), f->records[0].event);
     cr_assert_eq(f->drops[0].count, 10);
     mca_common_evt_flight_free(f);
+}
+
+Test(file_recorder, export_drops_are_recorded)
+{
+    pid_t pid = fork();
+
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        drops_writer_start();
+        drops_writer_drop_ten();
+        (void) mca_base_event_flush(); /* a drain point takes the counts */
+        (void) raise(SIGKILL);
+    }
+    expect_ten_drops(pid);
 }
 
 /* Progress calls that find no record leave evt/file's progress alone
@@ -504,31 +524,21 @@ static unsigned int file_progress_calls(void)
 
 Test(file_recorder, idle_progress_takes_drops_only_once_counted)
 {
-    char path[512];
-    mca_common_evt_flight_file_t *f;
     pid_t pid = fork();
-    int status;
 
     cr_assert_neq(pid, -1);
     if (0 == pid) {
-        pthread_t t;
         unsigned int before;
 
-        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
-        if (0 != writer_start(FILE_SIZE, 1) || 0 > test_file_seq_register(&drop_ev)) {
-            _exit(1);
-        }
-        test_file_seq_raise(drop_ev, 0, 7); /* the main thread owns the ring */
+        drops_writer_start();
         before = file_progress_calls();
         for (int i = 0; i < 1000; ++i) {
             (void) ompi_evt_base_kit_progress();
         }
         if (file_progress_calls() != before) {
-            _exit(2); /* ran with nothing to take */
+            _exit(3); /* ran with nothing to take */
         }
-        if (0 != pthread_create(&t, NULL, drop_thread, NULL) || 0 != pthread_join(t, NULL)) {
-            _exit(3);
-        }
+        drops_writer_drop_ten();
         for (int i = 0; i < OMPI_EVT_KIT_IDLE_PROGRESS_EVERY; ++i) {
             (void) ompi_evt_base_kit_progress();
         }
@@ -544,14 +554,7 @@ Test(file_recorder, idle_progress_takes_drops_only_once_counted)
         }
         (void) raise(SIGKILL);
     }
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFSIGNALED(status), "writer status 0x%x", status);
-    f = read_the_file(path, sizeof(path));
-    cr_assert_eq(f->nproblems, 0);
-    expect_seqs(f, 0, 0);
-    cr_assert_eq(f->ndrops, 1);
-    cr_assert_eq(f->drops[0].count, 10);
-    mca_common_evt_flight_free(f);
+    expect_ten_drops(pid);
 }
 
 /* A handle freed while another thread's drain holds the token waits for a
