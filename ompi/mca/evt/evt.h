@@ -188,8 +188,6 @@ typedef int (*ompi_evt_base_module_flush_fn_t)(void);
  *  at the end of MPI_Init / the start of MPI_Finalize). */
 typedef void (*ompi_evt_base_module_notice_fn_t)(ompi_evt_base_notice_t notice);
 
-/** The module: one designated-initializer table per component; a NULL slot
- *  says "nothing to do". */
 /** evtm_flags bits that are the framework's own, not the engine's delivery
  *  flags (the base passes the others to mca_base_event_delivery_set()). */
 #define OMPI_EVT_MODULE_OWN_FLAGS 0xffff0000u
@@ -201,6 +199,8 @@ typedef void (*ompi_evt_base_module_notice_fn_t)(ompi_evt_base_notice_t notice);
  *  work due by time. */
 #define OMPI_EVT_MODULE_IDLE_PROGRESS_ON_DROPS 0x00010000u
 
+/** The module: one designated-initializer table per component; a NULL slot
+ *  says "nothing to do". */
 struct ompi_evt_base_module_2_0_0_t {
     /** MCA_BASE_EVENT_DELIVERY_DEFERRED (the kit's rings; async-signal-safe
      *  raises then accepted) and MCA_BASE_EVENT_DELIVERY_EXPORTS; 0 for
