@@ -19,10 +19,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -32,14 +34,20 @@
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/common/evt/common_evt_flight_write.h"
 
-/* How often the folder is looked at for new files, and the pause after
- * each look at the rings. The pause is what the consumer costs the ranks:
- * a consumer that chases the producers (the next look as soon as the last
- * one copied something) takes a core from them, and on a host whose cores
- * all run ranks a rank loses it. A ring of 8 MiB holds 25 ms of a thread
- * raising 5 million events a second, many pauses. */
-#define SPOOL_SCAN_NS (20 * 1000 * 1000)
-#define SPOOL_NAP_NS  (2 * 1000 * 1000)
+/* How often the folder is looked at for new files when nothing says one
+ * appeared (a file is looked for as soon as inotify reports its name; the
+ * periodic look covers an inotify that is missing or overflowed), and the
+ * pause after each look at the rings. The pause is what the consumer
+ * costs the ranks: a consumer that chases the producers (the next look as
+ * soon as the last one copied something) takes a core from them, and on a
+ * host whose cores all run ranks a rank loses it. A ring of 8 MiB holds
+ * 25 ms of a thread raising 5 million events a second, many pauses; a
+ * file found one periodic look late could already have wrapped (a short
+ * latency loop such as NetPIPE's fills a ring in 50 ms). */
+#ifndef SPOOL_SCAN_NS /* a test sets it beyond its own time-out */
+#    define SPOOL_SCAN_NS (20 * 1000 * 1000)
+#endif
+#define SPOOL_NAP_NS (2 * 1000 * 1000)
 /* A ring is copied when this part of it waits beyond the newest part
  * (below), or at the writer's end: few large copies cost the ranks less
  * than many small ones. */
@@ -50,6 +58,11 @@
  * takes each from there, several times slower than from memory (measured:
  * the copy of the newest quarter of a ring ran at about 0.5 GB/s). */
 #define SPOOL_HOT_SHIFT 3
+/* The most of a ring one look copies, as a shift of the capacity: a pass
+ * goes on to the other rings before it comes back for the rest (at once,
+ * without its pause), so that copying one full ring (tens of ms with the
+ * cores busy) does not leave another ring to wrap meanwhile. */
+#define SPOOL_SLICE_SHIFT 2
 #define SPOOL_MAX_RINGS 4096
 
 typedef struct spool_ring {
@@ -79,6 +92,7 @@ typedef struct spool_src {
 
 struct record_spool {
     int live_dfd, out_dfd;
+    int notify_fd; /* inotify on the live folder; -1: periodic looks only */
     pthread_t thread;
     atomic_bool stop;
     bool running;
@@ -348,9 +362,11 @@ static int write_copied(record_spool_t *sp, spool_src_t *s, uint32_t i, uint32_t
 }
 
 /* Copy what ring @p i committed since the last look, if that is a good
- * part of the ring or @p all. Records the producer overwrote before we
- * came are lost (counted at the end). @return -1 out of memory, else 0. */
-static int take_ring(record_spool_t *sp, spool_src_t *s, uint32_t i, bool all)
+ * part of the ring or @p all; unless @p all, a slice of it at most, and
+ * @p more is set when a good part is still waiting after it. Records the
+ * producer overwrote before we came are lost (counted at the end).
+ * @return -1 out of memory, else 0. */
+static int take_ring(record_spool_t *sp, spool_src_t *s, uint32_t i, bool all, bool *more)
 {
     spool_ring_t *r = &s->rings[i];
     const unsigned char *ctl = ring_ctl(s, i);
@@ -373,6 +389,10 @@ static int take_ring(record_spool_t *sp, spool_src_t *s, uint32_t i, bool all)
         return 0;
     }
     stop = all ? tail : tail - (capacity >> SPOOL_HOT_SHIFT);
+    if (!all && stop - r->cpos > (capacity >> SPOOL_SLICE_SHIFT)) {
+        stop = r->cpos + (capacity >> SPOOL_SLICE_SHIFT);
+        *more = true;
+    }
     if (r->used + n > s->img_cap) {
         (void) write_image(sp, s, false);
         start = 0;
@@ -590,9 +610,12 @@ static void scan(record_spool_t *sp)
     closedir(d);
 }
 
-/* One look at every file. */
-static void pass(record_spool_t *sp, bool last)
+/* One look at every file. @return true when a ring still has a good part
+ * waiting (it was copied a slice only). */
+static bool pass(record_spool_t *sp, bool last)
 {
+    bool more = false;
+
     for (size_t k = 0; k < sp->nsrcs; ++k) {
         spool_src_t *s = sp->srcs[k];
         uint64_t before = 0, after = 0;
@@ -611,7 +634,7 @@ static void pass(record_spool_t *sp, bool last)
             before += s->rings[i].taken;
         }
         for (uint32_t i = 0; i < s->hdr.ring_count; ++i) {
-            if (0 != take_ring(sp, s, i, closed || last)) {
+            if (0 != take_ring(sp, s, i, closed || last, &more)) {
                 write_failed(sp, s, ENOMEM);
             }
         }
@@ -623,21 +646,51 @@ static void pass(record_spool_t *sp, bool last)
             finish_src(sp, s);
         }
     }
+    return more;
+}
+
+/* Wait up to the pause for a name to appear in the live folder. @return
+ * true when one did (or inotify lost count): the folder is to be looked at
+ * now. */
+static bool nap(record_spool_t *sp)
+{
+    struct timespec pause = {0, SPOOL_NAP_NS};
+    struct pollfd pfd = {.fd = sp->notify_fd, .events = POLLIN};
+    bool appeared = false;
+
+    if (sp->notify_fd < 0) {
+        (void) nanosleep(&pause, NULL);
+        return false;
+    }
+    if (0 >= poll(&pfd, 1, SPOOL_NAP_NS / 1000000)) {
+        return false;
+    }
+    for (;;) {
+        /* the events are only a wake-up: the look at the folder finds the
+         * names (and IN_Q_OVERFLOW asks for that look too) */
+        char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+        ssize_t n = read(sp->notify_fd, buf, sizeof(buf));
+        if (n <= 0) {
+            return appeared;
+        }
+        appeared = true;
+    }
 }
 
 static void *spool_thread(void *arg)
 {
     record_spool_t *sp = arg;
 
+    bool look = true;
+
     while (!atomic_load_explicit(&sp->stop, memory_order_acquire)) {
         int64_t t = now_ns();
-        if (t - sp->last_scan >= SPOOL_SCAN_NS) {
+        if (look || t - sp->last_scan >= SPOOL_SCAN_NS) {
             scan(sp);
             sp->last_scan = t;
         }
-        struct timespec nap = {0, SPOOL_NAP_NS};
-        pass(sp, false);
-        (void) nanosleep(&nap, NULL);
+        /* a ring copied a slice only is come back to at once */
+        look = pass(sp, false) ? false : nap(sp);
     }
     /* the job has ended: every file that will ever be there is there */
     scan(sp);
@@ -663,7 +716,7 @@ record_spool_t *record_spool_start(const char *live_dir, const char *out_dir, ch
         (void) snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    sp->live_dfd = sp->out_dfd = -1;
+    sp->live_dfd = sp->out_dfd = sp->notify_fd = -1;
     sp->live_dfd = open(live_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     sp->out_dfd = open(out_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sp->live_dfd < 0 || sp->out_dfd < 0) {
@@ -671,6 +724,15 @@ record_spool_t *record_spool_start(const char *live_dir, const char *out_dir, ch
                         strerror(errno));
         record_spool_free(sp);
         return NULL;
+    }
+    /* without inotify (no instances left, an old kernel) the periodic look
+     * still finds every file, later */
+    sp->notify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (sp->notify_fd >= 0
+        && 0 > inotify_add_watch(sp->notify_fd, live_dir,
+                                 IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DONT_FOLLOW)) {
+        (void) close(sp->notify_fd);
+        sp->notify_fd = -1;
     }
     atomic_init(&sp->stop, false);
     atomic_init(&sp->records, 0);
@@ -821,6 +883,9 @@ void record_spool_free(record_spool_t *sp)
     }
     if (sp->out_dfd >= 0) {
         (void) close(sp->out_dfd);
+    }
+    if (sp->notify_fd >= 0) {
+        (void) close(sp->notify_fd);
     }
     free(sp);
 }

@@ -13,13 +13,16 @@
  * The ranks record with evt/file into files of a private folder in shared
  * memory (/dev/shm): the raise is the kit's store into a mapped ring, and
  * nothing in a rank encodes, sends or waits for anyone. A thread of the
- * recorder maps each file read-only as it appears, and writes what the
+ * recorder maps each file read-only as it appears (inotify reports its
+ * name; a look at the folder every 20 ms finds it without), and writes what the
  * rings committed since its last look into the rank's spool in the output
  * folder: raw records, straight from the mapping (the kernel's copy into
  * the file is the only one), nothing decoded. A ring is copied when three
  * eighths of it wait (all but the newest eighth, whose lines are still in
  * the producing core's cache), and when its writer has finished: few large
- * copies cost the ranks less than many small ones. A spool is a chain of
+ * copies cost the ranks less than many small ones. One look copies a
+ * quarter of a ring at most, and comes back for the rest after the other
+ * rings: a full ring's copy must not leave another to wrap. A spool is a chain of
  * evt/file images (common_evt_flight_format.h), each with the dictionary
  * known when it was written and rings holding the records copied since the
  * previous one; the listener reads the chain as one recording
