@@ -88,6 +88,7 @@ typedef struct spool_src {
     bool done;
     bool damaged; /* a ring held a record that cannot be one: resynchronised */
     uint64_t lost;
+    uint64_t waited_ns; /* the writer's progress calls waited for us (at its end) */
 } spool_src_t;
 
 struct record_spool {
@@ -125,6 +126,22 @@ static uint64_t load64(const unsigned char *p)
 static const unsigned char *ring_ctl(const spool_src_t *s, uint32_t i)
 {
     return s->map + s->hdr.rings_offset + (uint64_t) i * s->hdr.ring_stride;
+}
+
+/* Tell a writer that waits for us (evt_file_consumer_wait) how far ring
+ * @p i is copied. The only stores into the writer's file: its own words
+ * are never written. */
+static void say_copied(const spool_src_t *s, uint32_t i, uint32_t pos)
+{
+    __atomic_store_n((uint32_t *) (ring_ctl(s, i) + MCA_COMMON_EVT_FLIGHT_CTL_CONSUMED), pos,
+                     __ATOMIC_RELEASE);
+}
+
+/* ... and that we are alive (after each look at its rings). */
+static void say_alive(const spool_src_t *s)
+{
+    __atomic_store_n((uint64_t *) (s->map + MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_BEAT),
+                     (uint64_t) now_ns(), __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------------------
@@ -477,6 +494,7 @@ static void finish_src(record_spool_t *sp, spool_src_t *s)
         r->lost = total > r->taken ? total - r->taken : 0;
         s->lost += r->lost;
     }
+    s->waited_ns = load64(s->map + MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_WAITED);
     (void) write_image(sp, s, true);
     (void) close(s->out);
     s->out = -1;
@@ -529,7 +547,8 @@ static bool open_src(record_spool_t *sp, const char *name)
     spool_src_t *s;
     struct stat st;
     void *map;
-    int fd = openat(sp->live_dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    /* writable: the position copied and our heartbeat (say_copied()) */
+    int fd = openat(sp->live_dfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 
     if (fd < 0) {
         return false;
@@ -540,7 +559,7 @@ static bool open_src(record_spool_t *sp, const char *name)
         return false;
     }
     /* populated now: no page fault per page of the rings as they are copied */
-    map = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+    map = mmap(NULL, (size_t) st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     (void) close(fd);
     if (MAP_FAILED == map) {
         return false;
@@ -611,7 +630,7 @@ static void scan(record_spool_t *sp)
 }
 
 /* One look at every file. @return true when a ring still has a good part
- * waiting (it was copied a slice only). */
+ * waiting (it was copied a slice only) or a writer waits for us. */
 static bool pass(record_spool_t *sp, bool last)
 {
     bool more = false;
@@ -637,7 +656,13 @@ static bool pass(record_spool_t *sp, bool last)
             if (0 != take_ring(sp, s, i, closed || last, &more)) {
                 write_failed(sp, s, ENOMEM);
             }
+            if (s->rings[i].seen) {
+                say_copied(s, i, s->rings[i].cpos);
+            }
         }
+        say_alive(s);
+        /* a writer waiting for the copy: no pause before the next look */
+        more |= 0 != load32(s->map + MCA_COMMON_EVT_FLIGHT_HDR_WRITERS_WAITING);
         for (uint32_t i = 0; i < s->hdr.ring_count; ++i) {
             after += s->rings[i].taken;
         }
@@ -828,9 +853,9 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
         }
     }
     if (0 < lost && NULL != msgs) {
-        fprintf(msgs, "ompi-evt-record: the ranks raised faster than their rings could be copied: "
-                      "a larger --buffer holds longer bursts; --transport pmix slows the ranks "
-                      "down instead of losing records\n");
+        fprintf(msgs, "ompi-evt-record: the ranks raised faster than their rings could be copied "
+                      "(between two progress calls, or with --no-wait): a larger --buffer holds "
+                      "longer bursts\n");
     }
     if (0 < lost || say_missing(sp, msgs)) {
         rc = 1;
@@ -853,6 +878,16 @@ double record_spool_cpu(const record_spool_t *sp)
 int record_spool_count(const record_spool_t *sp)
 {
     return (int) sp->nsrcs;
+}
+
+double record_spool_waited(const record_spool_t *sp)
+{
+    uint64_t ns = 0;
+
+    for (size_t k = 0; k < sp->nsrcs; ++k) {
+        ns += sp->srcs[k]->waited_ns;
+    }
+    return (double) ns * 1e-9;
 }
 
 void record_spool_free(record_spool_t *sp)

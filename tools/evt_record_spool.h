@@ -12,7 +12,7 @@
  *
  * The ranks record with evt/file into files of a private folder in shared
  * memory (/dev/shm): the raise is the kit's store into a mapped ring, and
- * nothing in a rank encodes, sends or waits for anyone. A thread of the
+ * nothing in a rank encodes or sends. A thread of the
  * recorder maps each file read-only as it appears (inotify reports its
  * name; a look at the folder every 20 ms finds it without), and writes what the
  * rings committed since its last look into the rank's spool in the output
@@ -28,9 +28,14 @@
  * previous one; the listener reads the chain as one recording
  * (tools/listen/evt_listen_flight.c).
  *
- * The rings are evt/file's, in overwrite-oldest mode: the producer never
- * waits for the consumer. Records the producer overwrote before the
- * consumer copied them are lost, and counted exactly: when the writer has
+ * The rings are evt/file's, in overwrite-oldest mode: a raise never waits
+ * for the consumer. The consumer says how far it copied each ring and that
+ * it is alive (common_evt_flight_format.h: the only words of a rank's file
+ * it writes), and with evt_file_consumer_wait (the recorder sets it unless
+ * --no-wait) a rank's progress calls wait while a ring is more than five
+ * eighths behind the copy. Records the producer overwrote before the
+ * consumer copied them (raised between two progress calls, or without the
+ * wait) are lost, and counted exactly: when the writer has
  * finished (or died), every record it ever committed is either copied or
  * lost, and the ring's counters say how many it committed (evicted plus
  * those still in the ring). A copy that the producer overwrote while it
@@ -88,6 +93,10 @@ double record_spool_cpu(const record_spool_t *spool);
 
 /** Spools written (after record_spool_finish()). */
 int record_spool_count(const record_spool_t *spool);
+
+/** Seconds the ranks' progress calls waited for the copy, all ranks
+ *  together (after record_spool_finish()). */
+double record_spool_waited(const record_spool_t *spool);
 
 /** Free the spool (after record_spool_finish()). */
 void record_spool_free(record_spool_t *spool);

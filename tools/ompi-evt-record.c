@@ -84,6 +84,7 @@ typedef struct record_options_t {
     bool live;               /**< --live: the follow view during the run */
     int transport;           /**< RECORD_TRANSPORT_* */
     char buffer[32];         /**< shm: evt_file_size of each rank, in bytes */
+    bool no_wait;            /**< shm: --no-wait, the rings overwrite what is not copied */
     char live_dir[PATH_MAX]; /**< shm: the ranks' evt/file folder */
     bool made_dir;           /**< the folder is ours: created by this run */
     char **job_argv;         /**< the launcher command after "--" */
@@ -94,6 +95,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: " RECORD_NAME " [-o DIR] [--events PATTERNS] [--format LIST]\n"
             "                       [--summary-only] [--quiet] [--live] [--transport shm|pmix]\n"
+            "                       [--buffer SIZE] [--no-wait]\n"
             "                       -- mpirun ARGS... ./app ARGS...\n"
             "  -o, --output DIR    where node files and outputs go (default a new\n"
             "                      ompi-evt.<date>-<time>.XXXXXX; an existing DIR must be\n"
@@ -112,12 +114,12 @@ static void usage(FILE *out)
             "                      faster than it exports slows down, nothing is lost)\n"
             "  --transport shm     the ranks record into rings in this host's shared memory\n"
             "                      (/dev/shm) that this program copies out: cheaper for the\n"
-            "                      job, one host only; records a ring overwrites before they\n"
-            "                      are copied (ranks raising millions of events a second on\n"
-            "                      every core) are counted as lost\n"
+            "                      job, one host only; a rank whose rings the copy falls\n"
+            "                      behind waits for it at its next progress call\n"
             "  --buffer SIZE       shm: bytes of each rank's rings (default 33M: four of 8M;\n"
-            "                      K, M, G allowed); what a ring overwrites before it is\n"
-            "                      copied is counted as lost\n");
+            "                      K, M, G allowed)\n"
+            "  --no-wait           shm: the ranks never wait for the copy; what a ring\n"
+            "                      overwrites before it is copied is counted as lost\n");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -450,6 +452,9 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
         argv[n++] = "--mca";
         argv[n++] = "evt_file_rings";
         argv[n++] = RECORD_SHM_RINGS;
+        argv[n++] = "--mca";
+        argv[n++] = "evt_file_consumer_wait";
+        argv[n++] = opt->no_wait ? "0" : "1";
         if (NULL != opt->events) {
             argv[n++] = "--mca";
             argv[n++] = "evt_file_events";
@@ -843,8 +848,17 @@ static int run_listener(const record_options_t *opt)
 int main(int argc, char **argv)
 {
     record_options_t opt = {0};
-    enum { OPT_EVENTS = 1000, OPT_FORMAT, OPT_SUMMARY_ONLY, OPT_LIVE, OPT_TRANSPORT, OPT_BUFFER };
+    enum {
+        OPT_EVENTS = 1000,
+        OPT_FORMAT,
+        OPT_SUMMARY_ONLY,
+        OPT_LIVE,
+        OPT_TRANSPORT,
+        OPT_BUFFER,
+        OPT_NO_WAIT
+    };
     unsigned long long buffer = RECORD_SHM_BUFFER;
+    bool buffer_given = false;
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"events", required_argument, NULL, OPT_EVENTS},
@@ -853,6 +867,7 @@ int main(int argc, char **argv)
         {"live", no_argument, NULL, OPT_LIVE},
         {"transport", required_argument, NULL, OPT_TRANSPORT},
         {"buffer", required_argument, NULL, OPT_BUFFER},
+        {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -876,6 +891,9 @@ int main(int argc, char **argv)
         case OPT_LIVE:
             opt.live = true;
             break;
+        case OPT_NO_WAIT:
+            opt.no_wait = true;
+            break;
         case OPT_BUFFER:
             if (0 != parse_size(optarg, &buffer) || buffer < RECORD_SHM_BUFFER_MIN
                 || buffer > RECORD_SHM_BUFFER_MAX) {
@@ -885,6 +903,7 @@ int main(int argc, char **argv)
                         optarg);
                 return 2;
             }
+            buffer_given = true;
             break;
         case OPT_TRANSPORT:
             if (0 == strcmp(optarg, "shm")) {
@@ -928,6 +947,13 @@ int main(int argc, char **argv)
     if (RECORD_TRANSPORT_SHM == opt.transport && opt.live) {
         fprintf(stderr, RECORD_NAME ": --live follows the node files of --transport pmix; it "
                                     "cannot be used with --transport shm\n");
+        return 2;
+    }
+    if (RECORD_TRANSPORT_SHM != opt.transport && (buffer_given || opt.no_wait)) {
+        fprintf(stderr,
+                RECORD_NAME ": %s is about the rings of --transport shm; give --transport shm "
+                            "or leave it out\n",
+                buffer_given ? "--buffer" : "--no-wait");
         return 2;
     }
     (void) snprintf(opt.buffer, sizeof(opt.buffer), "%llu", buffer);
@@ -1033,9 +1059,11 @@ int main(int argc, char **argv)
             double job = record_now() - t_start;
             fprintf(stderr,
                     RECORD_NAME ": %llu records copied from the ranks' rings in %.3f s of CPU "
-                                "(%.1f %% of the job's %.2f s)\n",
+                                "(%.1f %% of the job's %.2f s); the ranks waited %.3f s for "
+                                "the copy\n",
                     (unsigned long long) record_spool_records(spool), record_spool_cpu(spool),
-                    job > 0 ? 100.0 * record_spool_cpu(spool) / job : 0.0, job);
+                    job > 0 ? 100.0 * record_spool_cpu(spool) / job : 0.0, job,
+                    record_spool_waited(spool));
         }
         record_spool_free(spool);
         remove_live_dir(&opt);

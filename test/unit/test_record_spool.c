@@ -27,6 +27,7 @@
 
 #include "evt_record_spool.h"
 #include "ompi/constants.h"
+#include "ompi/mca/common/evt/common_evt_flight_format.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_internal.h"
@@ -150,4 +151,253 @@ Test(record_spool, a_published_file_is_found_without_the_periodic_look)
     free(said);
     record_spool_free(sp);
     remove_dirs();
+}
+
+/* ------------------------------------------------------------------------
+ * evt_file_consumer_wait: a writer's progress calls wait for the copy
+ * ------------------------------------------------------------------------ */
+
+/* In a writer child: evt/file into @p folder, one ring of a few KiB short of
+ * @p size, waiting for a consumer when @p wait. */
+static mca_base_event_t *waiting_writer_start(const char *folder, size_t size, bool wait)
+{
+    mca_base_event_t *ev = NULL;
+    ompi_evt_base_module_t *m;
+    int prio = -1;
+
+    setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+    setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+    if (OPAL_SUCCESS != opal_init_util(NULL, NULL) || OPAL_SUCCESS != mca_base_event_init()
+        || OMPI_SUCCESS
+               != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
+        _exit(2);
+    }
+    mca_evt_file_component.dir = (char *) folder;
+    mca_evt_file_component.size = size;
+    mca_evt_file_component.rings = 1;
+    mca_evt_file_component.consumer_wait = wait;
+    m = mca_evt_file_component.super.evtc_init(&prio);
+    if (NULL == m || OMPI_SUCCESS != ompi_evt_base_install("file", m, prio)
+        || 0 > test_file_seq_register(&ev)) {
+        _exit(3);
+    }
+    return ev;
+}
+
+static void waiting_writer_stop(void)
+{
+    (void) mca_base_event_flush();
+    ompi_evt_base_uninstall();
+    (void) mca_base_event_finalize();
+}
+
+static unsigned char *header_word(size_t offset)
+{
+    return (unsigned char *) ompi_evt_file_state.hdr + offset;
+}
+
+static uint64_t consumer_beat(void)
+{
+    return __atomic_load_n((uint64_t *) header_word(MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_BEAT),
+                           __ATOMIC_ACQUIRE);
+}
+
+static uint64_t waited_ns(void)
+{
+    return __atomic_load_n((uint64_t *) header_word(MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_WAITED),
+                           __ATOMIC_RELAXED);
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+#define FLOOD_FILE_SIZE (64 * 1024)
+#define FLOOD_RECORDS   200000 /* hundreds of rings of records */
+
+/* The writer raises hundreds of rings' worth as fast as it can, a progress call
+ * (the wait) every 16 records, and the real consumer copies: with the wait
+ * nothing is lost and the writer says it waited; without it, the ring
+ * overwrites records (the flood is far faster than the consumer's look
+ * every 2 ms), which shows that the first case tests something. */
+static void flood(bool wait, uint64_t *copied, int *finish_rc, uint64_t *writer_waited)
+{
+    char err[256] = "";
+    record_spool_t *sp;
+    int status, result[2];
+    pid_t pid;
+
+    make_dirs();
+    cr_assert_eq(pipe(result), 0);
+    sp = record_spool_start(live, out, err, sizeof(err));
+    cr_assert_not_null(sp, "%s", err);
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        mca_base_event_t *ev = waiting_writer_start(live, FLOOD_FILE_SIZE, wait);
+        uint64_t w;
+
+        /* the consumer has found the file and looked at it once */
+        for (int i = 0; i < 30000 && 0 == consumer_beat(); ++i) {
+            usleep(1000);
+        }
+        for (uint64_t s = 0; s < FLOOD_RECORDS; ++s) {
+            test_file_seq_raise(ev, s, 0);
+            if (15 == s % 16) {
+                (void) ompi_evt_file_consumer_wait();
+            }
+        }
+        w = waited_ns();
+        waiting_writer_stop();
+        _exit(sizeof(w) == write(result[1], &w, sizeof(w)) ? 0 : 9);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
+    cr_assert_eq(read(result[0], writer_waited, sizeof(*writer_waited)),
+                 (ssize_t) sizeof(*writer_waited));
+    *finish_rc = record_spool_finish(sp, NULL);
+    *copied = record_spool_records(sp);
+    record_spool_free(sp);
+    remove_dirs();
+}
+
+Test(record_spool, a_waiting_writer_loses_nothing, .timeout = 120)
+{
+    uint64_t copied, waited;
+    int rc;
+
+    flood(true, &copied, &rc, &waited);
+    cr_assert_eq(rc, 0, "the consumer said records were lost or missing");
+    /* + the finalization's records */
+    cr_assert_geq(copied, FLOOD_RECORDS, "copied %llu of %d", (unsigned long long) copied,
+                  FLOOD_RECORDS);
+    cr_assert_gt(waited, 0, "the writer never waited: the flood was not one");
+}
+
+Test(record_spool, without_the_wait_the_flood_overwrites, .timeout = 120)
+{
+    uint64_t copied, waited;
+    int rc;
+
+    flood(false, &copied, &rc, &waited);
+    cr_assert_eq(rc, 1, "nothing lost without the wait: the other test proves nothing");
+    cr_assert_lt(copied, FLOOD_RECORDS);
+    cr_assert_eq(waited, 0);
+}
+
+/* One writer with one ring filled to three quarters and a consumer that
+ * never copied: what the wait does, by the consumer's heartbeat. */
+static void fill_three_quarters(mca_base_event_t *ev)
+{
+    const mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
+    const uint32_t *tail = (const uint32_t *) ((const unsigned char *) h + h->rings_offset
+                                               + MCA_COMMON_EVT_FLIGHT_CTL_TAIL);
+    uint64_t s = 0;
+
+    while (__atomic_load_n(tail, __ATOMIC_RELAXED) < h->ring_capacity / 4 * 3) {
+        test_file_seq_raise(ev, s++, 0);
+    }
+}
+
+static void set_beat(int64_t ns)
+{
+    __atomic_store_n((uint64_t *) header_word(MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_BEAT),
+                     (uint64_t) ns, __ATOMIC_RELEASE);
+}
+
+/* Fork a writer child running @p body; it must exit 0 (alarm: a wait that
+ * never ends kills it). */
+static void in_writer(void (*body)(mca_base_event_t *ev))
+{
+    pid_t pid;
+    int status;
+
+    make_dirs();
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        mca_base_event_t *ev = waiting_writer_start(live, FLOOD_FILE_SIZE, true);
+        alarm(60);
+        body(ev);
+        waiting_writer_stop();
+        _exit(0);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    remove_dirs();
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
+}
+
+static void no_consumer_body(mca_base_event_t *ev)
+{
+    fill_three_quarters(ev);
+    (void) ompi_evt_file_consumer_wait();
+    if (0 != waited_ns()) {
+        _exit(10); /* waited with nobody copying */
+    }
+}
+
+Test(record_spool, no_consumer_no_wait)
+{
+    in_writer(no_consumer_body);
+}
+
+static void silent_consumer_body(mca_base_event_t *ev)
+{
+    fill_three_quarters(ev);
+    set_beat(mono_ns() - 2000000000LL); /* its last look 2 s ago */
+    (void) ompi_evt_file_consumer_wait();
+    if (waited_ns() >= 500000000ULL) {
+        _exit(11); /* waited for a consumer silent for 2 s */
+    }
+}
+
+Test(record_spool, a_silent_consumer_is_not_waited_for)
+{
+    in_writer(silent_consumer_body);
+}
+
+static void falls_silent_body(mca_base_event_t *ev)
+{
+    fill_three_quarters(ev);
+    set_beat(mono_ns()); /* alive now, never again */
+    (void) ompi_evt_file_consumer_wait();
+    /* waited until the consumer had been silent for a second */
+    if (waited_ns() < 500000000ULL) {
+        _exit(12);
+    }
+}
+
+Test(record_spool, the_wait_ends_when_the_consumer_falls_silent, .timeout = 90)
+{
+    in_writer(falls_silent_body);
+}
+
+static void forked_body(mca_base_event_t *ev)
+{
+    pid_t child;
+    int status;
+
+    fill_three_quarters(ev);
+    set_beat(mono_ns() + 3600000000000LL); /* alive for an hour */
+    child = fork();
+    if (0 == child) {
+        alarm(30); /* a wait here would last the hour */
+        (void) ompi_evt_file_consumer_wait();
+        _exit(0 == waited_ns() ? 0 : 13); /* a child of the writer never waits */
+    }
+    if (child < 0 || child != waitpid(child, &status, 0) || !WIFEXITED(status)) {
+        _exit(14);
+    }
+    if (0 != WEXITSTATUS(status)) {
+        _exit(WEXITSTATUS(status));
+    }
+    set_beat(0); /* the parent's own finalize: nobody to wait for */
+}
+
+Test(record_spool, a_forked_child_never_waits, .timeout = 90)
+{
+    in_writer(forked_body);
 }

@@ -171,6 +171,26 @@ typedef struct mca_common_evt_flight_header_t {
 #define MCA_COMMON_EVT_FLIGHT_CTL_HEAD       64
 #define MCA_COMMON_EVT_FLIGHT_CTL_SIZE       128
 
+/** A consumer that copies a file's rings while its writer runs (ompi-evt-record's
+ *  shared-memory transport) says how far it got, for a writer that waits for
+ *  it rather than overwrite what it has not copied (evt_file_consumer_wait):
+ *  per ring, the u32 position it copied up to, in the ring's control space
+ *  at CTL_CONSUMED (a cache line of its own: the producer's positions are
+ *  written at every raise); in the header page, at HDR_CONSUMER_BEAT, the
+ *  u64 CLOCK_MONOTONIC ns of its last look, which says it is alive (0: no
+ *  consumer). Both are stored with release by the consumer only, are zero
+ *  in a file nobody consumes, and mean nothing to a reader of the file. */
+#define MCA_COMMON_EVT_FLIGHT_CTL_CONSUMED      2048
+#define MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_BEAT 2048
+/** In the header page: the u64 ns the writer's progress calls spent waiting
+ *  for the consumer (written by the writer, relaxed; a figure for the
+ *  consumer to report). */
+#define MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_WAITED 2056
+/** In the header page: the u32 number of the writer's threads waiting for
+ *  the consumer now (written by the writer): a consumer that sees it
+ *  nonzero looks again without its usual pause. */
+#define MCA_COMMON_EVT_FLIGHT_HDR_WRITERS_WAITING 2064
+
 /** Bytes of an element of type @p type (0: unknown type). */
 static inline uint32_t mca_common_evt_flight_type_size(uint32_t type)
 {

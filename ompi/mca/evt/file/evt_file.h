@@ -68,6 +68,7 @@ typedef struct ompi_evt_file_component_t {
     size_t size;        /**< evt_file_size, bytes per process */
     int rings;          /**< evt_file_rings */
     bool sync;          /**< evt_file_sync: msync at finalize and fatal signals */
+    bool consumer_wait; /**< evt_file_consumer_wait: progress calls wait for a lagging consumer */
     int drain_interval; /**< evt_file_drain_interval, microseconds */
     char *events;       /**< evt_file_events: patterns, NULL = all */
     /** Parsed evt_file_events (by evtc_init; freed at component close). */

@@ -74,6 +74,13 @@ static int file_register(void)
          "SIGBUS, SIGILL, SIGFPE, SIGABRT). Not needed to survive the death of the process "
          "(the kernel keeps the pages), only a crash of the machine",
          MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_4, &c->sync, false, NULL},
+        {"consumer_wait",
+         "When a consumer copies the rings while the process runs (ompi-evt-record "
+         "--transport shm sets this), progress calls wait for it while it is more than five "
+         "eighths of a ring behind, instead of letting the ring overwrite records it has not "
+         "copied: the process slows down rather than lose records. A consumer silent for a "
+         "second is not waited for",
+         MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->consumer_wait, false, NULL},
         {"events",
          "Events to record: comma-separated name patterns, '*' matches any characters, a "
          "pattern starting with '^' excludes (e.g. \"ompi.mpi.*,^ompi.mpi.p2p_*\"); unset: "

@@ -76,6 +76,22 @@ int64_t ompi_evt_file_realtime_ns(void);
  *  Context: under the engine mutex (the only dictionary writer). */
 bool ompi_evt_file_exports(const mca_base_event_t *event);
 
+/** evt_file_consumer_wait (evt_file_consumer.c): while the file's consumer
+ *  says it is alive, sleep until every ring more than five eighths behind
+ *  it is three eighths behind or less; returns at once without a consumer,
+ *  when waiting is off, and when the consumer falls silent for a second.
+ *  The low-priority progress callback. Context: PROGRESS (no lock held of
+ *  ours, not in a raise or a callback of ours). */
+int ompi_evt_file_consumer_wait(void);
+/** Register the callback when evt_file_consumer_wait is set (the file is
+ *  mapped). Context: INIT. */
+void ompi_evt_file_consumer_wait_start(void);
+/** Unregister it; no wait starts after this returns. Context: INIT. */
+void ompi_evt_file_consumer_wait_stop(void);
+/** A forked child never waits (its file is a private copy of the parent's).
+ *  Context: the atfork child handler. */
+void ompi_evt_file_consumer_wait_forget(void);
+
 #pragma GCC visibility pop
 
 END_C_DECLS

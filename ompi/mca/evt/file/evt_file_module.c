@@ -557,6 +557,7 @@ static int file_module_init(void)
     if (c->sync) {
         file_signals_install();
     }
+    ompi_evt_file_consumer_wait_start();
     opal_output_verbose(10, output,
                         "evt:file: recording into %s (%zu bytes: %d rings of %zu bytes, "
                         "dictionary %lu bytes)",
@@ -635,6 +636,7 @@ static void file_storage_atfork_child(void *ctx)
 {
     void *copy, *again;
 
+    ompi_evt_file_consumer_wait_forget();
     if (NULL == ompi_evt_file_state.base) {
         return;
     }
@@ -716,6 +718,7 @@ static int file_module_finalize(void)
     if (NULL == h || ompi_evt_file_state.finalized) {
         return OMPI_SUCCESS;
     }
+    ompi_evt_file_consumer_wait_stop();
     file_take_drops();
     h->closed_ns = ompi_evt_file_realtime_ns();
     /* release: what was recorded before is in the file when a reader sees
