@@ -56,7 +56,7 @@ int main(int argc, char **argv)
     mca_base_event_source_t *src;
     mca_base_event_t *ev;
     payload_t p = {0, 42};
-    long events, units;
+    long events = 0, units = 0; /* set before use: MPI_Abort does not return */
     int rank, size, si, ei;
     double t0, t, tmax, tmin;
 

@@ -4,7 +4,8 @@
 # in shared memory, copied out by the recorder; pmix: evt/pmix into the
 # node sink), interleaved, REPS rounds (default 5); per figure the median
 # of the rounds, its ratio to plain's, and the spread (min..max); and the
-# records the shm recorder lost (must be 0) and the CPU its copy took.
+# records the shm recorder lost (must be 0), the CPU its copy took and how
+# long the ranks waited for it.
 set -u
 B=${EVT_TOP_BUILDDIR:?run from make bench-record}
 : "${MPIRUN:=mpirun}"
@@ -19,7 +20,7 @@ for r in $(seq "$REPS"); do
         "$B/tools/ompi-evt-record" --transport $t --summary-only -o "$W/rec" -- "$MPIRUN" -np 2 \
             --bind-to core ./bench_record >"$W/rec.out" 2>&1
         awk -v t=$t '/^RESULT/ {print t, $2, $3}' "$W/rec.out" >>"$W/out"
-        sed -n 's/.* records copied from the ranks. rings in \([0-9.]*\) s of CPU (\([0-9.]*\) %.*/copy cpu \1 s, \2 % of the job/p' \
+        sed -n 's/.* records copied from the ranks. rings in \([0-9.]*\) s of CPU (\([0-9.]*\) %.* the ranks waited \([0-9.]*\) s.*/copy cpu \1 s, \2 % of the job, the ranks waited \3 s/p' \
             "$W/rec.out" >>"$W/copy"
         grep 'records were overwritten' "$W/rec.out" >>"$W/copy"
     done

@@ -31,7 +31,8 @@ run() { # config work -> "config work seconds rate cpu lost"
             | awk -v c=rings -v w="$2" '/^RESULT/ {print c, w, $8, $14, 0, 0}' ;;
     recorded)
         rm -rf "$W/rec"
-        "$B/tools/ompi-evt-record" --summary-only -o "$W/rec" -- "$MPIRUN" -np 2 --bind-to core \
+        "$B/tools/ompi-evt-record" --transport shm --summary-only -o "$W/rec" -- "$MPIRUN" -np 2 \
+            --bind-to core \
             ./bench_spool "$EVENTS" "$2" >"$W/rec.out" 2>&1
         lost=$(sed -n 's/.*: \([0-9]*\) records were overwritten.*/\1/p' "$W/rec.out" \
             | awk '{s += $1} END {print s + 0}')
