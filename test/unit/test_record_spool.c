@@ -56,6 +56,40 @@ static void remove_dirs(void)
     (void) system(cmd);
 }
 
+/* In a writer child: evt/file into @p folder, one ring of a few KiB short of
+ * @p size, waiting for a consumer when @p wait. */
+static mca_base_event_t *writer_start(const char *folder, size_t size, bool wait)
+{
+    mca_base_event_t *ev = NULL;
+    ompi_evt_base_module_t *m;
+    int prio = -1;
+
+    setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+    setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+    if (OPAL_SUCCESS != opal_init_util(NULL, NULL) || OPAL_SUCCESS != mca_base_event_init()
+        || OMPI_SUCCESS
+               != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
+        _exit(2);
+    }
+    mca_evt_file_component.dir = (char *) folder;
+    mca_evt_file_component.size = size;
+    mca_evt_file_component.rings = 1;
+    mca_evt_file_component.consumer_wait = wait;
+    m = mca_evt_file_component.super.evtc_init(&prio);
+    if (NULL == m || OMPI_SUCCESS != ompi_evt_base_install("file", m, prio)
+        || 0 > test_file_seq_register(&ev)) {
+        _exit(3);
+    }
+    return ev;
+}
+
+static void writer_stop(void)
+{
+    (void) mca_base_event_flush();
+    ompi_evt_base_uninstall();
+    (void) mca_base_event_finalize();
+}
+
 /* The writer: evt/file into the live folder (published at init), RECORDS
  * numbered events, its file's path written to @p path_fd, then it waits
  * for SIGTERM with its file open and finalizes. */
@@ -65,10 +99,9 @@ static pid_t start_writer(int go_fd, int path_fd)
 
     cr_assert_neq(pid, -1);
     if (0 == pid) {
-        mca_base_event_t *ev = NULL;
-        ompi_evt_base_module_t *m;
+        mca_base_event_t *ev;
         sigset_t term;
-        int prio = -1, sig;
+        int sig;
         char c;
 
         /* published only once the consumer runs: its first look (at its
@@ -79,21 +112,7 @@ static pid_t start_writer(int go_fd, int path_fd)
         sigemptyset(&term);
         sigaddset(&term, SIGTERM);
         (void) sigprocmask(SIG_BLOCK, &term, NULL);
-        setenv("OMPI_COMM_WORLD_RANK", "0", 1);
-        setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
-        if (OPAL_SUCCESS != opal_init_util(NULL, NULL) || OPAL_SUCCESS != mca_base_event_init()
-            || OMPI_SUCCESS
-                   != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
-            _exit(2);
-        }
-        mca_evt_file_component.dir = live;
-        mca_evt_file_component.size = 1 << 20;
-        mca_evt_file_component.rings = 1;
-        m = mca_evt_file_component.super.evtc_init(&prio);
-        if (NULL == m || OMPI_SUCCESS != ompi_evt_base_install("file", m, prio)
-            || 0 > test_file_seq_register(&ev)) {
-            _exit(3);
-        }
+        ev = writer_start(live, 1 << 20, false);
         for (uint64_t s = 0; s < RECORDS; ++s) {
             test_file_seq_raise(ev, s, 0);
         }
@@ -102,9 +121,7 @@ static pid_t start_writer(int go_fd, int path_fd)
             _exit(4);
         }
         (void) sigwait(&term, &sig);
-        (void) mca_base_event_flush();
-        ompi_evt_base_uninstall();
-        (void) mca_base_event_finalize();
+        writer_stop();
         _exit(0);
     }
     return pid;
@@ -157,40 +174,6 @@ Test(record_spool, a_published_file_is_found_without_the_periodic_look)
  * evt_file_consumer_wait: a writer's progress calls wait for the copy
  * ------------------------------------------------------------------------ */
 
-/* In a writer child: evt/file into @p folder, one ring of a few KiB short of
- * @p size, waiting for a consumer when @p wait. */
-static mca_base_event_t *waiting_writer_start(const char *folder, size_t size, bool wait)
-{
-    mca_base_event_t *ev = NULL;
-    ompi_evt_base_module_t *m;
-    int prio = -1;
-
-    setenv("OMPI_COMM_WORLD_RANK", "0", 1);
-    setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
-    if (OPAL_SUCCESS != opal_init_util(NULL, NULL) || OPAL_SUCCESS != mca_base_event_init()
-        || OMPI_SUCCESS
-               != mca_evt_file_component.super.evtc_version.mca_register_component_params()) {
-        _exit(2);
-    }
-    mca_evt_file_component.dir = (char *) folder;
-    mca_evt_file_component.size = size;
-    mca_evt_file_component.rings = 1;
-    mca_evt_file_component.consumer_wait = wait;
-    m = mca_evt_file_component.super.evtc_init(&prio);
-    if (NULL == m || OMPI_SUCCESS != ompi_evt_base_install("file", m, prio)
-        || 0 > test_file_seq_register(&ev)) {
-        _exit(3);
-    }
-    return ev;
-}
-
-static void waiting_writer_stop(void)
-{
-    (void) mca_base_event_flush();
-    ompi_evt_base_uninstall();
-    (void) mca_base_event_finalize();
-}
-
 static unsigned char *header_word(size_t offset)
 {
     return (unsigned char *) ompi_evt_file_state.hdr + offset;
@@ -237,7 +220,7 @@ static void flood(bool wait, uint64_t *copied, int *finish_rc, uint64_t *writer_
     pid = fork();
     cr_assert_neq(pid, -1);
     if (0 == pid) {
-        mca_base_event_t *ev = waiting_writer_start(live, FLOOD_FILE_SIZE, wait);
+        mca_base_event_t *ev = writer_start(live, FLOOD_FILE_SIZE, wait);
         uint64_t w;
 
         /* the consumer has found the file and looked at it once */
@@ -251,7 +234,7 @@ static void flood(bool wait, uint64_t *copied, int *finish_rc, uint64_t *writer_
             }
         }
         w = waited_ns();
-        waiting_writer_stop();
+        writer_stop();
         _exit(sizeof(w) == write(result[1], &w, sizeof(w)) ? 0 : 9);
     }
     cr_assert_eq(waitpid(pid, &status, 0), pid);
@@ -319,10 +302,10 @@ static void in_writer(void (*body)(mca_base_event_t *ev))
     pid = fork();
     cr_assert_neq(pid, -1);
     if (0 == pid) {
-        mca_base_event_t *ev = waiting_writer_start(live, FLOOD_FILE_SIZE, true);
+        mca_base_event_t *ev = writer_start(live, FLOOD_FILE_SIZE, true);
         alarm(60);
         body(ev);
-        waiting_writer_stop();
+        writer_stop();
         _exit(0);
     }
     cr_assert_eq(waitpid(pid, &status, 0), pid);
