@@ -48,6 +48,12 @@
 #    define SPOOL_SCAN_NS (20 * 1000 * 1000)
 #endif
 #define SPOOL_NAP_NS (2 * 1000 * 1000)
+/* The pause while a writer waits for us and this look found nothing new
+ * (it is between two naps of its own), and how many such looks in a row
+ * are made before the writer's count is taken for one a killed writer
+ * left up (about a second). */
+#define SPOOL_SHORT_NAP_NS   (100 * 1000)
+#define SPOOL_IDLE_WAITS_MAX 10000
 /* A ring is copied when this part of it waits beyond the newest part
  * (below), or at the writer's end: few large copies cost the ranks less
  * than many small ones. */
@@ -89,6 +95,7 @@ typedef struct spool_src {
     bool damaged; /* a ring held a record that cannot be one: resynchronised */
     uint64_t lost;
     uint64_t waited_ns; /* the writer's progress calls waited for us (at its end) */
+    uint32_t idle_waits; /* looks in a row that found a writer waiting and nothing new */
 } spool_src_t;
 
 struct record_spool {
@@ -629,11 +636,16 @@ static void scan(record_spool_t *sp)
     closedir(d);
 }
 
-/* One look at every file. @return true when a ring still has a good part
- * waiting (it was copied a slice only) or a writer waits for us. */
-static bool pass(record_spool_t *sp, bool last)
+/* What a look leaves for the next one. */
+typedef enum { LOOK_AFTER_PAUSE, LOOK_SOON, LOOK_NOW } next_look_t;
+
+/* One look at every file. @return LOOK_NOW when a ring still has a good
+ * part waiting (it was copied a slice only) or a writer waits for us and
+ * this look copied some of its records, LOOK_SOON when a writer waits and
+ * this look found nothing new. */
+static next_look_t pass(record_spool_t *sp, bool last)
 {
-    bool more = false;
+    bool more = false, soon = false;
 
     for (size_t k = 0; k < sp->nsrcs; ++k) {
         spool_src_t *s = sp->srcs[k];
@@ -661,17 +673,28 @@ static bool pass(record_spool_t *sp, bool last)
             }
         }
         say_alive(s);
-        /* a writer waiting for the copy: no pause before the next look */
-        more |= 0 != load32(s->map + MCA_COMMON_EVT_FLIGHT_HDR_WRITERS_WAITING);
         for (uint32_t i = 0; i < s->hdr.ring_count; ++i) {
             after += s->rings[i].taken;
+        }
+        /* a writer waiting for the copy: no pause before the next look when
+         * this one copied something, a short one otherwise; a writer killed
+         * while it waited leaves its count up, and is not believed after
+         * SPOOL_IDLE_WAITS_MAX looks that found nothing */
+        if (0 == load32(s->map + MCA_COMMON_EVT_FLIGHT_HDR_WRITERS_WAITING)) {
+            s->idle_waits = 0;
+        } else if (after > before) {
+            more = true;
+            s->idle_waits = 0;
+        } else if (s->idle_waits < SPOOL_IDLE_WAITS_MAX) {
+            ++s->idle_waits;
+            soon = true;
         }
         atomic_fetch_add_explicit(&sp->records, after - before, memory_order_relaxed);
         if (closed || last) {
             finish_src(sp, s);
         }
     }
-    return more;
+    return more ? LOOK_NOW : soon ? LOOK_SOON : LOOK_AFTER_PAUSE;
 }
 
 /* Wait up to the pause for a name to appear in the live folder. @return
@@ -715,7 +738,19 @@ static void *spool_thread(void *arg)
             sp->last_scan = t;
         }
         /* a ring copied a slice only is come back to at once */
-        look = pass(sp, false) ? false : nap(sp);
+        switch (pass(sp, false)) {
+        case LOOK_NOW:
+            look = false;
+            break;
+        case LOOK_SOON: {
+            struct timespec pause = {0, SPOOL_SHORT_NAP_NS};
+            (void) nanosleep(&pause, NULL);
+            look = false;
+            break;
+        }
+        default:
+            look = nap(sp);
+        }
     }
     /* the job has ended: every file that will ever be there is there */
     scan(sp);

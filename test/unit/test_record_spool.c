@@ -384,3 +384,40 @@ Test(record_spool, a_forked_child_never_waits, .timeout = 90)
 {
     in_writer(forked_body);
 }
+
+/* A writer killed while it waited leaves its count of waiting threads up:
+ * the consumer must not keep looking without a pause for it. Here the
+ * count stays up for 3 s of a live writer that raises nothing: the
+ * consumer's CPU over those seconds stays far below what looking without
+ * a pause costs (all of them). */
+Test(record_spool, a_waiting_count_left_up_does_not_keep_the_consumer_busy, .timeout = 60)
+{
+    char err[256] = "";
+    record_spool_t *sp;
+    int status;
+    pid_t pid;
+
+    make_dirs();
+    sp = record_spool_start(live, out, err, sizeof(err));
+    cr_assert_not_null(sp, "%s", err);
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        mca_base_event_t *ev = writer_start(live, FLOOD_FILE_SIZE, true);
+        uint32_t *waiting = (uint32_t *) header_word(MCA_COMMON_EVT_FLIGHT_HDR_WRITERS_WAITING);
+
+        test_file_seq_raise(ev, 0, 0);
+        __atomic_store_n(waiting, 1, __ATOMIC_RELEASE);
+        sleep(3);
+        __atomic_store_n(waiting, 0, __ATOMIC_RELEASE);
+        writer_stop();
+        _exit(0);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
+    cr_assert_eq(record_spool_finish(sp, NULL), 0);
+    cr_assert_lt(record_spool_cpu(sp), 2.0, "the consumer used %.2f s of CPU in 3 s",
+                 record_spool_cpu(sp));
+    record_spool_free(sp);
+    remove_dirs();
+}
