@@ -16,7 +16,9 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +358,45 @@ static void falls_silent_body(mca_base_event_t *ev)
 Test(record_spool, the_wait_ends_when_the_consumer_falls_silent, .timeout = 90)
 {
     in_writer(falls_silent_body);
+}
+
+/* A consumer alive but not copying the ring waited for (it cannot read
+ * it: a damaged ring): its heartbeat keeps coming, its position does not
+ * move. The wait ends about a second after the position last moved. */
+static atomic_bool beating;
+static void *beat_thread(void *arg)
+{
+    (void) arg;
+    while (atomic_load(&beating)) {
+        set_beat(mono_ns());
+        usleep(10000);
+    }
+    return NULL;
+}
+
+static void stuck_consumer_body(mca_base_event_t *ev)
+{
+    pthread_t t;
+
+    fill_three_quarters(ev);
+    set_beat(mono_ns());
+    atomic_store(&beating, true);
+    if (0 != pthread_create(&t, NULL, beat_thread, NULL)) {
+        _exit(15);
+    }
+    (void) ompi_evt_file_consumer_wait();
+    atomic_store(&beating, false);
+    (void) pthread_join(t, NULL);
+    /* it waited (the consumer looked alive), and came back */
+    if (waited_ns() < 500000000ULL) {
+        _exit(16);
+    }
+    set_beat(0);
+}
+
+Test(record_spool, a_consumer_that_does_not_copy_is_not_waited_for_ever, .timeout = 90)
+{
+    in_writer(stuck_consumer_body);
 }
 
 static void forked_body(mca_base_event_t *ev)

@@ -23,8 +23,9 @@
  * leaves the newest eighth for a later look, and copies when a quarter
  * waits); meanwhile the header says a thread waits, and the consumer
  * looks again without its usual pause. A consumer silent for a second
- * (dead, stopped) is not waited for: the rings overwrite as they would
- * without one.
+ * (dead, stopped), or one whose position in the ring waited for has not
+ * moved for a second (a ring it cannot read), is not waited for: the rings
+ * overwrite as they would without one.
  */
 
 #include "ompi_config.h"
@@ -58,13 +59,19 @@ static int64_t monotonic_ns(void)
     return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The consumer's position in ring @p ctl. */
+static uint32_t ring_copied(const unsigned char *ctl)
+{
+    return __atomic_load_n((const uint32_t *) (ctl + MCA_COMMON_EVT_FLIGHT_CTL_CONSUMED),
+                           __ATOMIC_ACQUIRE);
+}
+
 /* Bytes of ring @p ctl committed and not yet copied, at most the ring. */
 static uint32_t ring_backlog(const unsigned char *ctl, uint32_t capacity)
 {
     uint32_t tail = __atomic_load_n((const uint32_t *) (ctl + MCA_COMMON_EVT_FLIGHT_CTL_TAIL),
                                     __ATOMIC_RELAXED);
-    uint32_t copied = __atomic_load_n((const uint32_t *) (ctl + MCA_COMMON_EVT_FLIGHT_CTL_CONSUMED),
-                                      __ATOMIC_ACQUIRE);
+    uint32_t copied = ring_copied(ctl);
     uint32_t n = tail - copied;
 
     if ((int32_t) n < 0) {
@@ -105,13 +112,21 @@ int ompi_evt_file_consumer_wait(void)
                                     + MCA_COMMON_EVT_FLIGHT_HDR_WRITERS_WAITING);
             __atomic_fetch_add(waiting, 1, __ATOMIC_RELEASE);
         }
+        uint32_t copied = ring_copied(ctl);
+        int64_t moved = monotonic_ns();
         while (ring_backlog(ctl, h->ring_capacity) > low) {
             struct timespec nap = {0, WAIT_NAP_NS};
-            /* stopped (finalize) or silent: the rings overwrite, as without
-             * a consumer */
+            int64_t now = monotonic_ns();
+            if (ring_copied(ctl) != copied) {
+                copied = ring_copied(ctl);
+                moved = now;
+            }
+            /* stopped (finalize), silent, or alive but not copying this
+             * ring (a ring it cannot read, no memory to copy it): the rings
+             * overwrite, as without a consumer */
             if (!atomic_load_explicit(&active, memory_order_relaxed)
-                || monotonic_ns() - (int64_t) __atomic_load_n(beat, __ATOMIC_ACQUIRE)
-                       > CONSUMER_SILENT_NS) {
+                || now - (int64_t) __atomic_load_n(beat, __ATOMIC_ACQUIRE) > CONSUMER_SILENT_NS
+                || now - moved > CONSUMER_SILENT_NS) {
                 i = h->ring_count;
                 break;
             }
@@ -131,8 +146,15 @@ void ompi_evt_file_consumer_wait_start(void)
 {
     int rc;
 
-    if (!mca_evt_file_component.consumer_wait || registered) {
+    if (!mca_evt_file_component.consumer_wait) {
         return;
+    }
+    if (registered) {
+        /* again at the end of MPI_Init: when MPI_T_init_thread came first,
+         * this module started before Open MPI's progress engine, whose
+         * start forgot the callbacks registered until then */
+        (void) opal_progress_unregister(ompi_evt_file_consumer_wait);
+        registered = false;
     }
     atomic_store_explicit(&active, true, memory_order_release);
     rc = opal_progress_register_lp(ompi_evt_file_consumer_wait);
