@@ -117,8 +117,9 @@ int ompi_evt_file_consumer_wait(void)
         while (ring_backlog(ctl, h->ring_capacity) > low) {
             struct timespec nap = {0, WAIT_NAP_NS};
             int64_t now = monotonic_ns();
-            if (ring_copied(ctl) != copied) {
-                copied = ring_copied(ctl);
+            uint32_t now_copied = ring_copied(ctl);
+            if (now_copied != copied) {
+                copied = now_copied;
                 moved = now;
             }
             /* stopped (finalize), silent, or alive but not copying this
