@@ -286,3 +286,44 @@ Test(event_handle, finalize_frees_everything)
     cr_expect_eq(mca_base_event_get_by_name(ev->name, &again), OPAL_SUCCESS);
     cr_expect_eq(again, ev);
 }
+
+static void ignore_dropped(opal_count_t count, mca_base_event_registration_t *r, int source_index,
+                           mca_base_event_cb_safety_t s, void *ud)
+{
+}
+
+/* A snapshot retired right after a reclamation's fence carries the stamp
+ * that fence recorded; freeing it without a new fence lets the scan miss a
+ * reader whose plain announcement is still in its store buffer, a reader
+ * that loaded the old snapshot (a use after free seen under ASan when a
+ * raising thread reclaimed right after set_dropped_handler). */
+Test(event_handle, every_retirement_is_fenced_before_its_free)
+{
+    mca_base_event_t *ev = unbound();
+    mca_base_event_registration_t *h;
+    evt_test_payload_t p = {1, 2};
+    cr_assert_eq(mca_base_event_handle_alloc(ev, NULL, NULL, &h), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_register_callback(h, 0, NULL, NULL, count_cb), OPAL_SUCCESS);
+    uint64_t fences = mca_base_event_test_reclaim_fences();
+    /* each change retires the snapshot its own reclamation frees */
+    for (int i = 0; i < 3; ++i) {
+        cr_assert_eq(mca_base_event_register_callback(h, 0, NULL, NULL, count_cb), OPAL_SUCCESS);
+        cr_assert_eq(mca_base_event_test_retired_count(), 0);
+        cr_expect_eq(mca_base_event_test_reclaim_fences(), ++fences,
+                     "change %d: a snapshot was freed without a fence after its retirement", i);
+    }
+    /* retires the snapshot; reclaims nothing itself */
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, ignore_dropped), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_test_retired_count(), 1);
+    /* the raise's exit reclaims */
+    cr_assert_eq(mca_base_event_raise(ev, NULL, &p), OPAL_SUCCESS);
+    cr_expect_eq(calls, 1);
+    cr_expect_eq(mca_base_event_test_retired_count(), 0);
+    cr_expect_eq(mca_base_event_test_reclaim_fences(), ++fences,
+                 "a raise freed a snapshot without a fence after its retirement");
+    /* nothing retired since: the next reclamation needs no fence */
+    cr_assert_eq(mca_base_event_raise(ev, NULL, &p), OPAL_SUCCESS);
+    cr_expect_eq(mca_base_event_test_reclaim_fences(), fences);
+    cr_expect_eq(mca_base_event_handle_free(h, NULL, NULL), OPAL_SUCCESS);
+    cr_expect_eq(mca_base_event_test_reclaim_fences(), ++fences);
+}

@@ -72,9 +72,13 @@ static bool thread_key_ok = false;
 /* Retire lists: under the mutex. */
 static mca_base_event_regset_t *retired_regsets = NULL;
 static mca_base_event_reg_t *retired_regs = NULL;
-/* The grace epoch value when the last asymmetric fence started: objects
- * retired at or below it need no new fence. Under the mutex. */
+/* The grace epoch value when the last asymmetric fence started. An object
+ * retired with a stamp below it was published before that fence and needs
+ * no new one; a stamp equal to it was given by the next retirement, whose
+ * publish may come after the fence. Under the mutex. */
 static uint64_t fenced_epoch = 0;
+/* Asymmetric fences run by reclamations (seam). */
+static _Atomic uint64_t fences_run = 0;
 
 /* ------------------------------------------------------------------------
  * The asymmetric fence
@@ -375,9 +379,10 @@ static void fence_retired(void)
     for (mca_base_event_reg_t *r = retired_regs; NULL != r; r = r->retire_next) {
         newest = r->retire_epoch > newest ? r->retire_epoch : newest;
     }
-    if (newest > fenced_epoch) {
+    if (0 != newest && newest >= fenced_epoch) {
         fenced_epoch = atomic_load_explicit(&mca_base_event_grace_epoch, memory_order_relaxed);
         asym_fence();
+        atomic_fetch_add_explicit(&fences_run, 1, memory_order_relaxed);
     }
 }
 
@@ -485,6 +490,12 @@ void mca_base_event_grace_atfork_child(void)
     if (mca_base_event_asym_fence) {
         asym_fence_setup();
     }
+}
+
+/* Test-only. */
+uint64_t mca_base_event_test_reclaim_fences(void)
+{
+    return atomic_load_explicit(&fences_run, memory_order_relaxed);
 }
 
 /* Test-only. */

@@ -30,6 +30,10 @@ OPAL_DECLSPEC int mca_base_event_test_set_dropped(mca_base_event_registration_t 
 /** Number of retired snapshots and registrations still waiting for their
  *  grace period. Context: ANY. */
 OPAL_DECLSPEC int mca_base_event_test_retired_count(void);
+/** Asymmetric fences run by reclamations since the start: one per
+ *  reclamation that found an object retired since the last fence.
+ *  Context: ANY. */
+OPAL_DECLSPEC uint64_t mca_base_event_test_reclaim_fences(void);
 /** Test-only: per-thread records allocated beyond the static pool (return
  *  value) and how many of them are free (*spare, may be NULL). */
 OPAL_DECLSPEC int mca_base_event_test_thread_records(int *spare);
