@@ -11,7 +11,10 @@
  * call). Four phases, each rank blocked in two of them:
  *   1 rank 0 in MPI_Recv (rank 1 sends after 400 ms)   2 the reverse
  *   3 rank 1 in MPI_Barrier (rank 0 enters after 400 ms) 4 the reverse
- * The blocked rank's helper raises 50 events 100 ms into the phase. */
+ * The blocked rank's helper raises 50 events 100 ms into the phase.
+ * With TEST_RING_MPI_T_FIRST set, MPI_T_init_thread comes before MPI_Init:
+ * the ring starts before Open MPI's progress engine, whose start must not
+ * make it forget its drain. */
 #include "ompi_config.h"
 
 #include <pthread.h>
@@ -121,14 +124,20 @@ int main(int argc, char **argv)
     MPI_T_event_registration h, hn;
     MPI_Count ts;
     int provided, idx, size;
+    bool mpit_first = NULL != getenv("TEST_RING_MPI_T_FIRST");
     pthread_t t;
 
     main_thread = pthread_self();
+    if (mpit_first) {
+        MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &evt_test_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(2 == size, "size %d", size);
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    if (!mpit_first) {
+        MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    }
     CHECK(NULL != ompi_evt_base.name && 0 == strcmp(ompi_evt_base.name, "ring"), "ring selected");
     my_producer_register();
     waiting_register();

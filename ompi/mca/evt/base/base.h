@@ -120,6 +120,13 @@ OMPI_DECLSPEC void ompi_evt_base_uninstall(void);
  *  reports). Context: ANY, TOOL. Locks: none. */
 OMPI_DECLSPEC int ompi_evt_base_flush(void);
 
+/** Drain from opal_progress when the installed module defers delivery
+ *  (again if it did already: Open MPI's progress engine forgets the
+ *  callbacks registered before it started, when MPI_T_init_thread came
+ *  before MPI_Init; the end of MPI_Init calls this). Failure leaves drain
+ *  points only, said at verbosity 1. Context: INIT. */
+OMPI_DECLSPEC void ompi_evt_base_progress_attach(void);
+
 /** Stop draining from opal_progress (MPI_Finalize: the progress engine goes
  *  away before the framework closes when a tool still holds MPI_T open).
  *  Drain points keep working. Idempotent. Context: INIT. */

@@ -135,16 +135,6 @@ int ompi_evt_base_install(const char *name, const ompi_evt_base_module_t *module
             evt_base_delivery.flags = flags;
         }
         (void) mca_base_event_delivery_set(&evt_base_delivery);
-        /* Registered once for the module's whole life: (un)registering is
-         * expensive (opal_progress.h), so never per event or per handle. */
-        rc = opal_progress_register(ompi_evt_base_kit_progress);
-        ompi_evt_base.progress_registered = OPAL_SUCCESS == rc;
-        if (OPAL_SUCCESS != rc) {
-            opal_output_verbose(1, output,
-                                "evt:base: opal_progress_register failed (%d): %s drains only "
-                                "at drain points",
-                                rc, name);
-        }
     } else {
         /* dispatch at the raise: the engine needs no delivery */
         (void) mca_base_event_delivery_set(NULL);
@@ -153,6 +143,8 @@ int ompi_evt_base_install(const char *name, const ompi_evt_base_module_t *module
     ompi_evt_base.name = name;
     ompi_evt_base.priority = priority;
     ompi_evt_base.inline_reason = NULL;
+    /* a deferring module drains at every progress call */
+    ompi_evt_base_progress_attach();
     return OMPI_SUCCESS;
 }
 
@@ -346,6 +338,29 @@ int ompi_evt_base_select(void)
 int ompi_evt_base_flush(void)
 {
     return mca_base_event_flush();
+}
+
+/* Context: INIT. */
+void ompi_evt_base_progress_attach(void)
+{
+    const ompi_evt_base_module_t *module = ompi_evt_base.module;
+    int rc;
+
+    if (NULL == module || 0 == (module->evtm_flags & MCA_BASE_EVENT_DELIVERY_DEFERRED)) {
+        return;
+    }
+    /* Registered for the module's whole life, not per event or handle:
+     * (un)registering is expensive (opal_progress.h). A callback the
+     * engine forgot is unregistered in vain (OPAL_ERR_NOT_FOUND). */
+    ompi_evt_base_progress_detach();
+    rc = opal_progress_register(ompi_evt_base_kit_progress);
+    ompi_evt_base.progress_registered = OPAL_SUCCESS == rc;
+    if (OPAL_SUCCESS != rc) {
+        opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                            "evt:base: opal_progress_register failed (%d): %s drains only "
+                            "at drain points",
+                            rc, ompi_evt_base.name);
+    }
 }
 
 /* Context: INIT. */
