@@ -44,6 +44,7 @@ static void engine_atfork_parent(void)
 static void engine_atfork_child(void)
 {
     mca_base_event_grace_atfork_child();
+    mca_base_event_clock_atfork_child();
     opal_mutex_unlock(&mca_base_event_lock);
 }
 

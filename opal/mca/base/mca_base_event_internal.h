@@ -372,6 +372,11 @@ void mca_base_event_grace_finalize(void);
  *  child handler (one thread). */
 void mca_base_event_grace_atfork_child(void);
 
+/** The child of a fork(): the TSC clock's refresh, which a thread that is
+ *  not in this process may have been doing, is free again. Context: the
+ *  atfork child handler (one thread). */
+void mca_base_event_clock_atfork_child(void);
+
 /* ------------------------------------------------------------------------
  * Dispatch (mca_base_event_dispatch.c), capture (mca_base_event_capture.c)
  * ------------------------------------------------------------------------ */

@@ -20,6 +20,7 @@
 
 #include "opal/class/opal_hash_table.h"
 #include "opal/mca/base/mca_base_event_internal.h"
+#include "opal/mca/base/mca_base_event_test.h"
 
 static mca_base_event_source_t **sources = NULL;
 static int num_sources = 0;
@@ -37,14 +38,26 @@ static bool source_names_ready = false;
  * TSC itself, plus the seqlock and scaling of the vDSO data page). rdtsc
  * alone costs less, and the scaling below is one 64x64->128 multiply.
  *
- * Guarantees kept: 1e9 ticks/s (the conversion is calibrated against
- * CLOCK_MONOTONIC when the engine opens, and anchored on it, so the values
- * are CLOCK_MONOTONIC nanoseconds up to the calibration error, a few ppm);
- * monotonic per thread (a thread-local clamp: a thread moved to a core whose
- * TSC is slightly behind never sees time go back); async-signal-safe (no
- * lock, no system call; the clamp is a thread-local word, see tsc_now()).
- * Only with an invariant TSC (CPUID 0x80000007 EDX bit 8: constant rate
- * across P-/C-states); otherwise, and off x86-64, the monotonic clock stays.
+ * Guarantees kept: 1e9 ticks/s; CLOCK_MONOTONIC nanoseconds within about a
+ * hundred ns at any time, so that processes of one host, each converting
+ * on its own, agree as closely as if they read CLOCK_MONOTONIC; monotonic
+ * per thread (a thread-local clamp: a thread moved to a core whose TSC is
+ * slightly behind never sees time go back); async-signal-safe (no lock, no
+ * system call; see tsc_now()). Only with an invariant TSC (CPUID 0x80000007
+ * EDX bit 8: constant rate across P-/C-states); otherwise, and off x86-64,
+ * the monotonic clock stays.
+ *
+ * How the conversion keeps to CLOCK_MONOTONIC: a rate measured once over
+ * the few ms a process can spend at start is off by a few ppm (tens of ns
+ * of error at each end), tens of us after ten seconds, and CLOCK_MONOTONIC
+ * itself is slewed by NTP. So the conversion is anchored on a sample of
+ * both clocks (rdtsc bracketed by two clock reads) and lives for a bounded
+ * number of cycles: the first raise past it samples again, anchors there,
+ * and takes the rate between the two samples. A lifetime of twice the last
+ * interval, up to about a second, keeps the drift within a lifetime to a
+ * few sampling errors. While the conversion is out of date, and for a
+ * raise that another is refreshing it under, the raise reads
+ * CLOCK_MONOTONIC (exact, a few ns more).
  * ------------------------------------------------------------------------ */
 
 /** Storage of mca_base_event_clock (MCA_BASE_EVENT_CLOCK_*). */
@@ -52,13 +65,32 @@ static int clock_param = MCA_BASE_EVENT_CLOCK_MONOTONIC;
 /** The clock in use. Written at INIT (release), read by every raise of a
  *  default-clock source (acquire: the calibration below is visible). */
 static atomic_int clock_in_use = MCA_BASE_EVENT_CLOCK_MONOTONIC;
-/** TSC calibration: ns = ns0 + ((tsc - tsc0) * mult) >> 32. Written before
- *  clock_in_use is set to TSC, never while it is TSC. */
-static struct {
-    uint64_t tsc0;
-    int64_t ns0;
-    uint64_t mult;
-} tsc_cal;
+
+/** One conversion: ns = ns0 + ((tsc - tsc0) * mult) >> 32 for
+ *  tsc0 <= tsc < tsc0 + life. Fields are relaxed atomics: a reader may
+ *  read a slot being rewritten, and then throws the values away. */
+typedef struct {
+    _Atomic uint64_t tsc0;
+    _Atomic int64_t ns0;
+    _Atomic uint64_t mult;
+    _Atomic uint64_t life;
+} tsc_conv_t;
+
+/** Conversions in turn: the one in use is tsc_convs[tsc_gen % TSC_CONVS].
+ *  A refresh writes the next slot, then publishes tsc_gen + 1 (release). A
+ *  reader that saw generation g read a slot that may have been rewritten
+ *  once the generation reached g + TSC_CONVS - 1. */
+#define TSC_CONVS 4
+static tsc_conv_t tsc_convs[TSC_CONVS];
+static _Atomic uint64_t tsc_gen = 0;
+/** Held by the thread that refreshes (never waited for). */
+static atomic_bool tsc_refreshing = false;
+/** Lifetime bounds of a conversion, in ns of the clock. */
+#define TSC_LIFE_MAX_NS    1000000000LL
+#define TSC_CALIBRATION_NS 10000000LL
+/** A sample whose bracket is wider than this (a preempted read) anchors
+ *  but does not set the rate. */
+#define TSC_SAMPLE_MAX_NS 2000
 /** Last TSC timestamp of this thread (the per-thread clamp). */
 static __thread int64_t tsc_last __attribute__((tls_model("initial-exec")));
 
@@ -70,16 +102,112 @@ static inline int64_t monotonic_ns(void)
 }
 
 #if defined(__x86_64__)
+/* One sample of both clocks: the TSC read bracketed by two clock reads,
+ * the tightest of a few tries; returns the bracket's width. Context: INIT,
+ * RAISE, SIGNAL. */
+static int64_t tsc_sample(uint64_t *tsc, int64_t *ns)
+{
+    int64_t best = INT64_MAX;
+    for (int i = 0; i < 8; ++i) {
+        int64_t a = monotonic_ns();
+        uint64_t t = __rdtsc();
+        int64_t b = monotonic_ns();
+        if (b - a < best) {
+            best = b - a;
+            *tsc = t;
+            *ns = a + (b - a) / 2;
+        }
+    }
+    return best;
+}
+
+/* Cycles in @p ns at @p mult (ns per cycle << 32). */
+static uint64_t tsc_cycles(int64_t ns, uint64_t mult)
+{
+    return (uint64_t) ((((unsigned __int128) ns) << 32) / mult);
+}
+
+/* Publish a conversion anchored at (tsc0, ns0). The caller is the only
+ * writer (INIT, or holds tsc_refreshing). */
+static void tsc_publish(uint64_t tsc0, int64_t ns0, uint64_t mult, uint64_t life)
+{
+    uint64_t g = atomic_load_explicit(&tsc_gen, memory_order_relaxed) + 1;
+    tsc_conv_t *c = &tsc_convs[g % TSC_CONVS];
+
+    /* release: the previous generation's store comes before these; a
+     * reader whose loads see one of them sees, after its acquire fence,
+     * a generation that tells it the slot was being rewritten */
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&c->tsc0, tsc0, memory_order_relaxed);
+    atomic_store_explicit(&c->ns0, ns0, memory_order_relaxed);
+    atomic_store_explicit(&c->mult, mult, memory_order_relaxed);
+    atomic_store_explicit(&c->life, life, memory_order_relaxed);
+    /* release: the slot is written before a reader sees it in use */
+    atomic_store_explicit(&tsc_gen, g, memory_order_release);
+}
+
+/* The conversion @p c (generation @p g) is out of date at @p now: sample,
+ * anchor there, rate from the previous anchor. Returns the time (the
+ * sample's CLOCK_MONOTONIC, or a clock read when another thread refreshes).
+ * Context: RAISE, SIGNAL (a handler that interrupted the refreshing thread
+ * finds the flag taken and reads the clock). */
+static int64_t tsc_refresh(uint64_t g, uint64_t tsc0, int64_t ns0, uint64_t mult)
+{
+    uint64_t t, life;
+    int64_t n, width;
+
+    /* acquire: pairs with the release below; the previous refresh's slot
+     * and generation are visible */
+    if (atomic_exchange_explicit(&tsc_refreshing, true, memory_order_acquire)) {
+        return monotonic_ns();
+    }
+    if (g != atomic_load_explicit(&tsc_gen, memory_order_acquire)) {
+        /* refreshed since this raise looked */
+        atomic_store_explicit(&tsc_refreshing, false, memory_order_release);
+        return monotonic_ns();
+    }
+    width = tsc_sample(&t, &n);
+    if (t > tsc0 && n > ns0 && width <= TSC_SAMPLE_MAX_NS) {
+        mult = (uint64_t) ((((unsigned __int128) (n - ns0)) << 32) / (t - tsc0));
+    }
+    life = 2 * (t > tsc0 ? t - tsc0 : 0);
+    if (life > tsc_cycles(TSC_LIFE_MAX_NS, mult)) {
+        life = tsc_cycles(TSC_LIFE_MAX_NS, mult);
+    } else if (life < tsc_cycles(TSC_CALIBRATION_NS, mult)) {
+        life = tsc_cycles(TSC_CALIBRATION_NS, mult);
+    }
+    if (0 != mult) {
+        tsc_publish(t, n, mult, life);
+    }
+    atomic_store_explicit(&tsc_refreshing, false, memory_order_release);
+    return n;
+}
+
 /* Context: RAISE, SIGNAL. */
 static inline int64_t tsc_now(void)
 {
-    uint64_t d = __rdtsc() - tsc_cal.tsc0;
+    /* acquire: the slot of this generation is written (tsc_publish()) */
+    uint64_t g = atomic_load_explicit(&tsc_gen, memory_order_acquire);
+    const tsc_conv_t *c = &tsc_convs[g % TSC_CONVS];
+    uint64_t tsc0 = atomic_load_explicit(&c->tsc0, memory_order_relaxed);
+    int64_t ns0 = atomic_load_explicit(&c->ns0, memory_order_relaxed);
+    uint64_t mult = atomic_load_explicit(&c->mult, memory_order_relaxed);
+    uint64_t life = atomic_load_explicit(&c->life, memory_order_relaxed);
+    uint64_t d = __rdtsc() - tsc0;
     int64_t ns;
 
-    if (OPAL_UNLIKELY((int64_t) d < 0)) {
-        d = 0; /* a core whose TSC is behind the calibrating one's */
+    /* acquire: the slot's loads above come before this look at whether a
+     * refresh may have rewritten it (the seqlock reader's rule) */
+    atomic_thread_fence(memory_order_acquire);
+    if (OPAL_UNLIKELY(atomic_load_explicit(&tsc_gen, memory_order_relaxed) - g >= TSC_CONVS - 1)) {
+        ns = monotonic_ns(); /* refreshed under this read: its values may be torn */
+    } else if (OPAL_UNLIKELY((int64_t) d < 0)) {
+        ns = ns0; /* a core whose TSC is behind the anchoring one's */
+    } else if (OPAL_UNLIKELY(d >= life)) {
+        ns = tsc_refresh(g, tsc0, ns0, mult);
+    } else {
+        ns = ns0 + (int64_t) (((unsigned __int128) d * mult) >> 32);
     }
-    ns = tsc_cal.ns0 + (int64_t) (((unsigned __int128) d * tsc_cal.mult) >> 32);
     /* Per-thread clamp. A signal handler between the load and the store may
      * store a later value that this store overwrites: the next read of this
      * thread is still >= what it returned, which is what matters. */
@@ -104,45 +232,71 @@ static bool tsc_invariant(void)
     return 0 != (d & (1u << 8));
 }
 
-/* Calibrate over ~10 ms against CLOCK_MONOTONIC: each TSC sample is
- * bracketed by two clock reads (the tightest of a few tries), so the error
- * of each end is a few tens of ns. Context: INIT. */
-static void tsc_sample(uint64_t *tsc, int64_t *ns)
-{
-    int64_t best = INT64_MAX;
-    for (int i = 0; i < 8; ++i) {
-        int64_t a = monotonic_ns();
-        uint64_t t = __rdtsc();
-        int64_t b = monotonic_ns();
-        if (b - a < best) {
-            best = b - a;
-            *tsc = t;
-            *ns = a + (b - a) / 2;
-        }
-    }
-}
-
+/* A first conversion from two samples ~10 ms apart (a rate within a few
+ * ppm); the raises refine it (tsc_refresh()). Context: INIT. */
 static bool tsc_calibrate(void)
 {
-    uint64_t t0, t1;
+    uint64_t t0, t1, mult;
     int64_t n0, n1;
 
     if (!tsc_invariant()) {
         return false;
     }
-    tsc_sample(&t0, &n0);
+    (void) tsc_sample(&t0, &n0);
     do {
-        tsc_sample(&t1, &n1);
-    } while (n1 - n0 < 10000000LL);
+        (void) tsc_sample(&t1, &n1);
+    } while (n1 - n0 < TSC_CALIBRATION_NS);
     if (t1 <= t0) {
         return false;
     }
-    tsc_cal.mult = (uint64_t) ((((unsigned __int128) (n1 - n0)) << 32) / (t1 - t0));
-    tsc_cal.tsc0 = t1;
-    tsc_cal.ns0 = n1;
-    return 0 != tsc_cal.mult;
+    mult = (uint64_t) ((((unsigned __int128) (n1 - n0)) << 32) / (t1 - t0));
+    if (0 == mult) {
+        return false;
+    }
+    tsc_publish(t1, n1, mult, 2 * (t1 - t0));
+    return true;
 }
 #endif
+
+/* Context: the atfork child handler. */
+void mca_base_event_clock_atfork_child(void)
+{
+    atomic_store_explicit(&tsc_refreshing, false, memory_order_relaxed);
+}
+
+/* Test-only. */
+int mca_base_event_test_tsc_skew(double ppm, int64_t back_ns, uint64_t *generation)
+{
+#if defined(__x86_64__)
+    if (MCA_BASE_EVENT_CLOCK_TSC != atomic_load_explicit(&clock_in_use, memory_order_relaxed)) {
+        return OPAL_ERR_NOT_SUPPORTED;
+    }
+    if (0.0 != ppm || 0 != back_ns) {
+        uint64_t t, mult, life, back;
+        int64_t n;
+        while (atomic_exchange_explicit(&tsc_refreshing, true, memory_order_acquire)) {
+        }
+        const tsc_conv_t *c = &tsc_convs[atomic_load_explicit(&tsc_gen, memory_order_relaxed)
+                                         % TSC_CONVS];
+        mult = atomic_load_explicit(&c->mult, memory_order_relaxed);
+        life = atomic_load_explicit(&c->life, memory_order_relaxed);
+        (void) tsc_sample(&t, &n);
+        back = tsc_cycles(back_ns, mult);
+        tsc_publish(t - back, n - back_ns, (uint64_t) ((double) mult * (1.0 + ppm * 1e-6)),
+                    back + life);
+        atomic_store_explicit(&tsc_refreshing, false, memory_order_release);
+    }
+    if (NULL != generation) {
+        *generation = atomic_load_explicit(&tsc_gen, memory_order_acquire);
+    }
+    return OPAL_SUCCESS;
+#else
+    (void) ppm;
+    (void) back_ns;
+    (void) generation;
+    return OPAL_ERR_NOT_SUPPORTED;
+#endif
+}
 
 /* Context: RAISE, SIGNAL (clock_gettime is async-signal-safe, vDSO). */
 static opal_count_t default_clock(void *ctx)

@@ -34,6 +34,14 @@ OPAL_DECLSPEC int mca_base_event_test_retired_count(void);
  *  reclamation that found an object retired since the last fence.
  *  Context: ANY. */
 OPAL_DECLSPEC uint64_t mca_base_event_test_reclaim_fences(void);
+/** With the TSC clock in use and @p ppm or @p back_ns not 0: publish a
+ *  new conversion, anchored on a fresh sample moved @p back_ns into the
+ *  past (still exact, and live that much longer), with the current rate
+ *  made wrong by @p ppm (a calibration that far off), kept until it runs
+ *  out. *generation (may be NULL): the generation in use after.
+ *  @retval OPAL_SUCCESS, OPAL_ERR_NOT_SUPPORTED (TSC clock not in use).
+ *  Context: ANY (not SIGNAL). */
+OPAL_DECLSPEC int mca_base_event_test_tsc_skew(double ppm, int64_t back_ns, uint64_t *generation);
 /** Test-only: per-thread records allocated beyond the static pool (return
  *  value) and how many of them are free (*spare, may be NULL). */
 OPAL_DECLSPEC int mca_base_event_test_thread_records(int *spare);
