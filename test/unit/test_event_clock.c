@@ -131,3 +131,18 @@ Test(event_clock, threads_read_while_it_is_refreshed)
     cr_expect_geq(gen1 - gen0, 2, "refreshed %llu times in 2.5 s",
                   (unsigned long long) (gen1 - gen0));
 }
+
+/* The default (auto): the TSC clock where the TSC is invariant, the
+ * monotonic clock elsewhere, without an error either way. */
+Test(event_clock, auto_is_tsc_where_invariant)
+{
+    int in_use = mca_base_event_clock_get();
+    int rc = mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_TSC);
+    cr_expect_eq(in_use,
+                 OPAL_SUCCESS == rc ? MCA_BASE_EVENT_CLOCK_TSC : MCA_BASE_EVENT_CLOCK_MONOTONIC);
+    cr_expect_eq(mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_MONOTONIC), OPAL_SUCCESS);
+    cr_expect_eq(mca_base_event_clock_get(), MCA_BASE_EVENT_CLOCK_MONOTONIC);
+    cr_expect_eq(mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_AUTO), OPAL_SUCCESS);
+    cr_expect_eq(mca_base_event_clock_get(), in_use);
+    cr_expect_eq(mca_base_event_clock_set(7), OPAL_ERR_BAD_PARAM);
+}

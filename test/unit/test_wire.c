@@ -528,8 +528,8 @@ static int64_t now_realtime(void)
 }
 
 /* The clock flags say which sources read the host's CLOCK_MONOTONIC: a
- * source on the default clock does (while the default clock is not the
- * per-process TSC), a producer's own clock does not. */
+ * source on the default clock does (CLOCK_MONOTONIC itself, or the TSC kept
+ * on it), a producer's own clock does not. */
 Test(wire, host_clock_flag)
 {
     mca_base_event_source_t *own = evt_test_source("ompi.wireown", MCA_BASE_EVENT_SOURCE_UNORDERED,
@@ -546,7 +546,10 @@ Test(wire, host_clock_flag)
     const void *buf;
     size_t len;
 
-    cr_assert_eq(mca_base_event_clock_get(), MCA_BASE_EVENT_CLOCK_MONOTONIC);
+    cr_expect(mca_base_event_source_on_host_clock(host));
+    cr_assert_eq(mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_MONOTONIC), OPAL_SUCCESS);
+    cr_expect(mca_base_event_source_on_host_clock(host));
+    cr_assert_eq(mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_AUTO), OPAL_SUCCESS);
     cr_expect(mca_base_event_source_on_host_clock(host));
     cr_expect_not(mca_base_event_source_on_host_clock(own));
     cr_expect_not(mca_base_event_source_on_host_clock(NULL));

@@ -695,28 +695,33 @@ OPAL_DECLSPEC int mca_base_event_set_listen_callback(mca_base_event_t *event,
 /** Values of the engine's MCA parameter mca_base_event_clock. */
 enum {
     MCA_BASE_EVENT_CLOCK_MONOTONIC = 0, /**< clock_gettime(CLOCK_MONOTONIC), ns */
-    MCA_BASE_EVENT_CLOCK_TSC = 1,       /**< invariant TSC calibrated to ns */
+    MCA_BASE_EVENT_CLOCK_TSC = 1,       /**< invariant TSC kept on CLOCK_MONOTONIC */
+    /** tsc where the TSC is invariant, monotonic elsewhere (the default;
+     *  only asked for, never in use) */
+    MCA_BASE_EVENT_CLOCK_AUTO = 2,
 };
 
 /** Switch the default clock (mca_base_event_init() does it from
  *  mca_base_event_clock). Either way timestamps are CLOCK_MONOTONIC
  *  nanoseconds (1e9 ticks/s), monotonic per thread. The TSC is calibrated
- *  once per process, at the first request (~10 ms).
+ *  once per process, at the first request (~10 ms), and kept on
+ *  CLOCK_MONOTONIC by the raises.
  *  @retval OPAL_SUCCESS
  *  @retval OPAL_ERR_NOT_SUPPORTED  TSC asked (here or by the parameter) but
  *          not invariant, or not x86-64: the monotonic clock is in use
+ *          (AUTO then falls back without an error)
  *  @retval OPAL_ERR_BAD_PARAM  unknown value
  *  Context: INIT (raises may run meanwhile: they read one or the other). */
 OPAL_DECLSPEC int mca_base_event_clock_set(int clock);
 /** The default clock in use (MCA_BASE_EVENT_CLOCK_*). Context: ANY. */
 OPAL_DECLSPEC int mca_base_event_clock_get(void);
 
-/** Are @p source's timestamps this host's CLOCK_MONOTONIC itself (the
- *  default clock, not the TSC)? Then every process of the host reads the
- *  same clock, and one clock pair converts all their timestamps alike; a
- *  per-process conversion would put their events up to its sampling error
- *  apart. The calibrated TSC is per process, a producer's clock unknown.
- *  Context: ANY. */
+/** Are @p source's timestamps this host's CLOCK_MONOTONIC (the default
+ *  clock: CLOCK_MONOTONIC itself, or the TSC kept on it within tens of ns)?
+ *  Then every process of the host reads the same clock, and one clock pair
+ *  converts all their timestamps alike; a per-process conversion would put
+ *  their events up to its sampling error apart. A producer's clock is
+ *  unknown. Context: ANY. */
 OPAL_DECLSPEC bool mca_base_event_source_on_host_clock(const mca_base_event_source_t *source);
 
 END_C_DECLS

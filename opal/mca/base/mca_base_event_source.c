@@ -61,7 +61,7 @@ static bool source_names_ready = false;
  * ------------------------------------------------------------------------ */
 
 /** Storage of mca_base_event_clock (MCA_BASE_EVENT_CLOCK_*). */
-static int clock_param = MCA_BASE_EVENT_CLOCK_MONOTONIC;
+static int clock_param = MCA_BASE_EVENT_CLOCK_AUTO;
 /** The clock in use. Written at INIT (release), read by every raise of a
  *  default-clock source (acquire: the calibration below is visible). */
 static atomic_int clock_in_use = MCA_BASE_EVENT_CLOCK_MONOTONIC;
@@ -318,6 +318,7 @@ int mca_base_event_clock_register(void)
     static const mca_base_var_enum_value_t values[] = {
         {MCA_BASE_EVENT_CLOCK_MONOTONIC, "monotonic"},
         {MCA_BASE_EVENT_CLOCK_TSC, "tsc"},
+        {MCA_BASE_EVENT_CLOCK_AUTO, "auto"},
         {0, NULL},
     };
     mca_base_var_enum_t *en = NULL;
@@ -327,18 +328,20 @@ int mca_base_event_clock_register(void)
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    clock_param = MCA_BASE_EVENT_CLOCK_MONOTONIC;
+    clock_param = MCA_BASE_EVENT_CLOCK_AUTO;
     rc = mca_base_var_register("opal", "mca", "base", "event_clock",
                                "Clock of the event sources that use the default clock "
-                               "(timestamps in ns, 1e9 ticks/s, either way): monotonic "
-                               "(clock_gettime(CLOCK_MONOTONIC)) or tsc (the invariant TSC, "
-                               "calibrated against CLOCK_MONOTONIC when MPI_T/MPI opens; falls "
-                               "back to monotonic when the TSC is not invariant)",
+                               "(CLOCK_MONOTONIC nanoseconds, 1e9 ticks/s, either way): "
+                               "monotonic (clock_gettime(CLOCK_MONOTONIC)), tsc (the invariant "
+                               "TSC, about half the cost to read, converted by each process and "
+                               "kept on CLOCK_MONOTONIC within tens of ns; falls back to "
+                               "monotonic when the TSC is not invariant) or auto (tsc where the "
+                               "TSC is invariant, else monotonic)",
                                MCA_BASE_VAR_TYPE_INT, en, 0, 0, OPAL_INFO_LVL_5,
                                MCA_BASE_VAR_SCOPE_READONLY, &clock_param);
     OBJ_RELEASE(en);
     if (0 > rc) {
-        clock_param = MCA_BASE_EVENT_CLOCK_MONOTONIC;
+        clock_param = MCA_BASE_EVENT_CLOCK_AUTO;
         return rc;
     }
     return mca_base_event_clock_set(clock_param);
@@ -349,8 +352,14 @@ int mca_base_event_clock_set(int clock)
 {
     int requested = clock;
 
-    if (MCA_BASE_EVENT_CLOCK_MONOTONIC != clock && MCA_BASE_EVENT_CLOCK_TSC != clock) {
+    if (MCA_BASE_EVENT_CLOCK_MONOTONIC != clock && MCA_BASE_EVENT_CLOCK_TSC != clock
+        && MCA_BASE_EVENT_CLOCK_AUTO != clock) {
         return OPAL_ERR_BAD_PARAM;
+    }
+    if (MCA_BASE_EVENT_CLOCK_AUTO == clock) {
+        /* the monotonic clock where the TSC cannot serve: not an error */
+        (void) mca_base_event_clock_set(MCA_BASE_EVENT_CLOCK_TSC);
+        return OPAL_SUCCESS;
     }
     if (MCA_BASE_EVENT_CLOCK_TSC == clock) {
 #if defined(__x86_64__)
@@ -382,8 +391,8 @@ int mca_base_event_clock_get(void)
 /* Context: ANY. */
 bool mca_base_event_source_on_host_clock(const mca_base_event_source_t *source)
 {
-    return NULL != source && default_clock == source->get_timestamp
-           && MCA_BASE_EVENT_CLOCK_MONOTONIC == mca_base_event_clock_get();
+    /* the TSC clock is kept on CLOCK_MONOTONIC (tsc_refresh()) */
+    return NULL != source && default_clock == source->get_timestamp;
 }
 
 /* Caller holds the mutex. */
