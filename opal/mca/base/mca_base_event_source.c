@@ -66,6 +66,10 @@ static int clock_param = MCA_BASE_EVENT_CLOCK_AUTO;
  *  default-clock source (acquire: the calibration below is visible). */
 static atomic_int clock_in_use = MCA_BASE_EVENT_CLOCK_MONOTONIC;
 
+/** Held by the thread that refreshes (never waited for). */
+static atomic_bool tsc_refreshing = false;
+
+#if defined(__x86_64__)
 /** One conversion: ns = ns0 + ((tsc - tsc0) * mult) >> 32 for
  *  tsc0 <= tsc < tsc0 + life. Fields are relaxed atomics: a reader may
  *  read a slot being rewritten, and then throws the values away. */
@@ -83,8 +87,6 @@ typedef struct {
 #define TSC_CONVS 4
 static tsc_conv_t tsc_convs[TSC_CONVS];
 static _Atomic uint64_t tsc_gen = 0;
-/** Held by the thread that refreshes (never waited for). */
-static atomic_bool tsc_refreshing = false;
 /** Lifetime bounds of a conversion, in ns of the clock. */
 #define TSC_LIFE_MAX_NS    1000000000LL
 #define TSC_CALIBRATION_NS 10000000LL
@@ -93,6 +95,7 @@ static atomic_bool tsc_refreshing = false;
 #define TSC_SAMPLE_MAX_NS 2000
 /** Last TSC timestamp of this thread (the per-thread clamp). */
 static __thread int64_t tsc_last __attribute__((tls_model("initial-exec")));
+#endif
 
 static inline int64_t monotonic_ns(void)
 {
