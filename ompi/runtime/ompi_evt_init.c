@@ -199,7 +199,7 @@ int ompi_evt_mpi_init_bottom(int required, int provided)
             /* MPI_Init has run opal_init: producers that need it (the memory
              * hooks) can register now even if MPI_T_init_thread came first. */
             (void) ompi_evt_producers_register();
-            ompi_evt_base_progress_attach();
+            ompi_evt_base_progress_renew();
             evt_notice(OMPI_EVT_NOTICE_MPI_INIT_COMPLETE);
         }
     }

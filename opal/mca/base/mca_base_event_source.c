@@ -171,17 +171,14 @@ static int64_t tsc_refresh(uint64_t g, uint64_t tsc0, int64_t ns0, uint64_t mult
     }
     width = tsc_sample(&t, &n);
     if (t > tsc0 && n > ns0 && width <= TSC_SAMPLE_MAX_NS) {
-        mult = (uint64_t) ((((unsigned __int128) (n - ns0)) << 32) / (t - tsc0));
+        uint64_t m = (uint64_t) ((((unsigned __int128) (n - ns0)) << 32) / (t - tsc0));
+        mult = 0 != m ? m : mult; /* never 0: tsc_calibrate() refuses it too */
     }
-    life = 2 * (t > tsc0 ? t - tsc0 : 0);
-    if (life > tsc_cycles(TSC_LIFE_MAX_NS, mult)) {
-        life = tsc_cycles(TSC_LIFE_MAX_NS, mult);
-    } else if (life < tsc_cycles(TSC_CALIBRATION_NS, mult)) {
-        life = tsc_cycles(TSC_CALIBRATION_NS, mult);
-    }
-    if (0 != mult) {
-        tsc_publish(t, n, mult, life);
-    }
+    uint64_t longest = tsc_cycles(TSC_LIFE_MAX_NS, mult);
+    uint64_t shortest = tsc_cycles(TSC_CALIBRATION_NS, mult);
+    life = t > tsc0 ? 2 * (t - tsc0) : 0;
+    life = life > longest ? longest : life < shortest ? shortest : life;
+    tsc_publish(t, n, mult, life);
     atomic_store_explicit(&tsc_refreshing, false, memory_order_release);
     return n;
 }

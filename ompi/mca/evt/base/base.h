@@ -35,6 +35,7 @@
 
 #include "ompi/mca/evt/evt.h"
 #include "opal/mca/base/mca_base_framework.h"
+#include "opal/runtime/opal_progress.h"
 
 BEGIN_C_DECLS
 
@@ -120,12 +121,25 @@ OMPI_DECLSPEC void ompi_evt_base_uninstall(void);
  *  reports). Context: ANY, TOOL. Locks: none. */
 OMPI_DECLSPEC int ompi_evt_base_flush(void);
 
-/** Drain from opal_progress when the installed module defers delivery
- *  (again if it did already: Open MPI's progress engine forgets the
- *  callbacks registered before it started, when MPI_T_init_thread came
- *  before MPI_Init; the end of MPI_Init calls this). Failure leaves drain
- *  points only, said at verbosity 1. Context: INIT. */
+/** Drain from opal_progress when the installed module defers delivery.
+ *  Failure leaves drain points only, said at verbosity 1. Context: INIT. */
 OMPI_DECLSPEC void ompi_evt_base_progress_attach(void);
+
+/** Register @p cb with opal_progress (its low-priority list if
+ *  @p low_priority) until ompi_evt_base_progress_unregister(): the
+ *  framework registers it again at the end of MPI_Init, where Open MPI's
+ *  progress engine starts and forgets the callbacks registered before
+ *  (MPI_T_init_thread before MPI_Init). A component registers its own
+ *  progress callbacks here.
+ *  @retval OPAL_SUCCESS, OPAL_EXISTS (already), OPAL_ERR_OUT_OF_RESOURCE,
+ *  or opal_progress_register()'s error. Context: INIT. */
+OMPI_DECLSPEC int ompi_evt_base_progress_register(opal_progress_callback_t cb, bool low_priority);
+/** @retval OPAL_SUCCESS, OPAL_ERR_NOT_FOUND (not registered here).
+ *  Context: INIT. */
+OMPI_DECLSPEC int ompi_evt_base_progress_unregister(opal_progress_callback_t cb);
+/** Register every callback again (the end of MPI_Init); one that fails is
+ *  dropped, said at verbosity 1. Context: INIT. */
+OMPI_DECLSPEC void ompi_evt_base_progress_renew(void);
 
 /** Stop draining from opal_progress (MPI_Finalize: the progress engine goes
  *  away before the framework closes when a tool still holds MPI_T open).

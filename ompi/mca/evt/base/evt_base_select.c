@@ -346,14 +346,13 @@ void ompi_evt_base_progress_attach(void)
     const ompi_evt_base_module_t *module = ompi_evt_base.module;
     int rc;
 
-    if (NULL == module || 0 == (module->evtm_flags & MCA_BASE_EVENT_DELIVERY_DEFERRED)) {
+    if (NULL == module || 0 == (module->evtm_flags & MCA_BASE_EVENT_DELIVERY_DEFERRED)
+        || ompi_evt_base.progress_registered) {
         return;
     }
     /* Registered for the module's whole life, not per event or handle:
-     * (un)registering is expensive (opal_progress.h). A callback the
-     * engine forgot is unregistered in vain (OPAL_ERR_NOT_FOUND). */
-    ompi_evt_base_progress_detach();
-    rc = opal_progress_register(ompi_evt_base_kit_progress);
+     * (un)registering is expensive (opal_progress.h). */
+    rc = ompi_evt_base_progress_register(ompi_evt_base_kit_progress, false);
     ompi_evt_base.progress_registered = OPAL_SUCCESS == rc;
     if (OPAL_SUCCESS != rc) {
         opal_output_verbose(1, ompi_evt_base_framework.framework_output,
@@ -367,7 +366,7 @@ void ompi_evt_base_progress_attach(void)
 void ompi_evt_base_progress_detach(void)
 {
     if (ompi_evt_base.progress_registered) {
-        (void) opal_progress_unregister(ompi_evt_base_kit_progress);
+        (void) ompi_evt_base_progress_unregister(ompi_evt_base_kit_progress);
         opal_output_verbose(10, ompi_evt_base_framework.framework_output,
                             "evt:base: %s progress unregistered", ompi_evt_base.name);
     }

@@ -38,7 +38,6 @@
 #include "ompi/mca/evt/base/evt_base_report.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_internal.h"
-#include "opal/runtime/opal_progress.h"
 
 /* A consumer whose last look is older than this is not waited for. */
 #define CONSUMER_SILENT_NS (1000 * 1000 * 1000LL)
@@ -147,18 +146,11 @@ void ompi_evt_file_consumer_wait_start(void)
 {
     int rc;
 
-    if (!mca_evt_file_component.consumer_wait) {
+    if (!mca_evt_file_component.consumer_wait || registered) {
         return;
     }
-    if (registered) {
-        /* again at the end of MPI_Init: when MPI_T_init_thread came first,
-         * this module started before Open MPI's progress engine, whose
-         * start forgot the callbacks registered until then */
-        (void) opal_progress_unregister(ompi_evt_file_consumer_wait);
-        registered = false;
-    }
     atomic_store_explicit(&active, true, memory_order_release);
-    rc = opal_progress_register_lp(ompi_evt_file_consumer_wait);
+    rc = ompi_evt_base_progress_register(ompi_evt_file_consumer_wait, true);
     if (OPAL_SUCCESS != rc) {
         atomic_store_explicit(&active, false, memory_order_release);
         ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
@@ -176,7 +168,7 @@ void ompi_evt_file_consumer_wait_stop(void)
 {
     atomic_store_explicit(&active, false, memory_order_release);
     if (registered) {
-        (void) opal_progress_unregister(ompi_evt_file_consumer_wait);
+        (void) ompi_evt_base_progress_unregister(ompi_evt_file_consumer_wait);
         registered = false;
     }
 }

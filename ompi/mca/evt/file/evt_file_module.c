@@ -95,16 +95,10 @@ static const ompi_evt_base_storage_t file_storage = {
 };
 
 /* evt_file_events: at the end of MPI_Init rank 0 says which patterns
- * match no event type registered by then. The consumer wait registers its
- * progress callback again (MPI_T_init_thread may have started the module
- * before the progress engine). Context: INIT. */
+ * match no event type registered by then. Context: INIT. */
 static void file_notice(ompi_evt_base_notice_t notice)
 {
     const mca_common_evt_flight_header_t *h = ompi_evt_file_state.hdr;
-
-    if (OMPI_EVT_NOTICE_MPI_INIT_COMPLETE == notice && NULL != h) {
-        ompi_evt_file_consumer_wait_start();
-    }
 
     if (OMPI_EVT_NOTICE_MPI_INIT_COMPLETE == notice && NULL != h && 0 == h->rank) {
         mca_common_evt_name_filter_check_registered(&mca_evt_file_component.filter, "evt:file",
