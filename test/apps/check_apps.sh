@@ -187,14 +187,11 @@ fi
 # hwloc_shmem_topology_write, writing its topology to shared memory at an
 # address its VM-hole search picked).
 if want twonode && $have_mpi4py; then
-    cat >"$W/agent.sh" <<'A'
-#!/bin/sh
-host=$1; shift
-exec sh -c "$*"
-A
-    chmod +x "$W/agent.sh"
     printf 'nodeA slots=2\nnodeB slots=2\n' >"$W/hosts"
-    app twonode 4 '' --hostfile "$W/hosts" --mca plm_rsh_agent "$W/agent.sh" --mca rtc ^hwloc \
+    EVT_TWO_NODES_DIR=$W/nodes
+    export EVT_TWO_NODES_DIR
+    app twonode 4 '' --hostfile "$W/hosts" --mca plm_rsh_agent "$S/test/two_nodes_agent.sh" \
+        --mca rtc ^hwloc \
         --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo --mca btl self,tcp \
         "$py" "$S/test/mpi/p2p_mpi4py_app.py" 50
     n=$(ls "$W/twonode/rec"/nodeA.evt "$W/twonode/rec"/nodeB.evt 2>/dev/null | wc -l)

@@ -6,8 +6,8 @@
 # "0 failed".
 #   run_two_nodes NP PROGRAM [mpirun args...] [-- program args...]
 # the same on two nodes of this machine: a hostfile of two names (2 slots
-# each) and an rsh agent that runs the command here, so one daemon per
-# node, ranks talking over TCP on the loopback. The daemons run without
+# each) and an rsh agent that runs the command here (test/two_nodes_agent.sh:
+# a session folder per node), so one daemon per node, ranks talking over TCP on the loopback. The daemons run without
 # rtc/hwloc (--mca rtc ^hwloc, it only binds processes): the second
 # daemon crashed about 1 run in 12 here (orted in
 # hwloc_shmem_topology_write, writing its topology to shared memory at an
@@ -41,19 +41,17 @@ run_np() {
 run_two_nodes() {
     np=$1; prog=$2; shift 2
     nodes=$(mktemp -d)
-    cat >"$nodes/agent.sh" <<'A'
-#!/bin/sh
-host=$1; shift
-exec sh -c "$*"
-A
-    chmod +x "$nodes/agent.sh"
     printf 'nodeA slots=2\nnodeB slots=2\n' >"$nodes/hosts"
     case $prog in
     /*) ;;
     *) prog=$PWD/$prog ;;
     esac
-    run_np "$np" "$prog" --hostfile "$nodes/hosts" --mca plm_rsh_agent "$nodes/agent.sh" \
+    EVT_TWO_NODES_DIR=$nodes
+    export EVT_TWO_NODES_DIR
+    run_np "$np" "$prog" --hostfile "$nodes/hosts" \
+        --mca plm_rsh_agent "$EVT_TOP_SRCDIR/test/two_nodes_agent.sh" \
         --mca rtc ^hwloc --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo \
         -x LD_LIBRARY_PATH -x OMPI_MCA_mca_base_component_path "$@"
+    unset EVT_TWO_NODES_DIR
     rm -rf "$nodes"
 }

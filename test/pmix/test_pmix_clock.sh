@@ -16,12 +16,8 @@
 : "${LISTEN:?LISTEN must name ompi-evt-listen}"
 skew=5.25
 rounds=200
-cat >"$scratch/agent.sh" <<'A'
-#!/bin/sh
-host=$1; shift
-exec sh -c "$*"
-A
-chmod +x "$scratch/agent.sh"
+EVT_TWO_NODES_DIR=$scratch/nodes
+export EVT_TWO_NODES_DIR
 printf 'nodeA slots=2\nnodeB slots=2\n' >"$scratch/hosts"
 
 # record LABEL ALIGN: one run, its node files read into $scratch/LABEL.res
@@ -47,7 +43,7 @@ record() {
 launch() {
     d=$(sink_dir "$1")
     run "$1" timeout 120 "$MPIRUN" --hostfile "$scratch/hosts" -np 4 --oversubscribe \
-        --mca plm_rsh_agent "$scratch/agent.sh" --mca rtc ^hwloc --mca oob_tcp_if_include lo \
+        --mca plm_rsh_agent "$EVT_TOP_SRCDIR/test/two_nodes_agent.sh" --mca rtc ^hwloc --mca oob_tcp_if_include lo \
         --mca btl_tcp_if_include lo --mca btl self,tcp -x LD_LIBRARY_PATH \
         -x OMPI_MCA_mca_base_component_path --mca evt pmix --mca evt_pmix_sink "$d" \
         --mca evt_pmix_test_clock_skew "nodeB:$skew" --mca evt_pmix_clock_align "$2" \

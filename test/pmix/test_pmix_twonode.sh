@@ -9,16 +9,12 @@
 # hwloc_shmem_topology_write, writing its topology to shared memory at an
 # address its VM-hole search picked).
 . "$(dirname "$0")/evt_pmix_common.sh"
-cat >"$scratch/agent.sh" <<'A'
-#!/bin/sh
-host=$1; shift
-exec sh -c "$*"
-A
-chmod +x "$scratch/agent.sh"
+EVT_TWO_NODES_DIR=$scratch/nodes
+export EVT_TWO_NODES_DIR
 printf 'nodeA slots=2\nnodeB slots=2\n' >"$scratch/hosts"
 d=$(sink_dir two)
 run two timeout 120 "$MPIRUN" --hostfile "$scratch/hosts" -np 4 --oversubscribe \
-    --mca plm_rsh_agent "$scratch/agent.sh" --mca rtc ^hwloc --mca oob_tcp_if_include lo \
+    --mca plm_rsh_agent "$EVT_TOP_SRCDIR/test/two_nodes_agent.sh" --mca rtc ^hwloc --mca oob_tcp_if_include lo \
     --mca btl_tcp_if_include lo --mca btl self,tcp -x LD_LIBRARY_PATH \
     -x OMPI_MCA_mca_base_component_path --mca evt pmix --mca evt_pmix_sink "$d" \
     --mca evt_pmix_verbose 10 "$PWD/evt_pmix_producer" -n 50000 -c 4
