@@ -90,9 +90,11 @@
  *
  * Request tracking: a preallocated open-addressing table keyed by the
  * request pointer (P2P_TABLE_SIZE slots; a request may sit in one of
- * P2P_PROBE slots after its hash). Nothing is allocated on the fast path,
- * listening or not (except one scratch array in Wait/Test-all/some/any
- * calls on more than P2P_SCRATCH requests while the table is in use).
+ * P2P_PROBE slots after its hash, and a lookup scans only as far as any
+ * request hashed there was ever entered, ompi_evt_p2p_reach). Nothing is
+ * allocated on the fast path, listening or not (except one scratch array
+ * in Wait/Test-all/some/any calls on more than P2P_SCRATCH requests while
+ * the table is in use).
  * Counted as one dropped instance for every registration of the event
  * (mca_base_event_count_dropped(), so the tool's dropped handler sees it)
  * and in the test-only stats, never silent: a request whose window is full
@@ -115,6 +117,9 @@
  *
  * Threads: free slots are claimed by CAS (0 -> P2P_BUSY), filled, then
  * published with a release store of the request pointer; lookups acquire.
+ * The CAS and the occupancy count's atomic adds only under
+ * MPI_THREAD_MULTIPLE: below it MPI calls, and so the wrappers, do not
+ * overlap (p2p_concurrent()), and plain loads and stores do.
  * While an entry is keyed by a request, only the thread completing (or
  * freeing) that request touches it (MPI forbids two threads completing one
  * request): its claim to P2P_BUSY is a plain store, ordered before libmpi
@@ -138,9 +143,10 @@
 #include "ompi/runtime/ompi_evt_payloads.h"
 #include "ompi/runtime/ompi_evt_pmpi_next.h"
 #include "ompi/runtime/ompi_evt_producers.h"
+#include "opal/threads/thread_usage.h"
 
 /** Slots in the request table (power of two). 8192 outstanding tracked
- *  requests per process; keys are 64 KiB, the rest 384 KiB, static. */
+ *  requests per process; keys are 64 KiB, the rest 456 KiB, static. */
 #define P2P_TABLE_SIZE 8192
 /** Slots probed after a request's hash: bounds every lookup (2 cache lines
  *  of keys). */
@@ -188,6 +194,13 @@ typedef struct {
  *  cache lines (ompi_evt_p2p_requests.c). */
 extern _Atomic uintptr_t ompi_evt_p2p_keys[P2P_TABLE_SIZE];
 extern p2p_slot_t ompi_evt_p2p_slots[P2P_TABLE_SIZE];
+/** Per home slot (p2p_hash()): how many slots from it a lookup scans, one
+ *  more than the farthest from it a request hashed there was ever entered.
+ *  It only grows, so a lookup sees every entry of its request; with the
+ *  table mostly empty nearly every entry sits at its home, and a request
+ *  never entered (a new one, being entered) is found absent in one load
+ *  instead of P2P_PROBE. */
+extern _Atomic uint8_t ompi_evt_p2p_reach[P2P_TABLE_SIZE];
 /** Occupied slots: the Wait/Test gate. */
 extern atomic_long ompi_evt_p2p_in_use;
 /** Test-only statistics (ompi_evt_p2p_test_stats()). */
@@ -206,6 +219,50 @@ static inline bool p2p_listening(int kind)
     mca_base_event_t *ev = ompi_evt_p2p_event[kind];
 
     return NULL != ev && mca_base_event_active(ev);
+}
+
+/** Whether several threads may be inside MPI calls at once, and so inside
+ *  the wrappers, the table's only users: MPI_THREAD_MULTIPLE. Below it the
+ *  application serializes its MPI calls, and the table's updates need no
+ *  locked instruction (Open MPI's own PML relies on the same rule,
+ *  opal_using_threads()). A locked instruction is cheap alone, but waits
+ *  for every store before it, here the record just written into a ring
+ *  line the cache may not hold yet. Context: RAISE. */
+static inline bool p2p_concurrent(void)
+{
+    return opal_using_threads();
+}
+
+/** Add @p n to the occupancy count. Context: RAISE. */
+static inline void p2p_occupancy_add(long n)
+{
+    if (p2p_concurrent()) {
+        atomic_fetch_add_explicit(&ompi_evt_p2p_in_use, n, memory_order_relaxed);
+    } else {
+        /* relaxed: MPI calls are serialized (p2p_concurrent()) */
+        atomic_store_explicit(&ompi_evt_p2p_in_use,
+                              atomic_load_explicit(&ompi_evt_p2p_in_use, memory_order_relaxed) + n,
+                              memory_order_relaxed);
+    }
+}
+
+/** Take slot @p c from @p expected (a free slot's 0, or a stale entry's
+ *  request) to P2P_BUSY for the calling thread. @return false when the key
+ *  is not @p expected (another thread took it first). acquire on success:
+ *  the previous owner's reads of the slot (before its release store)
+ *  happen before ours. Context: RAISE. */
+static inline bool p2p_take(size_t c, uintptr_t expected)
+{
+    if (expected != atomic_load_explicit(&ompi_evt_p2p_keys[c], memory_order_relaxed)) {
+        return false;
+    }
+    if (!p2p_concurrent()) {
+        /* relaxed: MPI calls are serialized, so nobody else looks */
+        atomic_store_explicit(&ompi_evt_p2p_keys[c], P2P_BUSY, memory_order_relaxed);
+        return true;
+    }
+    return atomic_compare_exchange_strong_explicit(&ompi_evt_p2p_keys[c], &expected, P2P_BUSY,
+                                                   memory_order_acquire, memory_order_relaxed);
 }
 
 /** The Wait/Test gate: one relaxed load. Context: RAISE. */
@@ -243,6 +300,17 @@ static inline size_t p2p_hash(MPI_Request req)
 
 _Static_assert(8192 == P2P_TABLE_SIZE, "p2p_hash() takes 13 bits");
 
+/** Whether @p req is one of the two static requests libmpi hands out for
+ *  MPI_REQUEST_NULL and for every nonblocking operation it completed inside
+ *  its I-call (ob1's small eager sends): never tracked (a request complete
+ *  at its start is raised there), and half the array of a Waitall of such
+ *  sends and their receives, whose miss would probe P2P_PROBE keys each.
+ *  Context: RAISE. */
+static inline bool p2p_never_tracked(MPI_Request req)
+{
+    return MPI_REQUEST_NULL == req || &ompi_request_empty == req;
+}
+
 /** Slot of @p req, or -1. Context: RAISE. */
 static inline int p2p_lookup(MPI_Request req)
 {
@@ -251,7 +319,14 @@ static inline int p2p_lookup(MPI_Request req)
     if ((uintptr_t) req <= P2P_BUSY) {
         return -1; /* a NULL handle (erroneous) would match a free slot */
     }
-    for (int i = 0; i < P2P_PROBE; ++i) {
+    if (p2p_never_tracked(req)) {
+        return -1;
+    }
+    /* relaxed: an entry of req was made by this thread, or by one whose
+     * hand-over of req to this thread (the application's synchronization)
+     * also orders the reach it stored before */
+    int reach = atomic_load_explicit(&ompi_evt_p2p_reach[h], memory_order_relaxed);
+    for (int i = 0; i < reach; ++i) {
         size_t s = (h + i) & (P2P_TABLE_SIZE - 1);
         /* acquire: pairs with the release stores in ompi_evt_p2p_track() and
          * p2p_unclaim(); the slot's data is visible once its key is. */
@@ -311,13 +386,14 @@ static inline void p2p_release_key(int s)
 }
 
 /** Take @p n freed slots off the occupancy count: once per Wait/Test call,
- *  not once per request (a locked instruction each). Until then the count
+ *  not once per request (a locked instruction each under
+ *  MPI_THREAD_MULTIPLE). Until then the count
  *  is only higher than the table's (the gate stays open a little longer).
  *  Context: RAISE. */
 static inline void p2p_unoccupy(long n)
 {
     if (0 != n) {
-        atomic_fetch_sub_explicit(&ompi_evt_p2p_in_use, n, memory_order_relaxed);
+        p2p_occupancy_add(-n);
     }
 }
 

@@ -20,7 +20,28 @@
 
 _Atomic uintptr_t ompi_evt_p2p_keys[P2P_TABLE_SIZE];
 p2p_slot_t ompi_evt_p2p_slots[P2P_TABLE_SIZE];
+_Atomic uint8_t ompi_evt_p2p_reach[P2P_TABLE_SIZE];
 atomic_long ompi_evt_p2p_in_use = 0;
+
+/* Let lookups of requests hashed to @p h scan @p reach slots: before the
+ * entry's key is published, so a lookup that finds the key could have
+ * scanned that far. Context: RAISE. */
+static void p2p_extend_reach(size_t h, int reach)
+{
+    /* relaxed: see p2p_lookup() */
+    uint8_t r = atomic_load_explicit(&ompi_evt_p2p_reach[h], memory_order_relaxed);
+
+    while (r < reach) {
+        if (!p2p_concurrent()) {
+            atomic_store_explicit(&ompi_evt_p2p_reach[h], (uint8_t) reach, memory_order_relaxed);
+            return;
+        }
+        if (atomic_compare_exchange_weak_explicit(&ompi_evt_p2p_reach[h], &r, (uint8_t) reach,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+            return;
+        }
+    }
+}
 
 bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
 {
@@ -29,10 +50,7 @@ bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
     p2p_slot_t *slot;
 
     if (0 <= s) {
-        uintptr_t expected = (uintptr_t) req;
-        /* acquire: pairs with the release store that published the entry */
-        if (atomic_compare_exchange_strong_explicit(&ompi_evt_p2p_keys[s], &expected, P2P_BUSY,
-                                                    memory_order_acquire, memory_order_relaxed)) {
+        if (p2p_take((size_t) s, (uintptr_t) req)) {
             if (p2p_pending(&ompi_evt_p2p_slots[s])) {
                 ompi_evt_p2p_count_drop(ompi_evt_p2p_slots[s].kind, ompi_evt_p2p_slots[s].start);
             }
@@ -41,21 +59,19 @@ bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
         }
     }
     if (0 > s) {
-        for (int i = 0; i < P2P_PROBE && 0 > s; ++i) {
+        /* another thread may take a free slot first: then the next one */
+        int i;
+        for (i = 0; i < P2P_PROBE && 0 > s; ++i) {
             size_t c = (h + i) & (P2P_TABLE_SIZE - 1);
-            uintptr_t expected = 0;
-            /* acquire on success: the previous owner's reads of this slot
-             * (before its release in p2p_release()) happen before ours. */
-            if (atomic_compare_exchange_strong_explicit(&ompi_evt_p2p_keys[c], &expected, P2P_BUSY,
-                                                        memory_order_acquire,
-                                                        memory_order_relaxed)) {
+            if (p2p_take(c, 0)) {
                 s = (int) c;
             }
         }
         if (0 > s) {
             return false;
         }
-        atomic_fetch_add_explicit(&ompi_evt_p2p_in_use, 1, memory_order_relaxed);
+        p2p_extend_reach(h, i);
+        p2p_occupancy_add(1);
     }
     slot = &ompi_evt_p2p_slots[s];
     *slot = *desc;
