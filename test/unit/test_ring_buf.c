@@ -384,3 +384,62 @@ Test(ring_buf, failed_claim_past_the_snapshot_ends_the_snapshot)
     cr_expect_null(ompi_evt_ring_spsc_peek(&ring), "nothing beyond the snapshot");
     cr_expect_eq(ompi_evt_ring_spsc_refresh(&ring), 256, "a new look sees the ring's records");
 }
+
+/* Overwrite mode: the consumer takes one record (copy, then claim); its
+ * value, or UINT64_MAX when there is none or the producer took it. */
+static uint64_t take(ompi_evt_ring_spsc_t *ring)
+{
+    const ompi_evt_ring_hdr_t *hdr = ompi_evt_ring_spsc_peek(ring);
+    uint64_t v;
+
+    if (NULL == hdr) {
+        (void) ompi_evt_ring_spsc_refresh(ring);
+        hdr = ompi_evt_ring_spsc_peek(ring);
+    }
+    if (NULL == hdr) {
+        return UINT64_MAX;
+    }
+    memcpy(&v, hdr + 1, sizeof(v));
+    return ompi_evt_ring_spsc_claim(ring, hdr->size) ? v : UINT64_MAX;
+}
+
+/* Overwrite mode, the raise's inline eviction: a full ring gives up only
+ * what the consumer took (no CAS, no drop), publishing oldest and the
+ * evicted count as ompi_evt_ring_spsc_evict() does, and leaves the first
+ * record the consumer has not taken to evict(), which counts it. */
+Test(ring_buf, evict_taken_gives_up_only_what_the_consumer_took)
+{
+    static ompi_evt_ring_spsc_t ring;
+    const unsigned int rec = ompi_evt_ring_record_size(sizeof(uint64_t)); /* 16 */
+    uint64_t v;
+    int evicted = 0;
+
+    cr_assert(ompi_evt_ring_spsc_init(&ring, &ctl, storage, 256, 0, true));
+    for (v = 0; v < 256 / rec; ++v) {
+        push_overwrite(&ring, v, &evicted);
+    }
+    cr_assert_eq(atomic_load(&ctl.p.tail) - atomic_load(&ctl.p.oldest), 256, "full");
+    cr_expect_not(ompi_evt_ring_spsc_evict_taken(&ring, rec), "nothing taken: nothing given up");
+    cr_expect_eq(atomic_load(&ctl.p.oldest), 0);
+    cr_expect_eq(atomic_load(&ctl.p.evicted), 0);
+
+    /* the consumer takes records 0 and 1 */
+    cr_assert_eq(take(&ring), 0);
+    cr_assert_eq(take(&ring), 1);
+    cr_expect(ompi_evt_ring_spsc_evict_taken(&ring, rec), "record 0 was taken");
+    cr_expect_eq(atomic_load(&ctl.p.oldest), rec);
+    cr_expect_eq(atomic_load(&ctl.p.evicted), 1);
+    cr_expect_eq(atomic_load(&ctl.p.evict_mark), ((uint64_t) 1 << 32) | rec, "mark pairs them");
+    /* room for three records: record 1 (taken) goes, record 2 (not) stays */
+    cr_expect_not(ompi_evt_ring_spsc_evict_taken(&ring, 3 * rec), "record 2 is the consumer's");
+    cr_expect_eq(atomic_load(&ctl.p.oldest), 2 * rec, "what was given up is published");
+    cr_expect_eq(atomic_load(&ctl.p.evicted), 2);
+    cr_expect_eq(atomic_load(&ctl.c.head), 2 * rec, "the consumer's head untouched");
+    cr_assert(ompi_evt_ring_spsc_evict(&ring, 3 * rec - sizeof(ompi_evt_ring_hdr_t), count_evicted,
+                                       &evicted));
+    cr_expect_eq(evicted, 1, "record 2 taken from the consumer and counted");
+    cr_expect_eq(atomic_load(&ctl.p.evicted), 3);
+    cr_expect_eq(atomic_load(&ctl.c.head), 3 * rec);
+    cr_expect_eq(take(&ring), UINT64_MAX, "the claim of record 2 fails");
+    cr_expect_eq(take(&ring), 3, "the consumer goes on after the record it lost");
+}

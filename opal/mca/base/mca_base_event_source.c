@@ -183,6 +183,23 @@ static int64_t tsc_refresh(uint64_t g, uint64_t tsc0, int64_t ns0, uint64_t mult
     return n;
 }
 
+/* The cases of tsc_now() off its fast path, out of line so that the fast
+ * path saves no registers for the calls: a refresh under this read (the
+ * slot's values may be torn), a core whose TSC is behind the anchoring
+ * one's (@p d negative), or a conversion out of date. Context: RAISE,
+ * SIGNAL. */
+static int64_t __attribute__((noinline, cold))
+tsc_now_slow(uint64_t g, uint64_t d, uint64_t tsc0, int64_t ns0, uint64_t mult)
+{
+    if (atomic_load_explicit(&tsc_gen, memory_order_relaxed) - g >= TSC_CONVS - 1) {
+        return monotonic_ns();
+    }
+    if ((int64_t) d < 0) {
+        return ns0;
+    }
+    return tsc_refresh(g, tsc0, ns0, mult);
+}
+
 /* Context: RAISE, SIGNAL. */
 static inline int64_t tsc_now(void)
 {
@@ -197,14 +214,12 @@ static inline int64_t tsc_now(void)
     int64_t ns;
 
     /* acquire: the slot's loads above come before this look at whether a
-     * refresh may have rewritten it (the seqlock reader's rule) */
+     * refresh may have rewritten it (the seqlock reader's rule). A negative
+     * d is above every life (life < 2^63). */
     atomic_thread_fence(memory_order_acquire);
-    if (OPAL_UNLIKELY(atomic_load_explicit(&tsc_gen, memory_order_relaxed) - g >= TSC_CONVS - 1)) {
-        ns = monotonic_ns(); /* refreshed under this read: its values may be torn */
-    } else if (OPAL_UNLIKELY((int64_t) d < 0)) {
-        ns = ns0; /* a core whose TSC is behind the anchoring one's */
-    } else if (OPAL_UNLIKELY(d >= life)) {
-        ns = tsc_refresh(g, tsc0, ns0, mult);
+    if (OPAL_UNLIKELY(atomic_load_explicit(&tsc_gen, memory_order_relaxed) - g >= TSC_CONVS - 1
+                      || d >= life)) {
+        ns = tsc_now_slow(g, d, tsc0, ns0, mult);
     } else {
         ns = ns0 + (int64_t) (((unsigned __int128) d * mult) >> 32);
     }
@@ -298,6 +313,13 @@ int mca_base_event_test_tsc_skew(double ppm, int64_t back_ns, uint64_t *generati
 #endif
 }
 
+/* CLOCK_MONOTONIC for default_clock(), out of line for the same reason as
+ * tsc_now_slow(). Context: RAISE, SIGNAL. */
+static opal_count_t __attribute__((noinline)) default_clock_monotonic(void)
+{
+    return (opal_count_t) monotonic_ns();
+}
+
 /* Context: RAISE, SIGNAL (clock_gettime is async-signal-safe, vDSO). */
 static opal_count_t default_clock(void *ctx)
 {
@@ -309,7 +331,7 @@ static opal_count_t default_clock(void *ctx)
         return (opal_count_t) tsc_now();
     }
 #endif
-    return (opal_count_t) monotonic_ns();
+    return default_clock_monotonic();
 }
 
 /* Context: INIT. */

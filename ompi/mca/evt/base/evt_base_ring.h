@@ -435,6 +435,26 @@ static inline bool ompi_evt_ring_spsc_push(ompi_evt_ring_spsc_t *ring, const voi
     return true;
 }
 
+/* Publish evictions up to ring->p.oldest, @p count records in all.
+ * Context: the producer (see ompi_evt_ring_spsc_evict()). */
+static inline void ompi_evt_ring_spsc_evict_publish(ompi_evt_ring_spsc_t *ring, uint64_t count)
+{
+    /* The count first, then the mark pairing it with the new oldest, then
+     * oldest (all release: a reader of the file after a crash between any
+     * two finds a state the reader makes consistent:
+     * ompi/mca/common/evt/common_evt_flight_read.c). */
+    ring->p.evicted = count;
+    atomic_store_explicit(&ring->g.ctl->p.evicted, count, memory_order_release);
+    atomic_store_explicit(&ring->g.ctl->p.evict_mark,
+                          ((uint64_t) (uint32_t) count << 32) | ring->p.oldest,
+                          memory_order_release);
+    /* release: the records left between oldest and tail are whole when a
+     * reader sees this oldest; and the fence keeps the stores that reuse
+     * the bytes after this one (a release fence orders them after it). */
+    atomic_store_explicit(&ring->g.ctl->p.oldest, ring->p.oldest, memory_order_release);
+    atomic_thread_fence(memory_order_release);
+}
+
 /**
  * Overwrite mode: make room for a record of @p len bytes by giving up the
  * oldest records. Each record the consumer had not taken yet is taken from
@@ -489,21 +509,48 @@ ompi_evt_ring_spsc_evict(ompi_evt_ring_spsc_t *ring, size_t len,
         count += OMPI_EVT_RING_KIND_SKIP != hdr->kind;
         ring->p.oldest += hdr->size;
     }
-    /* The count first, then the mark pairing it with the new oldest, then
-     * oldest (all release: a reader of the file after a crash between any
-     * two finds a state the reader makes consistent: ompi/mca/common/evt/common_evt_flight_read.c).
-     */
-    ring->p.evicted = count;
-    atomic_store_explicit(&ring->g.ctl->p.evicted, count, memory_order_release);
-    atomic_store_explicit(&ring->g.ctl->p.evict_mark,
-                          ((uint64_t) (uint32_t) count << 32) | ring->p.oldest,
-                          memory_order_release);
-    /* release: the records left between oldest and tail are whole when a
-     * reader sees this oldest; and the fence keeps the stores that reuse
-     * the bytes after this one (a release fence orders them after it). */
-    atomic_store_explicit(&ring->g.ctl->p.oldest, ring->p.oldest, memory_order_release);
-    atomic_thread_fence(memory_order_release);
+    ompi_evt_ring_spsc_evict_publish(ring, count);
     return true;
+}
+
+/**
+ * Overwrite mode, the common case of a full ring: make room for a record
+ * of @p size bytes (ompi_evt_ring_record_size(), fitting before the end of
+ * the buffer) by giving up only records the consumer has already taken
+ * (before its head as last seen): no CAS, nothing to count as a drop.
+ *
+ * @retval true   the record fits now
+ * @retval false  it needs a record the consumer has not taken: the caller
+ *                goes on with ompi_evt_ring_spsc_evict() (what was given
+ *                up here is published)
+ * Context: RAISE, SIGNAL (inside enter()/exit()).
+ * Ordering: as ompi_evt_ring_spsc_evict().
+ */
+static inline bool ompi_evt_ring_spsc_evict_taken(ompi_evt_ring_spsc_t *ring, unsigned int size)
+{
+    /* relaxed: written only by this producer */
+    unsigned int pos = atomic_load_explicit(&ring->g.ctl->p.tail, memory_order_relaxed);
+    unsigned int oldest = ring->p.oldest;
+    uint64_t count = ring->p.evicted;
+    bool fits;
+
+    if ((int) (ring->p.cached_head - oldest) <= 0) {
+        /* acquire: the consumer's reads of the records before head are
+         * done (pairs with its claim CAS) */
+        ring->p.cached_head = atomic_load_explicit(&ring->g.ctl->c.head, memory_order_acquire);
+    }
+    while (!(fits = size <= ring->g.capacity - (pos - oldest))
+           && (int) (ring->p.cached_head - oldest) > 0) {
+        const ompi_evt_ring_hdr_t *hdr = (const ompi_evt_ring_hdr_t *) (ring->g.data
+                                                                        + (oldest & ring->g.mask));
+        count += OMPI_EVT_RING_KIND_SKIP != hdr->kind;
+        oldest += hdr->size;
+    }
+    if (oldest != ring->p.oldest) {
+        ring->p.oldest = oldest;
+        ompi_evt_ring_spsc_evict_publish(ring, count);
+    }
+    return fits;
 }
 
 /* ------------------------------------------------------------------------

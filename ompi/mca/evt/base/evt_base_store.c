@@ -166,9 +166,10 @@ static int __attribute__((noinline)) kit_deliver_slow(const mca_base_event_recor
 }
 
 /* The common case inline: this thread owns its ring, nobody else produces
- * into it right now, and the record fits before the end of the buffer
- * without an eviction. Everything else goes to kit_deliver_slow(), which
- * starts over. Context: RAISE, SIGNAL. */
+ * into it right now, and the record fits before the end of the buffer,
+ * after evicting, from a full overwrite ring, only records a drain already
+ * took (a flight recorder's steady state). Everything else goes to
+ * kit_deliver_slow(), which starts over. Context: RAISE, SIGNAL. */
 int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
                               mca_base_event_cb_safety_t context)
 {
@@ -191,13 +192,14 @@ int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
         return kit_deliver_slow(record, context); /* refuses and counts */
     }
     /* ompi_evt_ring_spsc_reserve() without the skip record, the look at
-     * head, or an eviction (a record is at most OMPI_EVT_KIT_MAX_RECORD
-     * bytes, below half the smallest ring): an overwrite ring with room
-     * before its oldest record takes it here too. relaxed: tail is ours. */
+     * head, or an eviction from the consumer (a record is at most
+     * OMPI_EVT_KIT_MAX_RECORD bytes, below half the smallest ring).
+     * relaxed: tail is ours. */
     pos = atomic_load_explicit(&b->g.ctl->p.tail, memory_order_relaxed);
     off = pos & b->g.mask;
     if (OPAL_UNLIKELY(b->g.capacity - off < size
-                      || size > b->g.capacity - (pos - ompi_evt_ring_spsc_limit(b)))) {
+                      || (size > b->g.capacity - (pos - ompi_evt_ring_spsc_limit(b))
+                          && !(b->g.overwrite && ompi_evt_ring_spsc_evict_taken(b, size))))) {
         ompi_evt_ring_spsc_exit(b);
         return kit_deliver_slow(record, context);
     }
