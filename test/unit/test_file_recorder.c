@@ -342,8 +342,8 @@ Test(file_recorder, raises_take_no_page_fault)
         }
         (void) getrusage(RUSAGE_SELF, &after);
         writer_stop();
-        _exit(after.ru_minflt - before.ru_minflt + after.ru_majflt - before.ru_majflt < 16 ? 0
-                                                                                          : 11);
+        long faults = after.ru_minflt - before.ru_minflt + after.ru_majflt - before.ru_majflt;
+        _exit(faults < 16 ? 0 : 11);
     }
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status),
