@@ -21,11 +21,18 @@
  *             MPI_Waitall (four p2p events per message pair)
  * Each figure is the median of 5 blocks. Prints RESULT <figure> <value>
  * (rank 0).
+ *
+ * Argument "self" (one process, mpirun -np 1): the message-rate loop with
+ * the process talking to itself (ob1 over btl/self), so that no second
+ * busy-polling rank and no scheduling of two ranks on two cores is in the
+ * figure: what the recording adds to the messages' own path.
+ *   self_msgrate  ns per message (one send and one receive event each)
  */
 
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define BLOCKS      5
 #define IDLE_CALLS  1000000
@@ -45,6 +52,28 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+/* The message-rate loop to itself: median ns per message of BLOCKS
+ * blocks. */
+static double self_msgrate(char mbuf[][8], char *buf, MPI_Request *req)
+{
+    double mr[BLOCKS];
+
+    for (int b = 0; b < BLOCKS; ++b) {
+        double t0 = MPI_Wtime();
+        for (int w = 0; w < MR_WINDOWS; ++w) {
+            for (int i = 0; i < MR_WINDOW; ++i) {
+                MPI_Irecv(mbuf[i], 8, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[i]);
+            }
+            for (int i = 0; i < MR_WINDOW; ++i) {
+                MPI_Isend(buf, 8, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[MR_WINDOW + i]);
+            }
+            MPI_Waitall(2 * MR_WINDOW, req, MPI_STATUSES_IGNORE);
+        }
+        mr[b] = (MPI_Wtime() - t0) * 1e9 / (MR_WINDOWS * MR_WINDOW);
+    }
+    return median(mr, BLOCKS);
+}
+
 int main(int argc, char **argv)
 {
     double idle[BLOCKS], pp[BLOCKS], mr[BLOCKS];
@@ -55,6 +84,15 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (1 < argc && 0 == strcmp(argv[1], "self")) {
+        if (1 != size) {
+            fprintf(stderr, "bench_record self: run with 1 rank\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        printf("RESULT self_msgrate %.1f\n", self_msgrate(mbuf, buf, req));
+        MPI_Finalize();
+        return 0;
+    }
     if (2 != size) {
         if (0 == rank) {
             fprintf(stderr, "bench_record: run with 2 ranks\n");

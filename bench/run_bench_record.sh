@@ -5,7 +5,8 @@
 # node sink), interleaved, REPS rounds (default 5); per figure the median
 # of the rounds, its ratio to plain's, and the spread (min..max); and the
 # records the shm recorder lost (must be 0), the CPU its copy took and how
-# long the ranks waited for it.
+# long the ranks waited for it. Then one process messaging itself, layer by
+# layer (below).
 set -u
 B=${EVT_TOP_BUILDDIR:?run from make bench-record}
 : "${MPIRUN:=mpirun}"
@@ -49,3 +50,48 @@ END {
 }' "$W/out"
 echo "shm recorder, per run:"
 cat "$W/copy"
+
+# One process talking to itself (bench_record self): what each layer of a
+# recording adds to the messages' own path, without a second busy-polling
+# rank on the other core. Per round, interleaved: plain; libompi_evt in
+# evt/file with the point-to-point events left out (the wrappers, their
+# gates closed); the events recorded into evt/file's rings in /dev/shm with
+# nobody copying them; recorded by ompi-evt-record --transport shm.
+S=$(mktemp -d /dev/shm/bench-record.XXXXXX)
+trap 'rm -rf "$W" "$S"' EXIT
+lib="$B/.libs/libompi_evt.so"
+for r in $(seq "$REPS"); do
+    env -u OMPI_MCA_mca_base_component_path "$MPIRUN" -np 1 --bind-to core ./bench_record self \
+        2>/dev/null | awk '/^RESULT/ {print "plain", $3}' >>"$W/self"
+    for cfg in wrappers rings; do
+        rm -rf "$S/f" && mkdir -m 700 "$S/f"
+        ev='*'
+        [ $cfg = wrappers ] && ev='ompi.mpi.*,^ompi.mpi.p2p_*'
+        "$MPIRUN" -np 1 --bind-to core --mca evt file --mca evt_file_dir "$S/f" \
+            --mca evt_file_size 34603008 --mca evt_file_rings 4 --mca evt_file_events "$ev" \
+            -x LD_PRELOAD="$lib" ./bench_record self 2>/dev/null |
+            awk -v c=$cfg '/^RESULT/ {print c, $3}' >>"$W/self"
+    done
+    rm -rf "$W/rec"
+    "$B/tools/ompi-evt-record" --transport shm --summary-only -o "$W/rec" -- "$MPIRUN" -np 1 \
+        --bind-to core ./bench_record self 2>/dev/null | awk '/^RESULT/ {print "shm", $3}' >>"$W/self"
+done
+echo "bench_record self: one process, messages to itself (Irecv/Isend windows of 64, Waitall), $REPS interleaved rounds, ns a message"
+awk '
+{ v[$1] = v[$1] " " $2 }
+function med(s,   a, k, i, j, t) {
+    k = split(s, a, " ");
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return k ? a[int((k + 1) / 2)] : -1
+}
+END {
+    p = med(v["plain"]); prev = p;
+    printf "  %-9s %7.1f\n", "plain", p;
+    n = split("wrappers rings shm", c, " ");
+    for (i = 1; i <= n; i++) {
+        m = med(v[c[i]]);
+        if (m < 0 || p <= 0) { printf "  %-9s no result\n", c[i]; continue }
+        printf "  %-9s %7.1f  x%.2f  (+%.1f over the line above)\n", c[i], m, m / p, m - prev;
+        prev = m;
+    }
+}' "$W/self"
