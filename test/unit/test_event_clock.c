@@ -132,6 +132,36 @@ Test(event_clock, threads_read_while_it_is_refreshed)
                   (unsigned long long) (gen1 - gen0));
 }
 
+/* The first rate is not waited for at start: until a read ~10 ms after the
+ * first anchor takes it, the clock reads CLOCK_MONOTONIC itself (each read
+ * between the two taken around it, exactly); the first read past the
+ * interval publishes a conversion (the generation moves on), and the
+ * clock stays within the tolerance after it. */
+Test(event_clock, first_rate_is_taken_by_a_read)
+{
+    mca_base_event_source_t *src = tsc_source();
+    struct timespec nap = {0, 12000000};
+    uint64_t g0, g;
+    int64_t a, t, b;
+
+    cr_assert_eq(mca_base_event_test_tsc_skew(0.0, 0, &g0), OPAL_SUCCESS);
+    a = mono_ns();
+    t = (int64_t) mca_base_event_source_now(src);
+    b = mono_ns();
+    cr_expect(a <= t && t <= b, "a first read of %lld, outside [%lld, %lld]", (long long) t,
+              (long long) a, (long long) b);
+    nanosleep(&nap, NULL);
+    int64_t give_up = mono_ns() + 2000000000LL;
+    do {
+        (void) mca_base_event_source_now(src);
+        cr_assert_eq(mca_base_event_test_tsc_skew(0.0, 0, &g), OPAL_SUCCESS);
+        cr_assert_lt(mono_ns(), give_up, "no conversion after the calibration interval");
+    } while (g == g0);
+    clock_run_t r = {.src = src, .until = mono_ns() + 500000000LL};
+    clock_run(&r);
+    expect_on_monotonic(&r, "after the first rate");
+}
+
 /* The default (auto): the TSC clock where the TSC is invariant, the
  * monotonic clock elsewhere, without an error either way. */
 Test(event_clock, auto_is_tsc_where_invariant)

@@ -57,7 +57,9 @@ static bool source_names_ready = false;
  * interval, up to about a second, keeps the drift within a lifetime to a
  * few sampling errors. While the conversion is out of date, and for a
  * raise that another is refreshing it under, the raise reads
- * CLOCK_MONOTONIC (exact, a few ns more).
+ * CLOCK_MONOTONIC (exact, a few ns more). The first rate too is taken by
+ * a read, the first one ~10 ms after the first anchor (the clock reads
+ * CLOCK_MONOTONIC until then): a process does not wait for it at start.
  * ------------------------------------------------------------------------ */
 
 /** Storage of mca_base_event_clock (MCA_BASE_EVENT_CLOCK_*). */
@@ -172,7 +174,13 @@ static int64_t tsc_refresh(uint64_t g, uint64_t tsc0, int64_t ns0, uint64_t mult
     width = tsc_sample(&t, &n);
     if (t > tsc0 && n > ns0 && width <= TSC_SAMPLE_MAX_NS) {
         uint64_t m = (uint64_t) ((((unsigned __int128) (n - ns0)) << 32) / (t - tsc0));
-        mult = 0 != m ? m : mult; /* never 0: tsc_calibrate() refuses it too */
+        mult = 0 != m ? m : mult;
+    }
+    if (0 == mult) {
+        /* the first rate could not be measured (a preempted sample): the
+         * first anchor stays, the next read past it tries again */
+        atomic_store_explicit(&tsc_refreshing, false, memory_order_release);
+        return n;
     }
     uint64_t longest = tsc_cycles(TSC_LIFE_MAX_NS, mult);
     uint64_t shortest = tsc_cycles(TSC_CALIBRATION_NS, mult);
@@ -186,8 +194,9 @@ static int64_t tsc_refresh(uint64_t g, uint64_t tsc0, int64_t ns0, uint64_t mult
 /* The cases of tsc_now() off its fast path, out of line so that the fast
  * path saves no registers for the calls: a refresh under this read (the
  * slot's values may be torn), a core whose TSC is behind the anchoring
- * one's (@p d negative), or a conversion out of date. Context: RAISE,
- * SIGNAL. */
+ * one's (@p d negative), no rate yet (@p mult 0: CLOCK_MONOTONIC until a
+ * calibration interval has passed since the first anchor, then the first
+ * rate), or a conversion out of date. Context: RAISE, SIGNAL. */
 static int64_t __attribute__((noinline, cold))
 tsc_now_slow(uint64_t g, uint64_t d, uint64_t tsc0, int64_t ns0, uint64_t mult)
 {
@@ -196,6 +205,12 @@ tsc_now_slow(uint64_t g, uint64_t d, uint64_t tsc0, int64_t ns0, uint64_t mult)
     }
     if ((int64_t) d < 0) {
         return ns0;
+    }
+    if (0 == mult) {
+        int64_t n = monotonic_ns();
+        if (n - ns0 < TSC_CALIBRATION_NS) {
+            return n;
+        }
     }
     return tsc_refresh(g, tsc0, ns0, mult);
 }
@@ -247,29 +262,33 @@ static bool tsc_invariant(void)
     return 0 != (d & (1u << 8));
 }
 
-/* A first conversion from two samples ~10 ms apart (a rate within a few
- * ppm); the raises refine it (tsc_refresh()). Context: INIT. */
+/* The first anchor, without a rate: the clock reads CLOCK_MONOTONIC until
+ * a calibration interval (~10 ms) has passed, and the first read after it
+ * takes the rate between the two samples (tsc_now_slow()): a process does
+ * not wait for its calibration at start. Context: INIT. */
 static bool tsc_calibrate(void)
 {
-    uint64_t t0, t1, mult;
-    int64_t n0, n1;
+    uint64_t t0;
+    int64_t n0;
 
     if (!tsc_invariant()) {
         return false;
     }
     (void) tsc_sample(&t0, &n0);
-    do {
-        (void) tsc_sample(&t1, &n1);
-    } while (n1 - n0 < TSC_CALIBRATION_NS);
-    if (t1 <= t0) {
-        return false;
-    }
-    mult = (uint64_t) ((((unsigned __int128) (n1 - n0)) << 32) / (t1 - t0));
-    if (0 == mult) {
-        return false;
-    }
-    tsc_publish(t1, n1, mult, 2 * (t1 - t0));
+    tsc_publish(t0, n0, 0, 0);
     return true;
+}
+#endif
+
+#if defined(__x86_64__)
+/* Whether the conversion in use has a rate (the first one is taken by a
+ * read, tsc_now_slow()). Context: ANY. */
+static bool tsc_rated(void)
+{
+    /* acquire: as in tsc_now() */
+    uint64_t g = atomic_load_explicit(&tsc_gen, memory_order_acquire);
+
+    return 0 != atomic_load_explicit(&tsc_convs[g % TSC_CONVS].mult, memory_order_relaxed);
 }
 #endif
 
@@ -288,7 +307,17 @@ int mca_base_event_test_tsc_skew(double ppm, int64_t back_ns, uint64_t *generati
     }
     if (0.0 != ppm || 0 != back_ns) {
         uint64_t t, mult, life, back;
-        int64_t n;
+        int64_t n, waited = 0;
+        /* a clock without a rate yet gets its first one (reads past the
+         * calibration interval take it) */
+        while (!tsc_rated()) {
+            struct timespec nap = {0, 1000000};
+            if (2000 < ++waited) {
+                return OPAL_ERROR;
+            }
+            (void) nanosleep(&nap, NULL);
+            (void) tsc_now();
+        }
         while (atomic_exchange_explicit(&tsc_refreshing, true, memory_order_acquire)) {
         }
         const tsc_conv_t *c = &tsc_convs[atomic_load_explicit(&tsc_gen, memory_order_relaxed)
