@@ -16,9 +16,9 @@
  *                        in a folder the user owns; the default one also
  *                        writable by nobody else), reserve its blocks
  *                        (posix_fallocate: a raise never meets a full disk
- *                        as SIGBUS), map it and write every page once (a
- *                        raise never takes a page fault that reads the
- *                        disk, nor the first-write fault), write the header.
+ *                        as SIGBUS), map it, write the header, and write
+ *                        every page of the first ring once (its raises
+ *                        never take the first-write fault; file_populate()).
  *   file_storage_alloc() INIT (kit open): ring i's control block and data.
  *   file_exports()       ANY, under the engine mutex: append the event's
  *                        dictionary entry (and its source's) once. Plain
@@ -77,15 +77,31 @@ _Static_assert(sizeof(mca_common_evt_flight_header_t) <= MCA_COMMON_EVT_FLIGHT_H
                "header fits");
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "counters in the mapping need lock-free atomics");
 
-/* The file's mapping: where MADV_POPULATE_WRITE exists it maps every page
- * writable in one call, and MAP_POPULATE first would only map them
- * read-only for it to do again (33 MiB on /dev/shm here: 31-34 ms with
- * both, 20-22 ms with the madvise alone). */
+/* Write every page of the file's first @p len bytes once, so that a raise
+ * does not take the first-write fault there (MAP_POPULATE alone maps the
+ * pages of a shared file read-only: it does not dirty them): the header,
+ * the dictionary and the first ring, which the first thread to raise
+ * takes (the main thread, in MPI_Init). The kit writes the other rings'
+ * pages when a thread first claims them (touched_rings), so a ring nobody
+ * claims costs no time at start (33 MiB with four rings on /dev/shm: 16 ms
+ * reserved and written whole, 9.6 ms with only the first ring written;
+ * the blocks are reserved either way). After the kernel writes
+ * dirty pages back to a disk file it write-protects them again, and the
+ * next store to such a page faults once; a file on tmpfs, e.g.
+ * evt_file_dir=/dev/shm, never does. The file reads as zeros: storing
+ * zeros changes nothing. Context: INIT. */
+static void file_populate(unsigned char *map, size_t len)
+{
 #ifdef MADV_POPULATE_WRITE
-#    define FILE_MAP_POPULATE 0
-#else
-#    define FILE_MAP_POPULATE MAP_POPULATE
+    /* in one call, without a fault per page (Linux 5.14) */
+    if (0 != madvise(map, len, MADV_POPULATE_WRITE))
 #endif
+    {
+        for (size_t off = 0; off < len; off += 4096) {
+            ((volatile unsigned char *) map)[off] = 0;
+        }
+    }
+}
 
 static int file_module_init(void);
 static int file_module_finalize(void);
@@ -101,6 +117,9 @@ static const ompi_evt_base_storage_t file_storage = {
     .alloc = file_storage_alloc,
     .release = file_storage_release,
     .atfork_child = file_storage_atfork_child,
+    /* the first ring is written at init (file_populate()); the kit writes
+     * the others at their first claim */
+    .touched_rings = 1,
     .ctx = NULL,
 };
 
@@ -526,7 +545,7 @@ static int file_module_init(void)
         rc = OPAL_ERROR;
         goto cleanup;
     }
-    map = mmap(NULL, file_size, PROT_READ | PROT_WRITE, MAP_SHARED | FILE_MAP_POPULATE, fd, 0);
+    map = mmap(NULL, file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (MAP_FAILED == map) {
         (void) snprintf(why, sizeof(why), "cannot map %s: %s", ompi_evt_file_state.path,
                         strerror(errno));
@@ -536,23 +555,9 @@ static int file_module_init(void)
     ompi_evt_file_state.base = map;
     ompi_evt_file_state.size = file_size;
     ompi_evt_file_state.hdr = map;
-    /* Write every page once now, so that a raise does not take the
-     * first-write fault (MAP_POPULATE alone maps the pages of a shared file
-     * read-only: it does not dirty them). After the kernel writes dirty
-     * pages back to a disk file it write-protects them again, and the next
-     * store to such a page faults once; a file on tmpfs, e.g.
-     * evt_file_dir=/dev/shm, never does. The file reads as zeros: storing
-     * zeros changes nothing. */
-#ifdef MADV_POPULATE_WRITE
-    /* in one call, without a fault per page (Linux 5.14) */
-    if (0 != madvise(map, file_size, MADV_POPULATE_WRITE))
-#endif
-    {
-        for (size_t off = 0; off < file_size; off += 4096) {
-            ((volatile unsigned char *) map)[off] = 0;
-        }
-    }
     file_write_header(ompi_evt_file_state.hdr, file_size, job, capacity, c->rings);
+    file_populate(map,
+                  ompi_evt_file_state.hdr->rings_offset + ompi_evt_file_state.hdr->ring_stride);
     if (OPAL_SUCCESS != file_dict_encoder_init(ompi_evt_file_state.hdr)) {
         (void) snprintf(why, sizeof(why), "no memory for the dictionary's encoder");
         rc = OPAL_ERR_OUT_OF_RESOURCE;
