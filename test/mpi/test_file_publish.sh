@@ -35,8 +35,10 @@ fi
 wait "$job"
 for f in "$dir"/rec/*.oevt; do
     [ -e "$f" ] || continue
-    ../../tools/ompi-evt-file-read "$f" >/dev/null 2>"$dir/read.err" ||
-        grep -q "bad magic" "$dir/read.err" && ko "$f: published without its header"
+    if ! ../../tools/ompi-evt-file-read "$f" >/dev/null 2>"$dir/read.err" &&
+        grep -q "bad magic" "$dir/read.err"; then
+        ko "$f: published without its header"
+    fi
 done
 n=$(find "$dir/rec" -name '*.oevt' | wc -l)
 echo "after the kill: $n published file(s), $(ls -A "$dir/rec" | grep -c '\.part$') hidden"
