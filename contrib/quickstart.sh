@@ -41,11 +41,26 @@ mkdir -p _build
 cd _build
 [ -f Makefile ] || ../configure
 make -j"$(nproc)"
+# A failing test's own log, printed last: a log shown by its tail alone
+# (CI) then says which check failed and why, not only the test's name.
+check() {
+    stamp=$(mktemp)
+    make "$1" && rm -f "$stamp" && return 0
+    rc=$?
+    find . -name '*.trs' -newer "$stamp" -exec grep -l ':test-result: \(FAIL\|ERROR\)' {} + \
+        | while read -r trs; do
+            echo "=== ${trs%.trs}.log (last 60 lines)"
+            tail -n 60 "${trs%.trs}.log"
+        done
+    rm -f "$stamp"
+    echo "quickstart: make $1 failed (exit $rc)" >&2
+    exit "$rc"
+}
 if [ "$what" = demo ]; then
     make demo
 else
-    make check
-    make check-apps
-    make check-report-browser
-    make check-sanitize
+    check check
+    check check-apps
+    check check-report-browser
+    check check-sanitize
 fi

@@ -207,18 +207,22 @@ static int64_t mono_ns(void)
  * (the wait) every 16 records, and the real consumer copies: with the wait
  * nothing is lost and the writer says it waited; without it, the ring
  * overwrites records (the flood is far faster than the consumer's look
- * every 2 ms), which shows that the first case tests something. */
-static void flood(bool wait, uint64_t *copied, int *finish_rc, uint64_t *writer_waited)
+ * every 2 ms), which shows that the first case tests something. The
+ * consumer starts before the writer, or with @p late 300 ms after the
+ * writer has published its file and begun its flood. */
+static void flood(bool wait, bool late, uint64_t *copied, int *finish_rc, uint64_t *writer_waited)
 {
     char err[256] = "";
-    record_spool_t *sp;
+    record_spool_t *sp = NULL;
     int status, result[2];
     pid_t pid;
 
     make_dirs();
     cr_assert_eq(pipe(result), 0);
-    sp = record_spool_start(live, out, err, sizeof(err));
-    cr_assert_not_null(sp, "%s", err);
+    if (!late) {
+        sp = record_spool_start(live, out, err, sizeof(err));
+        cr_assert_not_null(sp, "%s", err);
+    }
     pid = fork();
     cr_assert_neq(pid, -1);
     if (0 == pid) {
@@ -226,7 +230,7 @@ static void flood(bool wait, uint64_t *copied, int *finish_rc, uint64_t *writer_
         uint64_t w;
 
         /* the consumer has found the file and looked at it once */
-        for (int i = 0; i < 30000 && 0 == consumer_beat(); ++i) {
+        for (int i = 0; !late && i < 30000 && 0 == consumer_beat(); ++i) {
             usleep(1000);
         }
         for (uint64_t s = 0; s < FLOOD_RECORDS; ++s) {
@@ -238,6 +242,11 @@ static void flood(bool wait, uint64_t *copied, int *finish_rc, uint64_t *writer_
         w = waited_ns();
         writer_stop();
         _exit(sizeof(w) == write(result[1], &w, sizeof(w)) ? 0 : 9);
+    }
+    if (late) {
+        usleep(300 * 1000);
+        sp = record_spool_start(live, out, err, sizeof(err));
+        cr_assert_not_null(sp, "%s", err);
     }
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
@@ -254,7 +263,7 @@ Test(record_spool, a_waiting_writer_loses_nothing, .timeout = 120)
     uint64_t copied, waited;
     int rc;
 
-    flood(true, &copied, &rc, &waited);
+    flood(true, false, &copied, &rc, &waited);
     cr_assert_eq(rc, 0, "the consumer said records were lost or missing");
     /* + the finalization's records */
     cr_assert_geq(copied, FLOOD_RECORDS, "copied %llu of %d", (unsigned long long) copied,
@@ -262,12 +271,29 @@ Test(record_spool, a_waiting_writer_loses_nothing, .timeout = 120)
     cr_assert_gt(waited, 0, "the writer never waited: the flood was not one");
 }
 
+/* The consumer finds the file only after the writer has filled its ring
+ * (on two cores busy with the ranks, ompi-evt-record can be that late): the
+ * writer waits for its first look instead of overwriting its first
+ * records. */
+Test(record_spool, a_writer_waits_for_a_consumer_not_come_yet, .timeout = 120)
+{
+    uint64_t copied, waited;
+    int rc;
+
+    flood(true, true, &copied, &rc, &waited);
+    cr_assert_eq(rc, 0, "the consumer said records were lost or missing");
+    cr_assert_geq(copied, FLOOD_RECORDS, "copied %llu of %d", (unsigned long long) copied,
+                  FLOOD_RECORDS);
+    /* most of the consumer's 300 ms late start */
+    cr_assert_gt(waited, 200000000ULL, "the writer waited %llu ns", (unsigned long long) waited);
+}
+
 Test(record_spool, without_the_wait_the_flood_overwrites, .timeout = 120)
 {
     uint64_t copied, waited;
     int rc;
 
-    flood(false, &copied, &rc, &waited);
+    flood(false, false, &copied, &rc, &waited);
     cr_assert_eq(rc, 1, "nothing lost without the wait: the other test proves nothing");
     cr_assert_lt(copied, FLOOD_RECORDS);
     cr_assert_eq(waited, 0);
@@ -315,16 +341,25 @@ static void in_writer(void (*body)(mca_base_event_t *ev))
     cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status), "writer status 0x%x", status);
 }
 
+/* A consumer that never comes is waited for until a second after the
+ * file's publication, then no more. */
 static void no_consumer_body(mca_base_event_t *ev)
 {
+    uint64_t first;
+
     fill_three_quarters(ev);
     (void) ompi_evt_file_consumer_wait();
-    if (0 != waited_ns()) {
-        _exit(10); /* waited with nobody copying */
+    first = waited_ns();
+    if (first < 500000000ULL || first > 5000000000ULL) {
+        _exit(10); /* not the second of grace */
+    }
+    (void) ompi_evt_file_consumer_wait();
+    if (waited_ns() != first) {
+        _exit(17); /* waited again for a consumer that never came */
     }
 }
 
-Test(record_spool, no_consumer_no_wait)
+Test(record_spool, a_consumer_that_never_comes_is_waited_for_a_second, .timeout = 60)
 {
     in_writer(no_consumer_body);
 }

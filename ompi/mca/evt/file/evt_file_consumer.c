@@ -26,6 +26,13 @@
  * (dead, stopped), or one whose position in the ring waited for has not
  * moved for a second (a ring it cannot read), is not waited for: the rings
  * overwrite as they would without one.
+ *
+ * Asking for the wait says that a consumer will come: until its first look
+ * it counts as heard from when the file was published. A rank that fills
+ * a ring before the consumer has found its file (a few milliseconds of
+ * messages; the consumer shares two busy cores with the ranks) waits for
+ * it instead of overwriting its first records; one that never comes is
+ * not waited for after that second.
  */
 
 #include "ompi_config.h"
@@ -47,6 +54,9 @@
 
 /* The progress callback is registered (INIT only). */
 static bool registered = false;
+/* When the file was published (CLOCK_MONOTONIC ns): what a consumer that
+ * has not looked yet was last heard from. Written at INIT. */
+static int64_t published_ns = 0;
 /* Waiting allowed: cleared before the callback is unregistered and in a
  * forked child (its file is the parent's). */
 static atomic_bool active = false;
@@ -63,6 +73,13 @@ static uint32_t ring_copied(const unsigned char *ctl)
 {
     return __atomic_load_n((const uint32_t *) (ctl + MCA_COMMON_EVT_FLIGHT_CTL_CONSUMED),
                            __ATOMIC_ACQUIRE);
+}
+
+/* When the consumer was last heard from (CLOCK_MONOTONIC ns). */
+static int64_t consumer_heard(const uint64_t *beat)
+{
+    uint64_t b = __atomic_load_n(beat, __ATOMIC_ACQUIRE);
+    return 0 == b ? published_ns : (int64_t) b;
 }
 
 /* Bytes of ring @p ctl committed and not yet copied, at most the ring. */
@@ -94,9 +111,6 @@ int ompi_evt_file_consumer_wait(void)
         return 0;
     }
     beat = (const uint64_t *) ((const unsigned char *) h + MCA_COMMON_EVT_FLIGHT_HDR_CONSUMER_BEAT);
-    if (0 == __atomic_load_n(beat, __ATOMIC_RELAXED)) {
-        return 0; /* nobody copies (yet) */
-    }
     high = h->ring_capacity / 8 * 5;
     low = h->ring_capacity / 8 * 3;
     for (uint32_t i = 0; i < h->ring_count; ++i) {
@@ -104,6 +118,9 @@ int ompi_evt_file_consumer_wait(void)
 
         if (ring_backlog(ctl, h->ring_capacity) <= high) {
             continue;
+        }
+        if (monotonic_ns() - consumer_heard(beat) > CONSUMER_SILENT_NS) {
+            break; /* nobody copies: none of the rings is waited for */
         }
         if (0 == start) {
             start = monotonic_ns();
@@ -125,7 +142,7 @@ int ompi_evt_file_consumer_wait(void)
              * ring (a ring it cannot read, no memory to copy it): the rings
              * overwrite, as without a consumer */
             if (!atomic_load_explicit(&active, memory_order_relaxed)
-                || now - (int64_t) __atomic_load_n(beat, __ATOMIC_ACQUIRE) > CONSUMER_SILENT_NS
+                || now - consumer_heard(beat) > CONSUMER_SILENT_NS
                 || now - moved > CONSUMER_SILENT_NS) {
                 i = h->ring_count;
                 break;
@@ -149,6 +166,7 @@ void ompi_evt_file_consumer_wait_start(void)
     if (!mca_evt_file_component.consumer_wait || registered) {
         return;
     }
+    published_ns = monotonic_ns();
     atomic_store_explicit(&active, true, memory_order_release);
     rc = ompi_evt_base_progress_register(ompi_evt_file_consumer_wait, true);
     if (OPAL_SUCCESS != rc) {

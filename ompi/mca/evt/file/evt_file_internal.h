@@ -84,7 +84,8 @@ bool ompi_evt_file_exports(const mca_base_event_t *event);
  *  ours, not in a raise or a callback of ours). */
 int ompi_evt_file_consumer_wait(void);
 /** Register the callback when evt_file_consumer_wait is set (the file is
- *  mapped). Context: INIT. */
+ *  published): from now a consumer that has not looked yet is waited for
+ *  up to a second. Context: INIT. */
 void ompi_evt_file_consumer_wait_start(void);
 /** Unregister it; no wait starts after this returns. Context: INIT. */
 void ompi_evt_file_consumer_wait_stop(void);
