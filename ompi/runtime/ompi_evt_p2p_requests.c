@@ -70,7 +70,7 @@ bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
         if (0 > s) {
             return false;
         }
-        p2p_extend_reach(h, i);
+        p2p_extend_reach(h, i); /* i: one past the slot taken */
         p2p_occupancy_add(1);
     }
     slot = &ompi_evt_p2p_slots[s];

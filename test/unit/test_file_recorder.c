@@ -335,12 +335,11 @@ static void *faults_over_a_ring(void *arg)
                                 - before.ru_majflt);
 }
 
-/* The first ring's pages are mapped writable before the first raise, which
- * takes that ring, and the kit writes a further ring's pages when a second
- * thread claims it: in neither thread does raising a ring's worth of
- * records (and then some: the ring wraps) take a page fault. Without that
- * each 4 KiB of ring would cost one, 1024 for these rings; a few are
- * allowed for the rest of the thread. */
+/* The kit writes a ring's pages when a thread's first raise claims it:
+ * after that, in the first thread and in a second one, raising a ring's
+ * worth of records (and then some: the ring wraps) takes no page fault.
+ * Without that each 4 KiB of ring would cost one, 1024 for these rings; a
+ * few are allowed for the rest of the thread. */
 Test(file_recorder, raises_take_no_page_fault)
 {
     pid_t pid;

@@ -106,12 +106,6 @@ typedef struct ompi_evt_base_storage_t {
      *  thread; async-signal-safe calls only). */
     void (*atfork_child)(void *ctx);
     void *ctx;
-    /** Rings, from index 0, whose pages alloc() (or the module) has already
-     *  written. The kit writes every page of each other ring once at its
-     *  first claim, on the claiming thread (as it does its anonymous
-     *  rings), so that no raise takes a page fault later: 0 leaves them all
-     *  to it. */
-    int touched_rings;
 } ompi_evt_base_storage_t;
 
 /** The kit settings a deferred module chooses (usually from its own MCA

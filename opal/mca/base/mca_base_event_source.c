@@ -278,9 +278,7 @@ static bool tsc_calibrate(void)
     tsc_publish(t0, n0, 0, 0);
     return true;
 }
-#endif
 
-#if defined(__x86_64__)
 /* Whether the conversion in use has a rate (the first one is taken by a
  * read, tsc_now_slow()). Context: ANY. */
 static bool tsc_rated(void)

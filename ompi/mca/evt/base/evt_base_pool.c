@@ -27,7 +27,7 @@
  * call on the raise path, which may be a signal handler. A ring reused by a
  * thread on another node keeps its first node. Rings in a component's
  * storage (a file mapping) are placed by that component, and touched at
- * first claim too unless it says it wrote them (touched_rings).
+ * first claim the same way: a ring no thread claims costs nothing.
  */
 
 #include "ompi_config.h"
@@ -188,9 +188,7 @@ int ompi_evt_kit_pool_create(const ompi_evt_base_kit_params_t *params, evt_kit_p
             goto cleanup;
         }
         pool->rings[i].pool.index = i;
-        /* component storage is placed by the component, and touched by it
-         * up to touched_rings */
-        pool->rings[i].pool.touched = NULL != pool->storage && i < pool->storage->touched_rings;
+        pool->rings[i].pool.touched = false;
         atomic_init(&pool->rings[i].pool.state, OMPI_EVT_KIT_RING_FREE);
     }
     *out = pool;

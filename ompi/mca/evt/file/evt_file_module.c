@@ -17,8 +17,8 @@
  *                        writable by nobody else), reserve its blocks
  *                        (posix_fallocate: a raise never meets a full disk
  *                        as SIGBUS), map it, write the header, and write
- *                        every page of the first ring once (its raises
- *                        never take the first-write fault; file_populate()).
+ *                        every page before the rings once (file_populate();
+ *                        the kit writes a ring's at its first claim).
  *   file_storage_alloc() INIT (kit open): ring i's control block and data.
  *   file_exports()       ANY, under the engine mutex: append the event's
  *                        dictionary entry (and its source's) once. Plain
@@ -80,16 +80,14 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "counters in the mapping need lock-f
 /* Write every page of the file's first @p len bytes once, so that a raise
  * does not take the first-write fault there (MAP_POPULATE alone maps the
  * pages of a shared file read-only: it does not dirty them): the header,
- * the dictionary and the first ring, which the first thread to raise
- * takes (the main thread, in MPI_Init). The kit writes the other rings'
- * pages when a thread first claims them (touched_rings), so a ring nobody
- * claims costs no time at start (33 MiB with four rings on /dev/shm: 16 ms
- * reserved and written whole, 9.6 ms with only the first ring written;
- * the blocks are reserved either way). After the kernel writes
- * dirty pages back to a disk file it write-protects them again, and the
- * next store to such a page faults once; a file on tmpfs, e.g.
- * evt_file_dir=/dev/shm, never does. The file reads as zeros: storing
- * zeros changes nothing. Context: INIT. */
+ * the dictionary and the drop counters. The kit writes a ring's pages
+ * when a thread first claims it, as it does its anonymous rings, so a ring
+ * nobody claims costs no time at start (33 MiB with four rings on
+ * /dev/shm: 16 ms reserved and written whole at start, 7.4 ms reserved).
+ * After the kernel writes dirty pages back to a disk file it
+ * write-protects them again, and the next store to such a page faults
+ * once; a file on tmpfs, e.g. evt_file_dir=/dev/shm, never does. The file
+ * reads as zeros: storing zeros changes nothing. Context: INIT. */
 static void file_populate(unsigned char *map, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -117,9 +115,6 @@ static const ompi_evt_base_storage_t file_storage = {
     .alloc = file_storage_alloc,
     .release = file_storage_release,
     .atfork_child = file_storage_atfork_child,
-    /* the first ring is written at init (file_populate()); the kit writes
-     * the others at their first claim */
-    .touched_rings = 1,
     .ctx = NULL,
 };
 
@@ -556,8 +551,7 @@ static int file_module_init(void)
     ompi_evt_file_state.size = file_size;
     ompi_evt_file_state.hdr = map;
     file_write_header(ompi_evt_file_state.hdr, file_size, job, capacity, c->rings);
-    file_populate(map,
-                  ompi_evt_file_state.hdr->rings_offset + ompi_evt_file_state.hdr->ring_stride);
+    file_populate(map, ompi_evt_file_state.hdr->rings_offset);
     if (OPAL_SUCCESS != file_dict_encoder_init(ompi_evt_file_state.hdr)) {
         (void) snprintf(why, sizeof(why), "no memory for the dictionary's encoder");
         rc = OPAL_ERR_OUT_OF_RESOURCE;
