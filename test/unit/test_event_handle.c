@@ -1,6 +1,10 @@
 /* Unit tests: handles (validation by value, cap, bound objects, infos,
  * callbacks slots, free callbacks). */
+#include <errno.h>
+#include <linux/membarrier.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "test_event_common.h"
 #include "opal/mca/base/mca_base_event_test.h"
@@ -326,4 +330,20 @@ Test(event_handle, every_retirement_is_fenced_before_its_free)
     cr_expect_eq(mca_base_event_test_reclaim_fences(), fences);
     cr_expect_eq(mca_base_event_handle_free(h, NULL, NULL), OPAL_SUCCESS);
     cr_expect_eq(mca_base_event_test_reclaim_fences(), ++fences);
+}
+
+/* The registration for the expedited membarrier costs the kernel an RCU
+ * grace period once a process has more than one thread (10-13 ms in
+ * MPI_Init): a process that loads the library while it has one thread
+ * registers then. Here, before anything of the engine ran, the expedited
+ * membarrier works (unregistered, the kernel refuses it with EPERM). */
+Test(event_fence, registered_when_the_library_is_loaded)
+{
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0);
+
+    if (0 > cmds || 0 == (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) {
+        cr_skip_test("the kernel has no expedited membarrier (query 0x%lx)", cmds);
+    }
+    cr_assert_eq(syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0), 0,
+                 "the expedited membarrier fails (%s): not registered at load", strerror(errno));
 }

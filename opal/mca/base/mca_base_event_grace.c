@@ -39,10 +39,12 @@
 
 #include "opal_config.h"
 
+#include <fcntl.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -93,6 +95,46 @@ static void asym_fence_setup(void)
     mca_base_event_asym_fence
         = 0 < cmds && 0 != (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)
           && 0 == syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0);
+}
+
+/* Whether the process has one thread, by /proc/self/stat (num_threads,
+ * the 18th field after the command's closing parenthesis); false when it
+ * cannot tell. Context: library constructor. */
+static bool process_has_one_thread(void)
+{
+    char buf[512];
+    const char *p;
+    ssize_t n;
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        return false;
+    }
+    n = read(fd, buf, sizeof(buf) - 1);
+    (void) close(fd);
+    if (n <= 0) {
+        return false;
+    }
+    buf[n] = '\0';
+    p = strrchr(buf, ')');
+    for (int field = 0; NULL != p && field < 18; ++field) {
+        p = strchr(p + 1, ' ');
+    }
+    return NULL != p && 0 == strncmp(p, " 1 ", 3);
+}
+
+/* The kernel's registration for the expedited membarrier waits for an RCU
+ * grace period once the process has a second thread: 10-13 ms here, paid
+ * in MPI_Init after PMIx has started its threads. With one thread it costs
+ * microseconds, so a process that loads this library before it starts
+ * threads (linked, or LD_PRELOAD as ompi-evt-record runs it) registers
+ * now; the first claim's registration then finds it done. Context: library
+ * constructor. */
+__attribute__((constructor)) static void asym_fence_early(void)
+{
+    if (process_has_one_thread()) {
+        asym_fence_setup();
+    }
 }
 
 /* Every thread's announcement made before this call is visible after it,
