@@ -38,10 +38,12 @@
 #include <json-c/json.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -373,6 +375,134 @@ Test(file_recorder, raises_take_no_page_fault)
               "writer status 0x%x (exit 11: the first thread's raises took page faults, "
               "13: the second's)",
               status);
+}
+
+/* fallocate() as a full file system answers it while the_disk_is_full is
+ * set, the system call's answer otherwise. evt/file, linked into this
+ * program, reserves a ring's blocks with it at the ring's first claim. */
+static atomic_bool the_disk_is_full = false;
+
+int fallocate(int fd, int mode, off_t offset, off_t len)
+{
+    if (atomic_load(&the_disk_is_full)) {
+        errno = ENOSPC;
+        return -1;
+    }
+    return (int) syscall(SYS_fallocate, fd, mode, offset, len);
+}
+
+/* Bytes of blocks the recording holds (st_blocks). */
+static long long file_block_bytes(void)
+{
+    struct stat st;
+
+    return 0 == stat(ompi_evt_file_test_path(), &st) ? (long long) st.st_blocks * 512 : -1;
+}
+
+static void *raise_a_thousand(void *arg)
+{
+    for (uint64_t s = 1; s <= 1000; ++s) {
+        test_file_seq_raise(arg, s, 7);
+    }
+    return NULL;
+}
+
+/* The file holds blocks for what lies before its rings, the rings' control
+ * blocks and the first ring, which the first raise claims; a ring takes
+ * its blocks when a thread first claims it: a ring nobody claims takes no
+ * room (on /dev/shm, no memory). */
+Test(file_recorder, a_ring_takes_its_blocks_at_its_first_claim)
+{
+    pid_t pid;
+    int status = 0;
+
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        const mca_common_evt_flight_header_t *h;
+        mca_base_event_t *ev = NULL;
+        long long at_start, after;
+        pthread_t second;
+
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+        if (0 != writer_start(8u << 20, 4) || 0 > test_file_seq_register(&ev)) {
+            _exit(10);
+        }
+        test_file_seq_raise(ev, 0, 7);
+        h = ompi_evt_file_state.hdr;
+        at_start = file_block_bytes();
+        /* the first ring, the control blocks, a block's rounding each */
+        if (at_start < (long long) (h->rings_offset + h->ring_stride)
+            || at_start > (long long) (h->rings_offset + h->ring_stride
+                                       + (h->ring_count - 1)
+                                             * (MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + 4096))) {
+            _exit(11);
+        }
+        if (0 != pthread_create(&second, NULL, raise_a_thousand, ev)
+            || 0 != pthread_join(second, NULL)) {
+            _exit(12);
+        }
+        after = file_block_bytes() - (long long) h->ring_capacity;
+        writer_stop();
+        _exit(after == at_start ? 0 : 13);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status),
+              "writer status 0x%x (exit 11: more or less than the first ring held at start, 13: "
+              "a second thread's claim did not take one ring's blocks)",
+              status);
+}
+
+/* A ring whose blocks the file system refuses (full) is never written: a
+ * thread that finds no other ring drops its raises, every one counted, and
+ * the recording keeps what the first ring holds; nothing faults. */
+Test(file_recorder, a_ring_whose_blocks_are_refused_is_never_written)
+{
+    mca_common_evt_flight_file_t *f;
+    char path[512];
+    pid_t pid;
+    int status = 0;
+
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        const mca_common_evt_flight_header_t *h;
+        ompi_evt_kit_test_stats_t stats;
+        mca_base_event_t *ev = NULL;
+        pthread_t second;
+        uint32_t tail;
+
+        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+        if (0 != writer_start(8u << 20, 2) || 0 > test_file_seq_register(&ev)) {
+            _exit(10);
+        }
+        test_file_seq_raise(ev, 0, 7);
+        atomic_store(&the_disk_is_full, true);
+        if (0 != pthread_create(&second, NULL, raise_a_thousand, ev)
+            || 0 != pthread_join(second, NULL)) {
+            _exit(12);
+        }
+        atomic_store(&the_disk_is_full, false);
+        h = ompi_evt_file_state.hdr;
+        memcpy(&tail,
+               (const unsigned char *) h + h->rings_offset + h->ring_stride
+                   + MCA_COMMON_EVT_FLIGHT_CTL_TAIL,
+               sizeof(tail));
+        ompi_evt_base_kit_test_stats(&stats);
+        writer_stop();
+        _exit(0 != tail ? 13 : 1000 != stats.dropped_pool ? 14 : 0);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && 0 == WEXITSTATUS(status),
+              "writer status 0x%x (exit 13: the refused ring was written, 14: not every raise "
+              "of the thread without a ring was counted dropped)",
+              status);
+    f = read_the_file(path, sizeof(path));
+    cr_assert_eq(f->nproblems, 0, "%s", f->nproblems ? f->problems[0] : "");
+    expect_seqs(f, 0, 0);
+    mca_common_evt_flight_free(f);
 }
 
 Test(file_recorder, torn_record_is_not_read)

@@ -105,6 +105,14 @@ typedef struct ompi_evt_base_storage_t {
      *  memory is copied by fork). Context: the atfork child handler (one
      *  thread; async-signal-safe calls only). */
     void (*atfork_child)(void *ctx);
+    /** At the first claim of ring @p index, before the kit writes its data
+     *  pages: make them safe to write (e.g. reserve the file blocks behind
+     *  them, so that no store meets a full file system as SIGBUS). May be
+     *  NULL (nothing to do). Context: RAISE, SIGNAL (the claiming thread;
+     *  async-signal-safe system calls only; no lock, no allocation).
+     *  @retval OPAL_SUCCESS, or an error: the kit never hands the ring out
+     *  (a thread that finds no other ring drops its raises, counted). */
+    int (*claim)(void *ctx, int index);
     void *ctx;
 } ompi_evt_base_storage_t;
 

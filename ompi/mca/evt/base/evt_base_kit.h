@@ -87,6 +87,9 @@ _Static_assert(0 == sizeof(ompi_evt_kit_rec_t) % OMPI_EVT_RING_ALIGN, "payload s
 enum {
     OMPI_EVT_KIT_RING_FREE = 0,  /**< no owner (may still hold records to drain) */
     OMPI_EVT_KIT_RING_OWNED = 1, /**< a live thread produces into it */
+    /** its storage refused it at its first claim (storage->claim): never
+     *  handed out, never written */
+    OMPI_EVT_KIT_RING_UNUSABLE = 2,
 };
 
 /** One ring of the pool. */

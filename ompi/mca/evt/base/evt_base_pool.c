@@ -27,7 +27,9 @@
  * call on the raise path, which may be a signal handler. A ring reused by a
  * thread on another node keeps its first node. Rings in a component's
  * storage (a file mapping) are placed by that component, and touched at
- * first claim the same way: a ring no thread claims costs nothing.
+ * first claim the same way, after the component's claim() made their pages
+ * safe to write (evt/file reserves their blocks then): a ring no thread
+ * claims costs nothing.
  */
 
 #include "ompi_config.h"
@@ -253,6 +255,13 @@ static bool ring_take(evt_kit_pool_t *pool, int i, bool signal_context)
     if (!atomic_compare_exchange_strong_explicit(&ring->pool.state, &expected,
                                                  OMPI_EVT_KIT_RING_OWNED, memory_order_acquire,
                                                  memory_order_relaxed)) {
+        return false;
+    }
+    if (!ring->pool.touched && NULL != pool->storage && NULL != pool->storage->claim
+        && OPAL_SUCCESS != pool->storage->claim(pool->storage->ctx, i)) {
+        /* its pages cannot be written safely: never again (relaxed: nothing
+         * of the ring was written) */
+        atomic_store_explicit(&ring->pool.state, OMPI_EVT_KIT_RING_UNUSABLE, memory_order_relaxed);
         return false;
     }
     /* The drain scans [0, high_water): raise it to cover this ring.

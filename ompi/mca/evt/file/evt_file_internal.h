@@ -48,6 +48,16 @@ typedef struct ompi_evt_file_state_t {
     mca_common_evt_flight_header_t *hdr;
     char path[PATH_MAX + NAME_MAX + 2];
     int rings_held; /* rings the kit holds (alloc minus release) */
+    /* the file, open for the blocks of the rings reserved at their first
+     * claim (file_storage_claim()); -1 when closed, and in a forked child */
+    int fd;
+    /* ring i's blocks are reserved (ring 0's at init); set before the kit
+     * writes the ring: a forked child copies only what they hold */
+    atomic_bool *ring_reserved;
+    /* the first reservation refused at a claim: its ring + 1 (0: none), and
+     * why (an errno); said at finalize */
+    atomic_int reserve_failed_ring;
+    atomic_int reserve_failed_errno;
     bool finalized; /* evtm_finalize ran: unmap at the last release */
     unsigned char events_done[FILE_TRACKED_EVENTS / 8];
     /* the event's element names are in the dictionary, or never will be */
