@@ -318,6 +318,21 @@ Test(file_recorder, wrap_keeps_exactly_the_newest)
     }
 }
 
+/* In a forked writer child: rank 7 of 8 recording into dir (@p size bytes,
+ * @p rings rings), the numbered event registered; the child exits 10 when
+ * it cannot. */
+static mca_base_event_t *child_writer_start(size_t size, int rings)
+{
+    mca_base_event_t *ev = NULL;
+
+    setenv("OMPI_COMM_WORLD_RANK", "7", 1);
+    setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+    if (0 != writer_start(size, rings) || 0 > test_file_seq_register(&ev)) {
+        _exit(10);
+    }
+    return ev;
+}
+
 /* Page faults of the calling thread over a ring's worth of raises (twice
  * a ring of an 8 MiB file with 2 rings), after a first raise that claims
  * the thread's ring. */
@@ -353,15 +368,10 @@ Test(file_recorder, raises_take_no_page_fault)
     pid = fork();
     cr_assert_neq(pid, -1);
     if (0 == pid) {
-        mca_base_event_t *ev = NULL;
+        mca_base_event_t *ev = child_writer_start(8u << 20, 2);
         pthread_t second;
         void *faults[2];
 
-        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
-        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
-        if (0 != writer_start(8u << 20, 2) || 0 > test_file_seq_register(&ev)) {
-            _exit(10);
-        }
         faults[0] = faults_over_a_ring(ev);
         if (0 != pthread_create(&second, NULL, faults_over_a_ring, ev)
             || 0 != pthread_join(second, &faults[1])) {
@@ -419,16 +429,11 @@ Test(file_recorder, a_ring_takes_its_blocks_at_its_first_claim)
     pid = fork();
     cr_assert_neq(pid, -1);
     if (0 == pid) {
+        mca_base_event_t *ev = child_writer_start(8u << 20, 4);
         const mca_common_evt_flight_header_t *h;
-        mca_base_event_t *ev = NULL;
         long long at_start, after;
         pthread_t second;
 
-        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
-        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
-        if (0 != writer_start(8u << 20, 4) || 0 > test_file_seq_register(&ev)) {
-            _exit(10);
-        }
         test_file_seq_raise(ev, 0, 7);
         h = ompi_evt_file_state.hdr;
         at_start = file_block_bytes();
@@ -467,17 +472,12 @@ Test(file_recorder, a_ring_whose_blocks_are_refused_is_never_written)
     pid = fork();
     cr_assert_neq(pid, -1);
     if (0 == pid) {
+        mca_base_event_t *ev = child_writer_start(8u << 20, 2);
         const mca_common_evt_flight_header_t *h;
         ompi_evt_kit_test_stats_t stats;
-        mca_base_event_t *ev = NULL;
         pthread_t second;
         uint32_t tail;
 
-        setenv("OMPI_COMM_WORLD_RANK", "7", 1);
-        setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
-        if (0 != writer_start(8u << 20, 2) || 0 > test_file_seq_register(&ev)) {
-            _exit(10);
-        }
         test_file_seq_raise(ev, 0, 7);
         atomic_store(&the_disk_is_full, true);
         if (0 != pthread_create(&second, NULL, raise_a_thousand, ev)
