@@ -86,9 +86,7 @@ _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "counters in the mapping need lock-f
  * pages of a shared file read-only: it does not dirty them): the header,
  * the dictionary and the drop counters. The kit writes a ring's pages
  * when a thread first claims it, as it does its anonymous rings, so a ring
- * nobody claims costs no time at start (33 MiB with four rings on
- * /dev/shm: 16 ms reserved and written whole at start, 7.4 ms reserved).
- * After the kernel writes dirty pages back to a disk file it
+ * nobody claims costs no time at start. After the kernel writes dirty pages back to a disk file it
  * write-protects them again, and the next store to such a page faults
  * once; a file on tmpfs, e.g. evt_file_dir=/dev/shm, never does. The file
  * reads as zeros: storing zeros changes nothing. Context: INIT. */
@@ -487,7 +485,7 @@ static int file_module_init(void)
 {
     const int output = ompi_evt_base_framework.framework_output;
     ompi_evt_file_component_t *c = &mca_evt_file_component;
-    size_t capacity = 0, file_size = 0, rings_offset;
+    size_t capacity = 0, file_size = 0, rings_offset, ring_stride;
     char dir[PATH_MAX], job[64], host[64], name[NAME_MAX + 1], part[NAME_MAX + 8] = "";
     char why[FILE_WHY_LEN];
     void *map = MAP_FAILED;
@@ -545,21 +543,16 @@ static int file_module_init(void)
      * the other rings' at their first claim (file_storage_claim()), so that
      * a ring nobody claims takes no room (on /dev/shm, memory) and no time
      * (33 MiB, four rings, on /dev/shm: 7.8 ms reserved whole). */
-    rings_offset = file_size
-                   - (size_t) c->rings * (MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + capacity);
-    rc = posix_fallocate(fd, 0,
-                         (off_t) (rings_offset + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + capacity));
+    ring_stride = MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + capacity;
+    rings_offset = file_size - (size_t) c->rings * ring_stride;
+    rc = posix_fallocate(fd, 0, (off_t) (rings_offset + ring_stride));
     for (int i = 1; (0 == rc || EOPNOTSUPP == rc || EINVAL == rc) && i < c->rings; ++i) {
-        rc = posix_fallocate(fd,
-                             (off_t) (rings_offset
-                                      + (size_t) i
-                                            * (MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + capacity)),
+        rc = posix_fallocate(fd, (off_t) (rings_offset + (size_t) i * ring_stride),
                              MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE);
     }
     if (0 != rc && EOPNOTSUPP != rc && EINVAL != rc) {
         (void) snprintf(why, sizeof(why), "cannot reserve %zu bytes for %s (evt_file_size): %s",
-                        rings_offset + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + capacity,
-                        ompi_evt_file_state.path, strerror(rc));
+                        rings_offset + ring_stride, ompi_evt_file_state.path, strerror(rc));
         rc = OPAL_ERROR;
         goto cleanup;
     }
