@@ -350,3 +350,58 @@ Test(kit, fork_while_another_thread_drains, .fini = stop, .timeout = 120)
     cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
     cr_expect_eq(atomic_load(&pc.n), 40 * 3, "the parent delivered its own pending records");
 }
+
+/* ---- the return of an MPI call (mca_base_event_call_return(), prompt
+ * false, as the point-to-point events call it after each raise) drains
+ * this thread's ring only once the ring holds a quarter of its capacity,
+ * or when a restricted drain left records for a NONE one that have waited
+ * long enough; every other return leaves the records for later ---- */
+Test(kit, a_call_return_drains_a_quarter_full_ring_only, .fini = stop, .timeout = 60)
+{
+    static count_t c;
+    const int ring_size = 1 << 16;
+    int raised = 0;
+
+    cr_assert_eq(ring_test_start(ring_size, 4, -1), 0);
+    mca_base_event_t *ev = ring_test_event("ret_quarter", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_at(ev, &c, count_cb, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    /* each record is well under 256 bytes: a quarter of the ring is more
+     * than 64 of them, and 4096 fill more than a quarter */
+    while (0 == atomic_load(&c.n) && raised < 4096) {
+        raise_n(ev, (uint64_t) raised, 1);
+        ++raised;
+        mca_base_event_call_return(false, 1);
+    }
+    cr_assert_gt(atomic_load(&c.n), 0, "a return drained once the ring filled");
+    cr_expect_gt(raised, 64, "no return drained before a quarter of the ring (%d raised)", raised);
+    cr_expect_eq(atomic_load(&c.n), raised, "that return drained everything raised");
+    cr_expect_eq(c.last_seq, (uint64_t) raised - 1);
+    cr_expect_eq(atomic_load(&c.dropped), 0);
+}
+
+Test(kit, a_call_return_serves_records_a_restricted_drain_left, .fini = stop, .timeout = 60)
+{
+    static count_t c;
+    const int64_t wait = OMPI_EVT_KIT_NONE_WAIT_NS;
+
+    cr_assert_eq(ring_test_start(1 << 16, 4, -1), 0);
+    mca_base_event_t *ev = ring_test_event("ret_none", MCA_BASE_EVENT_SOURCE_ORDERED, NULL);
+    (void) listen_at(ev, &c, count_cb, MCA_BASE_EVENT_CB_REQUIRE_NONE);
+    raise_n(ev, 0, 3);
+    mca_base_event_call_return(false, 1000);
+    cr_expect_eq(atomic_load(&c.n), 0, "three records wait for a later drain");
+    (void) ompi_evt_base_kit_progress(); /* restricted: leaves them for NONE */
+    cr_expect_eq(atomic_load(&c.n), 0);
+    raise_n(ev, 3, 1);
+    mca_base_event_call_return(false, 2000);
+    cr_expect_eq(atomic_load(&c.n), 0, "the first return after it starts their wait");
+    raise_n(ev, 4, 1);
+    mca_base_event_call_return(false, 2000 + wait / 2);
+    cr_expect_eq(atomic_load(&c.n), 0, "they wait while the wait is shorter than %lld ns",
+                 (long long) wait);
+    raise_n(ev, 5, 1);
+    mca_base_event_call_return(false, 2000 + wait);
+    cr_expect_eq(atomic_load(&c.n), 6, "then a return drains them all");
+    cr_expect_eq(c.last_seq, 5);
+    cr_expect_eq(atomic_load(&c.dropped), 0);
+}

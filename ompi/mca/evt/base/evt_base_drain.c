@@ -541,6 +541,8 @@ int ompi_evt_base_kit_progress(void)
  *  return of a wrapped MPI call. */
 static __thread int64_t kit_none_since __attribute__((tls_model("initial-exec")));
 
+__thread bool ompi_evt_kit_return_due __attribute__((tls_model("initial-exec")));
+
 /* Whether the return of an MPI call should drain this thread's ring (see
  * ompi_evt_base_kit_call_return()). Context: ANY, inside a delivery
  * section (the ring is the pool's). */
@@ -595,6 +597,13 @@ void ompi_evt_base_kit_call_return(bool prompt, int64_t now)
     mca_base_event_section_t section;
     bool drain;
 
+    if (!prompt && !ompi_evt_kit_return_due) {
+        /* this thread's last store left its ring under a quarter full and
+         * nothing waiting for a NONE drain: call_return_drains() would say
+         * no without looking further */
+        kit_none_since = 0;
+        return;
+    }
     /* this thread's ring belongs to the pool, which a close frees once the
      * delivery is removed: look at it inside a delivery section only (a
      * thread without a record leaves its records to the next drain) */

@@ -122,6 +122,13 @@ extern evt_kit_t ompi_evt_kit;
 extern __thread ompi_evt_kit_ring_t *ompi_evt_kit_mine __attribute__((tls_model("initial-exec")));
 extern __thread unsigned int ompi_evt_kit_mine_gen __attribute__((tls_model("initial-exec")));
 
+/** Whether the return of the MPI call this thread raises in should look at
+ *  its ring (ompi_evt_base_kit_call_return()): set by every store, true when
+ *  the ring holds a quarter or more or a restricted drain left records for a
+ *  NONE one; otherwise that return has nothing to drain and enters no
+ *  section. initial-exec: written at every raise. */
+extern __thread bool ompi_evt_kit_return_due __attribute__((tls_model("initial-exec")));
+
 /* ompi_evt_kit_mine after this thread's key destructor ran: the thread is
  * exiting. glibc still releases part of the thread's stack (madvise, seen by
  * the memory hooks, which raise) after the destructors: a claim then would
