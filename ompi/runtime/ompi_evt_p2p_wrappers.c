@@ -695,9 +695,16 @@ static int evt_Waitany(int count, MPI_Request array_of_requests[], int *index, M
     if (MPI_STATUS_IGNORE == status) {
         status = &local;
     }
-    *index = MPI_UNDEFINED;
+    /* *index is left as the caller gave it: Open MPI 4.1.4's Waitany, under
+     * MPI_THREAD_MULTIPLE, can return from its wait with none of its
+     * requests complete and then uses *index as it finds it (a completion
+     * of the previous call's lands on this call's wait object); a value of
+     * ours there would make that a crash the program does not have without
+     * us. Trusted on success only (an error before any request was looked
+     * at leaves it unset). */
     rc = EVT_CALL_NEXT(Waitany, (count, array_of_requests, index, status));
-    p2p_any_done(&sc, count, array_of_requests, 0 <= *index && *index < count ? *index : -1, status,
+    p2p_any_done(&sc, count, array_of_requests,
+                 MPI_SUCCESS == rc && 0 <= *index && *index < count ? *index : -1, status,
                  MPI_SUCCESS == rc);
     free(sc.heap);
     return rc;
