@@ -1,8 +1,9 @@
 #!/bin/sh
 # Real programs (Debian's NetPIPE, mpi4py's ringtest demo, meep) plain and
-# recorded with ompi-evt-record through each transport (shm, and pmix,
-# the default), REPS interleaved runs of each (default 3),
-# medians; the records the shm recorder lost, which must be none.
+# recorded with ompi-evt-record through each transport (auto, the default,
+# which takes shm for these one-host jobs; shm; pmix), REPS interleaved
+# runs of each (default 3), medians; the records the shm recorder lost,
+# which must be none.
 # Plain: Debian's Open MPI alone (none of this build's components in the
 # path). Recorded: the recorder's own figures, "job X s" (the job with the
 # recording in its ranks) and "outputs Y s" (events.jsonl, trace.json,
@@ -24,17 +25,17 @@ bench() { # NAME NP CMD...
     name=$1 np=$2
     shift 2
     : >"$W/plain"
-    for t in shm pmix; do : >"$W/job.$t" && : >"$W/out.$t" && : >"$W/lost.$t"; done
+    for t in auto shm pmix; do : >"$W/job.$t" && : >"$W/out.$t" && : >"$W/lost.$t"; done
     for i in $(seq 1 "$reps"); do
         t0=$(now)
         env -u OMPI_MCA_mca_base_component_path "$mpirun" -np "$np" "$@" >/dev/null 2>&1 ||
             { echo "$name: the plain run failed"; return; }
         t1=$(now)
         awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$W/plain"
-        for t in shm pmix; do
+        for t in auto shm pmix; do
             rm -rf "$W/rec"
             "$rec" --transport $t -o "$W/rec" -- "$mpirun" -np "$np" "$@" >/dev/null \
-                2>"$W/rec.err" || [ $t = shm ] && grep -q 'records were overwritten' "$W/rec.err" ||
+                2>"$W/rec.err" || [ $t != pmix ] && grep -q 'records were overwritten' "$W/rec.err" ||
                 { [ -s "$W/rec.err" ] && grep -q ': job ' "$W/rec.err"; } ||
                 { echo "$name: the recorded run ($t) failed:"; tail -5 "$W/rec.err"; return; }
             sed -n 's/.*: job \([0-9.]*\) s, outputs \([0-9.]*\) s$/\1 \2/p' "$W/rec.err" >"$W/t"
@@ -46,7 +47,7 @@ bench() { # NAME NP CMD...
         done
     done
     p=$(median <"$W/plain")
-    for t in shm pmix; do
+    for t in auto shm pmix; do
         j=$(median <"$W/job.$t") o=$(median <"$W/out.$t") l=$(tr '\n' ' ' <"$W/lost.$t")
         awk -v n="$name" -v t=$t -v p="$p" -v j="$j" -v o="$o" -v l="$l" \
             'BEGIN { printf "%-16s %-5s %8.2f %8.2f %8.2f %8.2f %8.2f %s\n", n, t, p, j, o, j / p, (j + o) / p, l }'

@@ -59,8 +59,12 @@
 
 /* How the events leave the ranks (--transport). */
 enum {
-    RECORD_TRANSPORT_PMIX = 0, /* evt/pmix batches into each node's sink (the default) */
-    RECORD_TRANSPORT_SHM,      /* evt/file rings in /dev/shm, copied out by our thread */
+    /* each job by where it runs (the default): shm for a job on this host
+     * alone, pmix for any other (evt/file's evt_file_one_node decides in
+     * the ranks, from what the launcher tells them) */
+    RECORD_TRANSPORT_AUTO = 0,
+    RECORD_TRANSPORT_PMIX, /* evt/pmix batches into each node's sink */
+    RECORD_TRANSPORT_SHM,  /* evt/file rings in /dev/shm, copied out by our thread */
 };
 
 /* Each rank's evt/file with the shared-memory transport: four rings (four
@@ -94,7 +98,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: " RECORD_NAME " [-o DIR] [--events PATTERNS] [--format LIST]\n"
-            "                       [--summary-only] [--quiet] [--live] [--transport shm|pmix]\n"
+            "                       [--summary-only] [--quiet] [--live]\n"
+            "                       [--transport auto|shm|pmix]\n"
             "                       [--buffer SIZE] [--no-wait]\n"
             "                       -- mpirun ARGS... ./app ARGS...\n"
             "  -o, --output DIR    where node files and outputs go (default a new\n"
@@ -108,10 +113,12 @@ static void usage(FILE *out)
             "  --live              during the run, per rank events/s, drops, lost batches,\n"
             "                      the last event's age, p2p messages and bytes/s (redrawn\n"
             "                      on the terminal when the job's output is not there, a\n"
-            "                      line a second on stderr otherwise; pmix only)\n"
+            "                      line a second on stderr otherwise; records through pmix)\n"
+            "  --transport auto    shm for a job that runs on this host alone, pmix for any\n"
+            "                      other (the default; each job's ranks choose at MPI_Init)\n"
             "  --transport pmix    the ranks send batches through PMIx to a sink on each node\n"
-            "                      (the default; any number of nodes; a rank that raises\n"
-            "                      faster than it exports slows down, nothing is lost)\n"
+            "                      (any number of nodes; a rank that raises faster than it\n"
+            "                      exports slows down, nothing is lost)\n"
             "  --transport shm     the ranks record into rings in this host's shared memory\n"
             "                      (/dev/shm) that this program copies out: cheaper for the\n"
             "                      job, one host only; a rank whose rings the copy falls\n"
@@ -419,7 +426,8 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
     while (NULL != opt->job_argv[nuser]) {
         ++nuser;
     }
-    char **argv = calloc((size_t) nuser + 24, sizeof(char *));
+    /* ours: at most 11 "--mca NAME VALUE", "-x LD_PRELOAD=..." and the end */
+    char **argv = calloc((size_t) nuser + 40, sizeof(char *));
     if (NULL == argv) {
         fprintf(stderr, RECORD_NAME ": out of memory\n");
         return NULL;
@@ -441,8 +449,20 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
     argv[n++] = opt->job_argv[0];
     argv[n++] = "--mca";
     argv[n++] = "evt";
-    if (RECORD_TRANSPORT_SHM == opt->transport) {
-        argv[n++] = "file";
+    if (RECORD_TRANSPORT_AUTO == opt->transport) {
+        /* evt/file first; a rank whose job does not run on this host alone
+         * leaves it to evt/pmix */
+        argv[n++] = "file,pmix";
+        argv[n++] = "--mca";
+        argv[n++] = "evt_file_priority";
+        argv[n++] = "1";
+        argv[n++] = "--mca";
+        argv[n++] = "evt_file_one_node";
+        argv[n++] = "1";
+    } else {
+        argv[n++] = RECORD_TRANSPORT_SHM == opt->transport ? "file" : "pmix";
+    }
+    if (RECORD_TRANSPORT_PMIX != opt->transport) {
         argv[n++] = "--mca";
         argv[n++] = "evt_file_dir";
         argv[n++] = (char *) opt->live_dir;
@@ -460,13 +480,13 @@ static char **build_job_argv(const record_options_t *opt, const char *library, c
             argv[n++] = "evt_file_events";
             argv[n++] = (char *) opt->events;
         }
-    } else {
-        argv[n++] = "pmix";
+    }
+    if (RECORD_TRANSPORT_SHM != opt->transport) {
         argv[n++] = "--mca";
         argv[n++] = "evt_pmix_sink";
         argv[n++] = (char *) opt->dir;
     }
-    if (RECORD_TRANSPORT_PMIX == opt->transport && NULL != opt->events) {
+    if (RECORD_TRANSPORT_SHM != opt->transport && NULL != opt->events) {
         argv[n++] = "--mca";
         argv[n++] = "evt_pmix_events";
         argv[n++] = (char *) opt->events;
@@ -530,12 +550,19 @@ static int parse_size(const char *s, unsigned long long *out)
 /* The ranks' evt/file folder for the shared-memory transport: a new
  * private folder in /dev/shm (memory, never written back to a disk), or
  * beside the recording when there is none. Returns 0 or the exit status. */
-static int prepare_live_dir(record_options_t *opt)
+static bool shm_usable(void)
 {
     struct stat st;
+
+    return 0 == stat("/dev/shm", &st) && S_ISDIR(st.st_mode)
+           && 0 == access("/dev/shm", W_OK | X_OK);
+}
+
+static int prepare_live_dir(record_options_t *opt)
+{
     int n;
 
-    if (0 == stat("/dev/shm", &st) && S_ISDIR(st.st_mode) && 0 == access("/dev/shm", W_OK | X_OK)) {
+    if (shm_usable()) {
         n = snprintf(opt->live_dir, sizeof(opt->live_dir), "/dev/shm/ompi-evt-record.XXXXXX");
     } else {
         n = snprintf(opt->live_dir, sizeof(opt->live_dir), "%s/.live.XXXXXX", opt->dir);
@@ -910,8 +937,10 @@ int main(int argc, char **argv)
                 opt.transport = RECORD_TRANSPORT_SHM;
             } else if (0 == strcmp(optarg, "pmix")) {
                 opt.transport = RECORD_TRANSPORT_PMIX;
+            } else if (0 == strcmp(optarg, "auto")) {
+                opt.transport = RECORD_TRANSPORT_AUTO;
             } else {
-                fprintf(stderr, RECORD_NAME ": --transport %s: give shm or pmix\n", optarg);
+                fprintf(stderr, RECORD_NAME ": --transport %s: give auto, shm or pmix\n", optarg);
                 return 2;
             }
             break;
@@ -949,12 +978,22 @@ int main(int argc, char **argv)
                                     "cannot be used with --transport shm\n");
         return 2;
     }
-    if (RECORD_TRANSPORT_SHM != opt.transport && (buffer_given || opt.no_wait)) {
+    if (RECORD_TRANSPORT_PMIX == opt.transport && (buffer_given || opt.no_wait)) {
         fprintf(stderr,
                 RECORD_NAME ": %s is about the rings of --transport shm; give --transport shm "
-                            "or leave it out\n",
+                            "or auto, or leave it out\n",
                 buffer_given ? "--buffer" : "--no-wait");
         return 2;
+    }
+    if (RECORD_TRANSPORT_AUTO == opt.transport && opt.live) {
+        if (buffer_given || opt.no_wait) {
+            fprintf(stderr,
+                    RECORD_NAME ": --live records through pmix, and %s is about the rings of "
+                                "--transport shm: leave one of them out\n",
+                    buffer_given ? "--buffer" : "--no-wait");
+            return 2;
+        }
+        opt.transport = RECORD_TRANSPORT_PMIX; /* the view follows the node files */
     }
     (void) snprintf(opt.buffer, sizeof(opt.buffer), "%llu", buffer);
 
@@ -974,7 +1013,12 @@ int main(int argc, char **argv)
     if (0 != rc) {
         return rc;
     }
-    if (RECORD_TRANSPORT_SHM == opt.transport && 0 != (rc = prepare_live_dir(&opt))) {
+    if (RECORD_TRANSPORT_AUTO == opt.transport && !shm_usable()) {
+        /* the rings' fallback folder beside the recording may be on a file
+         * system other hosts share, where their ranks would find it */
+        opt.transport = RECORD_TRANSPORT_PMIX;
+    }
+    if (RECORD_TRANSPORT_PMIX != opt.transport && 0 != (rc = prepare_live_dir(&opt))) {
         return rc;
     }
     char *preload = NULL;
@@ -999,7 +1043,7 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &ign, &old_int);
 
     record_spool_t *spool = NULL;
-    if (RECORD_TRANSPORT_SHM == opt.transport) {
+    if (RECORD_TRANSPORT_PMIX != opt.transport) {
         char why[PATH_MAX + 128];
         spool = record_spool_start(opt.live_dir, opt.dir, why, sizeof(why));
         if (NULL == spool) {

@@ -1,11 +1,13 @@
 #!/bin/sh
 # ompi-evt-record: one command records a job's events and writes the
-# outputs, through either transport (pmix, the default: evt/pmix into node
-# files; shm: evt/file rings in shared memory copied out by the recorder). The app
+# outputs, through either transport (pmix: evt/pmix into node files; shm:
+# evt/file rings in shared memory copied out by the recorder; auto, the
+# default: shm for a job on this host alone, pmix for any other). The app
 # is not linked with libompi_evt: the recorder preloads it.
 #   ok     with each transport, every rank's events arrive once: 4 ranks x N
 #          sends and N receives, one initialization and one finalization
-#          each, in events.jsonl, trace.json and the summary
+#          each, in events.jsonl, trace.json and the summary; auto records
+#          a job on this host through shm, a job on two nodes through pmix
 #   exit   the job's exit status is the recorder's
 #   abort  a rank calls MPI_Abort: the recorder's status is the job's
 #          (non-zero), what arrived is decoded, the summary names the ranks
@@ -24,15 +26,23 @@ count() { grep -c -- "$1" "$2" 2>/dev/null || true; }
 if readelf -d "$app" | grep -q 'libompi_evt'; then ko "$app is linked with libompi_evt"; fi
 
 N=25
-for transport in shm pmix; do
+nodes=$tmp/nodes
+mkdir "$nodes"
+printf 'nodeA slots=2\nnodeB slots=2\n' >"$nodes/hosts"
+two_nodes="--hostfile $nodes/hosts --mca plm_rsh_agent $EVT_TOP_SRCDIR/test/two_nodes_agent.sh
+    --mca rtc ^hwloc --mca oob_tcp_if_include lo --mca btl_tcp_if_include lo --mca btl self,tcp"
+for transport in auto shm pmix auto-two-nodes; do
+    where=""
     case $transport in
+    auto) opts="" said='--mca evt file,pmix --mca evt_file_priority 1 --mca evt_file_one_node 1 --mca evt_file_dir /dev/shm/ompi-evt-record\..* --mca evt_pmix_sink' ;;
     shm) opts="--transport shm" said='--mca evt file --mca evt_file_dir /dev/shm/ompi-evt-record\.' ;;
-    pmix) opts="" said='--mca evt pmix --mca evt_pmix_sink' ;;
+    pmix) opts="--transport pmix" said='--mca evt pmix --mca evt_pmix_sink' ;;
+    auto-two-nodes) opts="" said='--mca evt file,pmix' where=$two_nodes ;;
     esac
     out="$tmp/ok-$transport"
     # shellcheck disable=SC2086
-    timeout 180 "$rec" $opts -o "$out" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe "$app" ok $N \
-        >"$out.out" 2>&1; rc=$?
+    EVT_TWO_NODES_DIR=$nodes timeout 180 "$rec" $opts -o "$out" -- ${MPIRUN:-mpirun} -np 4 \
+        --oversubscribe $where "$app" ok $N >"$out.out" 2>&1; rc=$?
     echo "=== ok, $transport (rc $rc)"; grep -v '^\[' "$out.out" | head -60
     [ "$rc" -eq 0 ] || ko "ok, $transport: exit $rc"
     grep -q "ompi-evt-record: running: .*$said" "$out.out" \
@@ -57,6 +67,23 @@ for transport in shm pmix; do
         || ko "ok, $transport: summary does not say that no rank ended early"
     grep -q '"name":"ompi.mpi.p2p_send_complete"' "$out/trace.json" \
         || ko "ok, $transport: trace.json has no send slices"
+    # which transport carried them: the recorder's copies of the ranks'
+    # rings (shm), or the node sinks' files (pmix)
+    copies=$(find "$out" -maxdepth 1 -name '*.oevt' | wc -l)
+    nodefiles=$(find "$out" -maxdepth 1 -name '*.evt' | wc -l)
+    case $transport in
+    auto | shm)
+        [ "$copies" -eq 4 ] && [ "$nodefiles" -eq 0 ] \
+            || ko "ok, $transport: $copies ring copies and $nodefiles node files, want 4 and 0"
+        grep -q 'records copied from the ranks. rings' "$out.out" \
+            || ko "ok, $transport: the recorder did not say what it copied" ;;
+    pmix)
+        [ "$copies" -eq 0 ] && [ "$nodefiles" -eq 1 ] \
+            || ko "ok, $transport: $copies ring copies and $nodefiles node files, want 0 and 1" ;;
+    auto-two-nodes)
+        [ "$copies" -eq 0 ] && [ -f "$out/nodeA.evt" ] && [ -f "$out/nodeB.evt" ] \
+            || ko "ok, $transport: $copies ring copies, node files: $(ls "$out")" ;;
+    esac
 done
 mv "$tmp/ok-pmix" "$tmp/ok"
 

@@ -23,7 +23,7 @@
 #   events   --events reaches evt/file (evt_file_events): only the chosen
 #            events are recorded, all of them
 #   errors   --transport, --buffer and --live with shm, --buffer and
-#            --no-wait without shm: clear messages, rc 2
+#            --no-wait with pmix or --live: clear messages, rc 2
 set -u
 fail=0
 B=${EVT_TOP_BUILDDIR:?run from make check}
@@ -165,7 +165,7 @@ n=$(count '"event":"ompi.mpi.p2p_recv_complete"' "$tmp/events/events.jsonl")
 grep -aq 'ompi.mpi.p2p_send_complete' "$tmp"/events/*.oevt && ko "events: a spool describes sends"
 
 "$rec" --transport tcp -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e1" 2>&1; rc=$?
-[ "$rc" -eq 2 ] && grep -q 'give shm or pmix' "$tmp/e1" || ko "bad transport: rc $rc: $(cat "$tmp/e1")"
+[ "$rc" -eq 2 ] && grep -q 'give auto, shm or pmix' "$tmp/e1" || ko "bad transport: rc $rc: $(cat "$tmp/e1")"
 for b in 0 1K 9G 12X -5 ''; do
     "$rec" --buffer "$b" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e2" 2>&1; rc=$?
     [ "$rc" -eq 2 ] && grep -q 'give a size from 64K to 8G' "$tmp/e2" \
@@ -174,11 +174,12 @@ done
 "$rec" --transport shm --live -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e3" 2>&1; rc=$?
 [ "$rc" -eq 2 ] && grep -q 'cannot be used with --transport shm' "$tmp/e3" \
     || ko "--live with shm: rc $rc: $(cat "$tmp/e3")"
-for o in '--buffer 1M' '--no-wait' '--transport pmix --no-wait'; do
+for o in '--transport pmix --buffer 1M' '--transport pmix --no-wait' '--live --buffer 1M' \
+    '--live --no-wait'; do
     # shellcheck disable=SC2086 # $o is the options
     "$rec" $o -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e4" 2>&1; rc=$?
     [ "$rc" -eq 2 ] && grep -q 'is about the rings of --transport shm' "$tmp/e4" \
-        || ko "$o without shm: rc $rc: $(cat "$tmp/e4")"
+        || ko "$o: rc $rc: $(cat "$tmp/e4")"
 done
 
 [ "$fail" -eq 0 ] && echo "test_record_shm: all checks passed"

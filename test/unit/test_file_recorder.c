@@ -1037,6 +1037,80 @@ Test(file_recorder, failure_says_why)
               "the message does not say the cause");
 }
 
+/* ---- evt_file_one_node: a job on this node alone records, any other
+ * leaves the recorder to the next component named in evt ---- */
+
+/* In a child with stderr into dir/stderr.txt: the launcher's sizes
+ * (NULL: unset), evt_file_one_node, the evt selection @p evt (NULL: unset)
+ * and writer_start_in(@p folder). @return its step: 0 recorded, 3 the
+ * component declined at its init. */
+static int run_one_node(const char *size, const char *local, char *folder, char *evt)
+{
+    char err[512];
+    pid_t pid;
+    int status = -1;
+
+    (void) snprintf(err, sizeof(err), "%s/stderr.txt", dir);
+    pid = fork();
+    cr_assert_neq(pid, -1);
+    if (0 == pid) {
+        int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int rc;
+
+        if (0 > fd || 0 > dup2(fd, 2)) {
+            _exit(10);
+        }
+        (void) unsetenv("OMPI_COMM_WORLD_SIZE");
+        (void) unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        if (NULL != size) {
+            setenv("OMPI_COMM_WORLD_SIZE", size, 1);
+        }
+        if (NULL != local) {
+            setenv("OMPI_COMM_WORLD_LOCAL_SIZE", local, 1);
+        }
+        setenv("OMPI_MCA_evt_file_one_node", "1", 1);
+        ompi_evt_base_framework.framework_selection = evt;
+        rc = writer_start_in(folder, FILE_SIZE, 2);
+        if (0 == rc) {
+            writer_stop();
+        }
+        _exit(rc);
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status), "writer status 0x%x", status);
+    return WEXITSTATUS(status);
+}
+
+Test(file_recorder, one_node_records_only_a_job_on_this_node_alone)
+{
+    char here[512], elsewhere[512];
+
+    (void) snprintf(here, sizeof(here), "%s/here", dir);
+    (void) snprintf(elsewhere, sizeof(elsewhere), "%s/elsewhere", dir);
+    cr_assert_eq(mkdir(here, 0700), 0);
+    /* the whole job on this node: recorded */
+    cr_expect_eq(run_one_node("4", "4", here, "file,pmix"), 0);
+    cr_expect_eq(count_files(here), 1, "the process recorded into the folder");
+    /* on more than one node, no launcher sizes, a folder not here: the
+     * recorder leaves the process to the next component, creating nothing
+     * and saying nothing but to evt_base_verbose */
+    cr_expect_eq(run_one_node("4", "2", here, "file,pmix"), 3);
+    cr_expect_eq(run_one_node(NULL, NULL, here, "file,pmix"), 3);
+    cr_expect_eq(run_one_node("4", "x4", here, "file,pmix"), 3);
+    cr_expect_eq(run_one_node("4", "4", elsewhere, "file,pmix"), 3);
+    cr_expect_eq(count_files(here), 1, "a process that left the recorder out created a file");
+    cr_expect_eq(access(elsewhere, F_OK), -1, "the folder of another node was created");
+    cr_expect(!stderr_says("ERROR"), "a process left to the next component reported an error");
+    /* the recorder named alone: nothing takes the process, so it says so */
+    cr_expect_eq(run_one_node("4", "2", here, "file"), 3);
+    cr_expect(stderr_says("evt:file: evt_file_one_node: the job's processes run on more than "
+                          "one node: nothing is recorded"),
+              "no error when the recorder named alone declined");
+    cr_expect_eq(count_files(here), 1);
+    /* without evt_file_one_node the sizes do not matter */
+    cr_expect_eq(run_refusal("/tmp", here), 0);
+}
+
 /* ---- damage ---- */
 
 static unsigned char *slurp(const char *path, size_t *len)

@@ -69,6 +69,7 @@ typedef struct ompi_evt_file_component_t {
     int rings;          /**< evt_file_rings */
     bool sync;          /**< evt_file_sync: msync at finalize and fatal signals */
     bool consumer_wait; /**< evt_file_consumer_wait: progress calls wait for a lagging consumer */
+    bool one_node;      /**< evt_file_one_node: only a job that runs on this node alone */
     int drain_interval; /**< evt_file_drain_interval, microseconds */
     char *events;       /**< evt_file_events: patterns, NULL = all */
     /** Parsed evt_file_events (by evtc_init; freed at component close). */

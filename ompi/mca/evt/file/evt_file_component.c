@@ -16,6 +16,11 @@
 
 #include "ompi_config.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "ompi/constants.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/base/evt_base_kit.h"
@@ -81,6 +86,13 @@ static int file_register(void)
          "copied: the process slows down rather than lose records. A consumer silent for a "
          "second is not waited for",
          MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->consumer_wait, false, NULL},
+        {"one_node",
+         "Record only a job whose processes all run on this node (as Open MPI's launcher "
+         "says: OMPI_COMM_WORLD_LOCAL_SIZE equal to OMPI_COMM_WORLD_SIZE) and whose "
+         "evt_file_dir exists here; the processes of any other job leave the recorder out, so "
+         "that the next component named in evt takes them (ompi-evt-record records a job on "
+         "its own host through shared memory and any other through PMIx this way)",
+         MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->one_node, false, NULL},
         {"events",
          "Events to record: comma-separated name patterns, '*' matches any characters, a "
          "pattern starting with '^' excludes (e.g. \"ompi.mpi.*,^ompi.mpi.p2p_*\"); unset: "
@@ -106,6 +118,44 @@ static int file_register(void)
     return rc;
 }
 
+/* A positive count from the launcher's environment, or 0. */
+static long file_env_count(const char *name)
+{
+    const char *v = getenv(name);
+    char *end;
+    long n;
+
+    if (NULL == v) {
+        return 0;
+    }
+    errno = 0;
+    n = strtol(v, &end, 10);
+    return 0 == errno && end != v && '\0' == *end && 0 < n ? n : 0;
+}
+
+/* Under evt_file_one_node: why this process leaves the recorder out, or
+ * NULL when its whole job runs on this node and the folder is here (a
+ * folder another host created is not: its consumer could not read the
+ * rings). Context: INIT. */
+static const char *file_not_here(const ompi_evt_file_component_t *c)
+{
+    long size = file_env_count("OMPI_COMM_WORLD_SIZE");
+    long local = file_env_count("OMPI_COMM_WORLD_LOCAL_SIZE");
+    struct stat st;
+
+    if (0 == size || 0 == local) {
+        return "the launcher did not say where the job's processes run "
+               "(OMPI_COMM_WORLD_SIZE, OMPI_COMM_WORLD_LOCAL_SIZE)";
+    }
+    if (local != size) {
+        return "the job's processes run on more than one node";
+    }
+    if (NULL != c->dir && '\0' != c->dir[0] && (0 != stat(c->dir, &st) || !S_ISDIR(st.st_mode))) {
+        return "evt_file_dir is not on this node";
+    }
+    return NULL;
+}
+
 /* Usable when the parameters make a layout and a kit. Otherwise the reason
  * goes to evt_base_verbose and, when the user asked for the recorder by
  * name, to the user from every process (ompi_evt_base_report_error()): it
@@ -121,6 +171,21 @@ static ompi_evt_base_module_t *file_init(int *priority)
     size_t capacity = 0, file_size = 0;
     const char *reason;
 
+    if (c->one_node && NULL != (reason = file_not_here(c))) {
+        const char *sel = ompi_evt_base_framework.framework_selection;
+
+        if (NULL != sel && NULL == strchr(sel, ',') && '^' != sel[0]) {
+            /* no other component was named to take the process */
+            ompi_evt_base_report_error(OMPI_EVT_REPORT_ONCE_PER_NODE,
+                                       "evt:file: evt_file_one_node: %s: nothing is recorded",
+                                       reason);
+        } else {
+            opal_output_verbose(1, ompi_evt_base_framework.framework_output,
+                                "evt:file: left to the next component (evt_file_one_node): %s",
+                                reason);
+        }
+        return NULL;
+    }
     mca_common_evt_name_filter_free(&c->filter);
     if (OPAL_SUCCESS != mca_common_evt_name_filter_parse(&c->filter, c->events, &reason)) {
         ompi_evt_base_report_error(OMPI_EVT_REPORT_THIS_PROCESS,
