@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -101,6 +102,7 @@ typedef struct spool_src {
 struct record_spool {
     int live_dfd, out_dfd;
     int notify_fd; /* inotify on the live folder; -1: periodic looks only */
+    int wake_fd;   /* eventfd: the end of the job wakes an idle nap; -1: short naps */
     pthread_t thread;
     atomic_bool stop;
     bool running;
@@ -707,14 +709,23 @@ static next_look_t pass(record_spool_t *sp, bool last)
 static bool nap(record_spool_t *sp)
 {
     struct timespec pause = {0, SPOOL_NAP_NS};
-    struct pollfd pfd = {.fd = sp->notify_fd, .events = POLLIN};
-    bool appeared = false;
+    struct pollfd pfd[2] = {{.fd = sp->notify_fd, .events = POLLIN},
+                            {.fd = sp->wake_fd, .events = POLLIN}};
+    bool appeared = false, live = sp->wake_fd < 0;
 
     if (sp->notify_fd < 0) {
         (void) nanosleep(&pause, NULL);
         return false;
     }
-    if (0 >= poll(&pfd, 1, SPOOL_NAP_NS / 1000000)) {
+    for (size_t k = 0; k < sp->nsrcs && !live; ++k) {
+        live = !sp->srcs[k]->done;
+    }
+    /* No ring to look at (a job recording through pmix, or no rank
+     * started yet): inotify wakes us for the first file and the end of
+     * the job through wake_fd, so sleep until the periodic look instead
+     * of waking 500 times a second on a host whose cores run ranks. */
+    if (0 >= poll(pfd, 2, (live ? SPOOL_NAP_NS : SPOOL_SCAN_NS) / 1000000)
+        || 0 == (pfd[0].revents & POLLIN)) {
         return false;
     }
     for (;;) {
@@ -780,7 +791,7 @@ record_spool_t *record_spool_start(const char *live_dir, const char *out_dir, ch
         (void) snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    sp->live_dfd = sp->out_dfd = sp->notify_fd = -1;
+    sp->live_dfd = sp->out_dfd = sp->notify_fd = sp->wake_fd = -1;
     sp->live_dfd = open(live_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     sp->out_dfd = open(out_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sp->live_dfd < 0 || sp->out_dfd < 0) {
@@ -798,6 +809,7 @@ record_spool_t *record_spool_start(const char *live_dir, const char *out_dir, ch
         (void) close(sp->notify_fd);
         sp->notify_fd = -1;
     }
+    sp->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     atomic_init(&sp->stop, false);
     atomic_init(&sp->records, 0);
     rc = pthread_create(&sp->thread, NULL, spool_thread, sp);
@@ -872,6 +884,10 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
 
     if (sp->running) {
         atomic_store_explicit(&sp->stop, true, memory_order_release);
+        if (sp->wake_fd >= 0) {
+            uint64_t one = 1;
+            (void) write(sp->wake_fd, &one, sizeof(one)); /* ends an idle nap */
+        }
         (void) pthread_join(sp->thread, NULL);
         sp->running = false;
     }
@@ -960,6 +976,9 @@ void record_spool_free(record_spool_t *sp)
     }
     if (sp->notify_fd >= 0) {
         (void) close(sp->notify_fd);
+    }
+    if (sp->wake_fd >= 0) {
+        (void) close(sp->wake_fd);
     }
     free(sp);
 }

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -494,6 +495,40 @@ Test(record_spool, a_waiting_count_left_up_does_not_keep_the_consumer_busy, .tim
     cr_assert_eq(record_spool_finish(sp, NULL), 0);
     cr_assert_lt(record_spool_cpu(sp), 2.0, "the consumer used %.2f s of CPU in 3 s",
                  record_spool_cpu(sp));
+    record_spool_free(sp);
+    remove_dirs();
+}
+
+/* A consumer with no ring to look at (the job records through pmix, or no
+ * rank has started) sleeps until inotify or the end of the job wakes it,
+ * instead of a look every pause: it stays off the ranks' cores, and the
+ * end still reaches it at once (this build's periodic look is an hour
+ * away). */
+Test(record_spool, an_idle_consumer_sleeps_until_a_file_or_the_end, .timeout = 60)
+{
+    char err[256] = "";
+    struct rusage before, after;
+    struct timespec t0, t1;
+    record_spool_t *sp;
+    double ms;
+    long switches;
+
+    make_dirs();
+    sp = record_spool_start(live, out, err, sizeof(err));
+    cr_assert_not_null(sp, "%s", err);
+    usleep(50000); /* past the consumer's first look */
+    cr_assert_eq(getrusage(RUSAGE_SELF, &before), 0);
+    usleep(500000);
+    cr_assert_eq(getrusage(RUSAGE_SELF, &after), 0);
+    switches = after.ru_nvcsw - before.ru_nvcsw;
+    /* a look every 2 ms: about 250 */
+    cr_expect_lt(switches, 25, "the idle consumer woke %ld times in 0.5 s", switches);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_assert_eq(record_spool_finish(sp, NULL), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    ms = (double) (t1.tv_sec - t0.tv_sec) * 1e3 + (double) (t1.tv_nsec - t0.tv_nsec) * 1e-6;
+    cr_expect_lt(ms, 1000.0, "the end took %.0f ms to reach the idle consumer", ms);
+    cr_expect_eq(record_spool_count(sp), 0);
     record_spool_free(sp);
     remove_dirs();
 }
