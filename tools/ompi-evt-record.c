@@ -1108,6 +1108,10 @@ int main(int argc, char **argv)
                     (unsigned long long) record_spool_records(spool), record_spool_cpu(spool),
                     job > 0 ? 100.0 * record_spool_cpu(spool) / job : 0.0, job,
                     record_spool_waited(spool));
+        } else if (!opt.quiet && RECORD_TRANSPORT_AUTO == opt.transport && has_node_file(opt.dir)) {
+            /* no ring here, node files there: the ranks left evt/file out */
+            fprintf(stderr, RECORD_NAME ": the job did not run on this host alone: its ranks "
+                                        "recorded through PMIx\n");
         }
         record_spool_free(spool);
         remove_live_dir(&opt);

@@ -82,7 +82,9 @@ for transport in auto shm pmix auto-two-nodes; do
             || ko "ok, $transport: $copies ring copies and $nodefiles node files, want 0 and 1" ;;
     auto-two-nodes)
         [ "$copies" -eq 0 ] && [ -f "$out/nodeA.evt" ] && [ -f "$out/nodeB.evt" ] \
-            || ko "ok, $transport: $copies ring copies, node files: $(ls "$out")" ;;
+            || ko "ok, $transport: $copies ring copies, node files: $(ls "$out")"
+        grep -q 'the job did not run on this host alone: its ranks recorded through PMIx' \
+            "$out.out" || ko "ok, $transport: the recorder did not say which transport" ;;
     esac
 done
 mv "$tmp/ok-pmix" "$tmp/ok"
