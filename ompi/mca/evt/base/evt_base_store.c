@@ -161,9 +161,10 @@ static int __attribute__((noinline)) kit_deliver_slow(const mca_base_event_recor
         }
     }
     kit_fill(ring, rec, record, extent);
-    ompi_evt_ring_spsc_exit(&ring->buf);
-    /* the uncommon cases: let the call's return look for itself */
+    /* the uncommon cases: let the call's return look for itself (before
+     * the exit, as in the fast path) */
     ompi_evt_kit_return_due = true;
+    ompi_evt_ring_spsc_exit(&ring->buf);
     return OMPI_SUCCESS;
 }
 
@@ -215,13 +216,15 @@ int ompi_evt_base_kit_deliver(const mca_base_event_record_t *record,
      * pairs with the drain's refresh() */
     atomic_store_explicit(&b->g.ctl->p.tail, pos + size, memory_order_release);
     evt_kit_count(&ring->own.stored);
-    ompi_evt_ring_spsc_exit(b);
-    /* what call_return_drains() would find first, from the producer's own
-     * view of head (it only overestimates what the ring holds). relaxed:
-     * a hint, as there */
+    /* What call_return_drains() would find first, from the producer's own
+     * view of head (it only overestimates what the ring holds). relaxed: a
+     * hint, as there. Before the exit: a signal handler's raise is refused
+     * until then, and one after it sets the flag with its own record
+     * counted. */
     ompi_evt_kit_return_due = pos + size - b->p.cached_head >= b->g.capacity / 4
                               || atomic_load_explicit(&ompi_evt_kit.none_waiting,
                                                       memory_order_relaxed);
+    ompi_evt_ring_spsc_exit(b);
     return OMPI_SUCCESS;
 }
 
