@@ -863,11 +863,12 @@ Test(file_recorder, forked_child_does_not_write_the_parents_file)
 
 /* ---- the folder ---- */
 
-/* Start a writer in a child with TMPDIR=@p tmpdir and the default folder
- * (or @p folder when not NULL), its stderr into dir/stderr.txt. @return
- * the child's exit status: 0 recorded (a file exists), 4 refused with a
- * reason kept for the base's message, other: a failed step */
-static int run_refusal(const char *tmpdir, char *folder)
+/* In a child, its stderr into dir/stderr.txt: @p setup(@p arg), then a
+ * writer recording into @p folder ("": the default one), stopped at once.
+ * @return the child's exit status: 0 recorded (a file exists), 3 the
+ * component left itself out at its init, 4 refused with a reason kept for
+ * the base's message, other: a failed step */
+static int run_start(char *folder, void (*setup)(const void *), const void *arg)
 {
     char err[512];
     pid_t pid;
@@ -883,8 +884,8 @@ static int run_refusal(const char *tmpdir, char *folder)
         if (0 > fd || 0 > dup2(fd, 2)) {
             _exit(10);
         }
-        setenv("TMPDIR", tmpdir, 1);
-        rc = writer_start_in(NULL == folder ? "" : folder, FILE_SIZE, 2);
+        setup(arg);
+        rc = writer_start_in(folder, FILE_SIZE, 2);
         if (4 == rc && NULL == ompi_evt_base_report_reason()) {
             rc = 11; /* refused without a reason for the help message */
         }
@@ -896,6 +897,18 @@ static int run_refusal(const char *tmpdir, char *folder)
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(WIFEXITED(status), "writer status 0x%x", status);
     return WEXITSTATUS(status);
+}
+
+static void set_tmpdir(const void *tmpdir)
+{
+    setenv("TMPDIR", tmpdir, 1);
+}
+
+/* run_start() with TMPDIR=@p tmpdir and the default folder (or @p folder
+ * when not NULL). */
+static int run_refusal(const char *tmpdir, char *folder)
+{
+    return run_start(NULL == folder ? "" : folder, set_tmpdir, tmpdir);
 }
 
 /* Does dir/stderr.txt hold @p text? */
@@ -1040,45 +1053,45 @@ Test(file_recorder, failure_says_why)
 /* ---- evt_file_one_node: a job on this node alone records, any other
  * leaves the recorder to the next component named in evt ---- */
 
-/* In a child with stderr into dir/stderr.txt: the launcher's sizes
- * (NULL: unset), evt_file_one_node, the evt selection @p evt (NULL: unset)
- * and writer_start_in(@p folder). @return its step: 0 recorded, 3 the
- * component declined at its init. */
+/* What a process of the launcher sees: its job's sizes (NULL: unset), the
+ * evt selection (NULL: unset) and evt_file_one_node. */
+typedef struct {
+    const char *size, *local;
+    char *evt;
+    const char *one_node;
+} one_node_env_t;
+
+static void set_one_node_env(const void *arg)
+{
+    const one_node_env_t *e = arg;
+
+    (void) unsetenv("OMPI_COMM_WORLD_SIZE");
+    (void) unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (NULL != e->size) {
+        setenv("OMPI_COMM_WORLD_SIZE", e->size, 1);
+    }
+    if (NULL != e->local) {
+        setenv("OMPI_COMM_WORLD_LOCAL_SIZE", e->local, 1);
+    }
+    setenv("OMPI_MCA_evt_file_one_node", e->one_node, 1);
+    ompi_evt_base_framework.framework_selection = e->evt;
+}
+
 static int run_one_node(const char *size, const char *local, char *folder, char *evt)
 {
-    char err[512];
-    pid_t pid;
-    int status = -1;
+    const one_node_env_t e = {size, local, evt, "1"};
 
-    (void) snprintf(err, sizeof(err), "%s/stderr.txt", dir);
-    pid = fork();
-    cr_assert_neq(pid, -1);
-    if (0 == pid) {
-        int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        int rc;
+    return run_start(folder, set_one_node_env, &e);
+}
 
-        if (0 > fd || 0 > dup2(fd, 2)) {
-            _exit(10);
-        }
-        (void) unsetenv("OMPI_COMM_WORLD_SIZE");
-        (void) unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-        if (NULL != size) {
-            setenv("OMPI_COMM_WORLD_SIZE", size, 1);
-        }
-        if (NULL != local) {
-            setenv("OMPI_COMM_WORLD_LOCAL_SIZE", local, 1);
-        }
-        setenv("OMPI_MCA_evt_file_one_node", "1", 1);
-        ompi_evt_base_framework.framework_selection = evt;
-        rc = writer_start_in(folder, FILE_SIZE, 2);
-        if (0 == rc) {
-            writer_stop();
-        }
-        _exit(rc);
-    }
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status), "writer status 0x%x", status);
-    return WEXITSTATUS(status);
+/* A process left to the next component: run_one_node() says 3 and the
+ * process said nothing of an error. */
+static void left_out_quietly(const char *size, const char *local, char *folder)
+{
+    cr_expect_eq(run_one_node(size, local, folder, "file,pmix"), 3,
+                 "sizes %s/%s, folder %s: not left out", size, local, folder);
+    cr_expect(!stderr_says("ERROR"), "sizes %s/%s, folder %s: an error was reported", size, local,
+              folder);
 }
 
 Test(file_recorder, one_node_records_only_a_job_on_this_node_alone)
@@ -1094,13 +1107,12 @@ Test(file_recorder, one_node_records_only_a_job_on_this_node_alone)
     /* on more than one node, no launcher sizes, a folder not here: the
      * recorder leaves the process to the next component, creating nothing
      * and saying nothing but to evt_base_verbose */
-    cr_expect_eq(run_one_node("4", "2", here, "file,pmix"), 3);
-    cr_expect_eq(run_one_node(NULL, NULL, here, "file,pmix"), 3);
-    cr_expect_eq(run_one_node("4", "x4", here, "file,pmix"), 3);
-    cr_expect_eq(run_one_node("4", "4", elsewhere, "file,pmix"), 3);
+    left_out_quietly("4", "2", here);
+    left_out_quietly(NULL, NULL, here);
+    left_out_quietly("4", "x4", here);
+    left_out_quietly("4", "4", elsewhere);
     cr_expect_eq(count_files(here), 1, "a process that left the recorder out created a file");
     cr_expect_eq(access(elsewhere, F_OK), -1, "the folder of another node was created");
-    cr_expect(!stderr_says("ERROR"), "a process left to the next component reported an error");
     /* the recorder named alone: nothing takes the process, so it says so */
     cr_expect_eq(run_one_node("4", "2", here, "file"), 3);
     cr_expect(stderr_says("evt:file: evt_file_one_node: the job's processes run on more than "
@@ -1108,7 +1120,12 @@ Test(file_recorder, one_node_records_only_a_job_on_this_node_alone)
               "no error when the recorder named alone declined");
     cr_expect_eq(count_files(here), 1);
     /* without evt_file_one_node the sizes do not matter */
-    cr_expect_eq(run_refusal("/tmp", here), 0);
+    {
+        const one_node_env_t spread = {"4", "2", "file,pmix", "0"};
+
+        cr_expect_eq(run_start(here, set_one_node_env, &spread), 0);
+        cr_expect_eq(count_files(here), 2);
+    }
 }
 
 /* ---- damage ---- */
