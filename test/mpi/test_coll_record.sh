@@ -1,7 +1,9 @@
 #!/bin/sh
 # A job's collectives in the outputs a person opens: test_coll_events
 # (every collective kind, blocking and nonblocking, and two on an
-# intercommunicator) under ompi-evt-record with -np 4. Per output:
+# intercommunicator) under ompi-evt-record with -np 4, through pmix (the
+# one-sided test records through the default, shm on this host, so both
+# transports carry the newer event families). Per output:
 # events.jsonl (parsed as JSON): every collective event's (cid, seq) on an
 # intracommunicator is held by exactly comm_size events, one per comm rank,
 # all of the same kind, with the comm_size of the group (a reader can group
@@ -14,7 +16,7 @@
 # communicator_freed events. Skipped (77) without python3.
 . "$(dirname "$0")/evt_output_test.sh"
 
-timeout 180 "$rec" -q -o "$tmp/rec" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
+timeout 180 "$rec" -q --transport pmix -o "$tmp/rec" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
     "$PWD/test_coll_events" >"$tmp/log" 2>&1
 rc=$?
 cat "$tmp/log"

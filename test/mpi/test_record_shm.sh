@@ -44,7 +44,7 @@ said_lost() {
 N=100000
 # the reference: the same job through evt/pmix, which loses nothing (a rank
 # that raises faster than it exports slows down)
-timeout 300 "$rec" --format jsonl -o "$tmp/ref" -- ${MPIRUN:-mpirun} -np 2 "$app" send $N \
+timeout 300 "$rec" --transport pmix --format jsonl -o "$tmp/ref" -- ${MPIRUN:-mpirun} -np 2 "$app" send $N \
     >"$tmp/ref.out" 2>&1; rc=$?
 echo "=== reference, pmix (rc $rc)"
 [ "$rc" -eq 0 ] || ko "reference: exit $rc: $(grep -v '^  ' "$tmp/ref.out" | tail -5)"
