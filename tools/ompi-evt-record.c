@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -356,6 +357,106 @@ static bool is_mca_option(const char *arg)
            || 0 == strcmp(arg, "--gmca");
 }
 
+/* mpirun options followed by one value (Open MPI 4.1's common ones; the
+ * -mca family takes two). */
+static bool takes_value(const char *arg)
+{
+    static const char *const valued[] = {"-np",
+                                         "--np",
+                                         "-n",
+                                         "--n",
+                                         "-c",
+                                         "-H",
+                                         "-host",
+                                         "--host",
+                                         "-hostfile",
+                                         "--hostfile",
+                                         "-machinefile",
+                                         "--machinefile",
+                                         "--default-hostfile",
+                                         "-x",
+                                         "--x",
+                                         "-map-by",
+                                         "--map-by",
+                                         "-rank-by",
+                                         "--rank-by",
+                                         "-bind-to",
+                                         "--bind-to",
+                                         "-wdir",
+                                         "--wdir",
+                                         "-wd",
+                                         "--wd",
+                                         "-prefix",
+                                         "--prefix",
+                                         "-npernode",
+                                         "--npernode",
+                                         "-N",
+                                         "-app",
+                                         "--app",
+                                         "-rf",
+                                         "--rankfile",
+                                         "-path",
+                                         "--path",
+                                         "-am",
+                                         "--am",
+                                         "--tune",
+                                         "-stdin",
+                                         "--stdin",
+                                         "--timeout",
+                                         "-output-filename",
+                                         "--output-filename",
+                                         "-cpus-per-proc",
+                                         "--cpus-per-proc",
+                                         "--cpus-per-rank",
+                                         "--preload-files",
+                                         "--personality"};
+
+    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); ++i) {
+        if (0 == strcmp(arg, valued[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The ranks the launcher command asks for: the sum of its -np/-n/-c values
+ * (one per program of an MPMD command, between ':'), 0 when none is given.
+ * A program's own arguments are skipped (NetPIPE's "-n 500" is not a rank
+ * count). */
+static unsigned long job_ranks(char **job_argv)
+{
+    unsigned long ranks = 0;
+    bool in_program = false;
+
+    for (int i = 1; NULL != job_argv[i]; ++i) {
+        const char *a = job_argv[i];
+
+        if (0 == strcmp(a, ":")) {
+            in_program = false;
+        } else if (in_program) {
+            continue;
+        } else if (is_mca_option(a)) {
+            i += NULL != job_argv[i + 1] ? 1 + (NULL != job_argv[i + 2]) : 0;
+        } else if (takes_value(a) && NULL != job_argv[i + 1]) {
+            const char *v = job_argv[++i];
+            char *end;
+            unsigned long n;
+
+            if (0 == strcmp(a, "-np") || 0 == strcmp(a, "--np") || 0 == strcmp(a, "-n")
+                || 0 == strcmp(a, "--n") || 0 == strcmp(a, "-c")) {
+                errno = 0;
+                n = strtoul(v, &end, 10);
+                if (0 == errno && end != v && '\0' == *end) {
+                    ranks += n;
+                }
+            }
+        } else if ('-' != a[0]) {
+            in_program = true;
+        }
+    }
+    return ranks;
+}
+
 /* The user's own preloads: the value of a "-x LD_PRELOAD=VALUE" on the
  * mpirun line, or of LD_PRELOAD in our environment (which "-x LD_PRELOAD"
  * exports and which local ranks would inherit). NULL when there are none.
@@ -558,6 +659,29 @@ static bool shm_usable(void)
            && 0 == access("/dev/shm", W_OK | X_OK);
 }
 
+/* Whether /dev/shm has room for the rings of the job's ranks on this host:
+ * a rank reserves its header and first ring at MPI_Init (a quarter of the
+ * buffer, plus 1 MiB), and Open MPI's own shared-memory segment takes a
+ * few MiB more (4 counted); as many ranks as the command asks for, or as
+ * cores without a count. A container's /dev/shm is often 64 MiB: a rank
+ * that finds no room records nothing, so the default then takes PMIx.
+ * @p need, @p have: what was counted, in bytes. */
+static bool shm_has_room(const record_options_t *opt, unsigned long long *need,
+                         unsigned long long *have)
+{
+    unsigned long long per_rank = strtoull(opt->buffer, NULL, 10) / 4 + (5ull << 20);
+    unsigned long ranks = job_ranks(opt->job_argv);
+    struct statvfs fs;
+
+    if (0 == ranks) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        ranks = cores > 0 ? (unsigned long) cores : 1;
+    }
+    *need = per_rank * ranks;
+    *have = 0 == statvfs("/dev/shm", &fs) ? (unsigned long long) fs.f_bavail * fs.f_frsize : 0;
+    return *have >= *need;
+}
+
 static int prepare_live_dir(record_options_t *opt)
 {
     int n;
@@ -718,9 +842,11 @@ static void progress_show(record_view_t *v, bool last)
             v->next = now + 1.0;
         }
     } else if (v->tty >= 0) {
+        /* copied from rings (shm) and read from node files (pmix): a
+         * default recording may have both, a spawned job taking the other */
         dprintf(v->tty, "\r" RECORD_NAME ": %llu events so far%s",
-                (unsigned long long) (NULL != v->spool ? record_spool_records(v->spool)
-                                                       : listen_follow_events(v->follow)),
+                (unsigned long long) ((NULL != v->spool ? record_spool_records(v->spool) : 0)
+                                      + listen_follow_events(v->follow)),
                 last ? "\n" : " ");
     }
 }
@@ -1013,13 +1139,28 @@ int main(int argc, char **argv)
     if (0 != rc) {
         return rc;
     }
+    unsigned long long need = 0, have = 0;
     if (RECORD_TRANSPORT_AUTO == opt.transport && !shm_usable()) {
         /* the rings' fallback folder beside the recording may be on a file
          * system other hosts share, where their ranks would find it */
         opt.transport = RECORD_TRANSPORT_PMIX;
+    } else if (RECORD_TRANSPORT_AUTO == opt.transport && !shm_has_room(&opt, &need, &have)) {
+        if (!opt.quiet) {
+            fprintf(stderr,
+                    RECORD_NAME ": /dev/shm has %llu MiB free, less than the %llu MiB the "
+                                "ranks' rings would take on this host: recording through "
+                                "PMIx\n",
+                    have >> 20, need >> 20);
+        }
+        opt.transport = RECORD_TRANSPORT_PMIX;
     }
     if (RECORD_TRANSPORT_PMIX != opt.transport && 0 != (rc = prepare_live_dir(&opt))) {
-        return rc;
+        if (RECORD_TRANSPORT_SHM == opt.transport) {
+            return rc;
+        }
+        /* the reason said by prepare_live_dir() */
+        fprintf(stderr, RECORD_NAME ": recording through PMIx\n");
+        opt.transport = RECORD_TRANSPORT_PMIX;
     }
     char *preload = NULL;
     char **job = build_job_argv(&opt, library, &preload);
@@ -1141,8 +1282,9 @@ int main(int argc, char **argv)
                             "(%s)\n",
                 opt.dir,
                 0 != job_status ? "the job failed before any rank recorded"
-                                : "the program does not call MPI_Init, or evt/pmix could "
-                                  "not be loaded or write there: see the messages above");
+                                : "the program does not call MPI_Init, or the evt component "
+                                  "could not be loaded or write there: see the messages "
+                                  "above");
         return 0 != job_status ? job_status : 1;
     }
     if (0 != job_status && !opt.quiet) {

@@ -7,7 +7,8 @@
 #   ok     with each transport, every rank's events arrive once: 4 ranks x N
 #          sends and N receives, one initialization and one finalization
 #          each, in events.jsonl, trace.json and the summary; auto records
-#          a job on this host through shm, a job on two nodes through pmix
+#          a job on this host through shm, a job on two nodes through pmix,
+#          a job whose rings /dev/shm has no room for through pmix
 #   exit   the job's exit status is the recorder's
 #   abort  a rank calls MPI_Abort: the recorder's status is the job's
 #          (non-zero), what arrived is decoded, the summary names the ranks
@@ -116,6 +117,18 @@ for transport in shm pmix; do
     grep -q 'ranks that ended early (no FINAL batch): none' "$a/summary.txt" \
         && ko "abort, $transport: the summary says no rank ended early"
 done
+
+# auto without room in /dev/shm for the ranks' rings (a container's is
+# often 64 MiB): PMIx, said before the job runs (mpirun then refuses
+# 100000 ranks at once); a program's own "-n" is not a rank count
+timeout 60 "$rec" -o "$tmp/room" -- ${MPIRUN:-mpirun} -np 100000 "$app" ok 1 >"$tmp/room.out" 2>&1
+grep -q '/dev/shm has [0-9]* MiB free, less than the [0-9]* MiB the ranks. rings would take on this host: recording through PMIx' \
+    "$tmp/room.out" || ko "no room: not said: $(head -3 "$tmp/room.out")"
+grep -q 'ompi-evt-record: running: mpirun --mca evt pmix ' "$tmp/room.out" \
+    || ko "no room: not recorded through pmix: $(grep running "$tmp/room.out")"
+timeout 60 "$rec" -o "$tmp/ownn" -- ${MPIRUN:-mpirun} -np 2 "$app" ok 1 -n 100000 >"$tmp/ownn.out" 2>&1
+grep -q 'ompi-evt-record: running: mpirun --mca evt file,pmix ' "$tmp/ownn.out" \
+    || ko "the program's own -n counted as ranks: $(grep -E 'running|MiB' "$tmp/ownn.out")"
 
 # errors: each a clear message and a non-zero status, nothing run
 "$rec" >"$tmp/e1" 2>&1; rc=$?
