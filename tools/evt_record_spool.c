@@ -840,6 +840,9 @@ static bool say_missing(record_spool_t *sp, FILE *msgs)
 {
     bool missing = false;
 
+    if (0 == sp->nsrcs) {
+        return false; /* no array to sort (a job that recorded through pmix) */
+    }
     qsort(sp->srcs, sp->nsrcs, sizeof(*sp->srcs), cmp_src);
     for (size_t k = 0; k < sp->nsrcs;) {
         size_t end = k;
