@@ -359,14 +359,15 @@ static bool is_mca_option(const char *arg)
 
 /* mpirun options followed by one value (Open MPI 4.1's common ones; the
  * -mca family takes two). */
+static bool is_count_option(const char *arg)
+{
+    return 0 == strcmp(arg, "-np") || 0 == strcmp(arg, "--np") || 0 == strcmp(arg, "-n")
+           || 0 == strcmp(arg, "--n") || 0 == strcmp(arg, "-c");
+}
+
 static bool takes_value(const char *arg)
 {
-    static const char *const valued[] = {"-np",
-                                         "--np",
-                                         "-n",
-                                         "--n",
-                                         "-c",
-                                         "-H",
+    static const char *const valued[] = {"-H",
                                          "-host",
                                          "--host",
                                          "-hostfile",
@@ -411,6 +412,9 @@ static bool takes_value(const char *arg)
                                          "--preload-files",
                                          "--personality"};
 
+    if (is_count_option(arg)) {
+        return true;
+    }
     for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); ++i) {
         if (0 == strcmp(arg, valued[i])) {
             return true;
@@ -442,8 +446,7 @@ static unsigned long job_ranks(char **job_argv)
             char *end;
             unsigned long n;
 
-            if (0 == strcmp(a, "-np") || 0 == strcmp(a, "--np") || 0 == strcmp(a, "-n")
-                || 0 == strcmp(a, "--n") || 0 == strcmp(a, "-c")) {
+            if (is_count_option(a)) {
                 errno = 0;
                 n = strtoul(v, &end, 10);
                 if (0 == errno && end != v && '\0' == *end) {
@@ -648,9 +651,6 @@ static int parse_size(const char *s, unsigned long long *out)
     return 0;
 }
 
-/* The ranks' evt/file folder for the shared-memory transport: a new
- * private folder in /dev/shm (memory, never written back to a disk), or
- * beside the recording when there is none. Returns 0 or the exit status. */
 static bool shm_usable(void)
 {
     struct stat st;
@@ -669,7 +669,9 @@ static bool shm_usable(void)
 static bool shm_has_room(const record_options_t *opt, unsigned long long *need,
                          unsigned long long *have)
 {
-    unsigned long long per_rank = strtoull(opt->buffer, NULL, 10) / 4 + (5ull << 20);
+    unsigned long long per_rank = strtoull(opt->buffer, NULL, 10)
+                                      / strtoull(RECORD_SHM_RINGS, NULL, 10)
+                                  + (5ull << 20);
     unsigned long ranks = job_ranks(opt->job_argv);
     struct statvfs fs;
 
@@ -682,6 +684,9 @@ static bool shm_has_room(const record_options_t *opt, unsigned long long *need,
     return *have >= *need;
 }
 
+/* The ranks' evt/file folder for the shared-memory transport: a new
+ * private folder in /dev/shm (memory, never written back to a disk), or
+ * beside the recording when there is none. Returns 0 or the exit status. */
 static int prepare_live_dir(record_options_t *opt)
 {
     int n;

@@ -16,8 +16,6 @@
 
 #include "ompi_config.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -28,6 +26,7 @@
 #include "ompi/mca/evt/base/evt_base_var.h"
 #include "ompi/mca/evt/evt.h"
 #include "ompi/mca/evt/file/evt_file.h"
+#include "ompi/mca/evt/file/evt_file_internal.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/util/output.h"
 
@@ -118,32 +117,17 @@ static int file_register(void)
     return rc;
 }
 
-/* A positive count from the launcher's environment, or 0. */
-static long file_env_count(const char *name)
-{
-    const char *v = getenv(name);
-    char *end;
-    long n;
-
-    if (NULL == v) {
-        return 0;
-    }
-    errno = 0;
-    n = strtol(v, &end, 10);
-    return 0 == errno && end != v && '\0' == *end && 0 < n ? n : 0;
-}
-
 /* Under evt_file_one_node: why this process leaves the recorder out, or
  * NULL when its whole job runs on this node and the folder is here (a
  * folder another host created is not: its consumer could not read the
  * rings). Context: INIT. */
 static const char *file_not_here(const ompi_evt_file_component_t *c)
 {
-    long size = file_env_count("OMPI_COMM_WORLD_SIZE");
-    long local = file_env_count("OMPI_COMM_WORLD_LOCAL_SIZE");
+    int size = ompi_evt_file_env_int("OMPI_COMM_WORLD_SIZE");
+    int local = ompi_evt_file_env_int("OMPI_COMM_WORLD_LOCAL_SIZE");
     struct stat st;
 
-    if (0 == size || 0 == local) {
+    if (0 >= size || 0 >= local) {
         return "the launcher did not say where the job's processes run "
                "(OMPI_COMM_WORLD_SIZE, OMPI_COMM_WORLD_LOCAL_SIZE)";
     }

@@ -78,6 +78,10 @@ static inline size_t ompi_evt_file_round_up(size_t v, size_t to)
     return (v + to - 1) / to * to;
 }
 
+/** A non-negative integer from the launcher's environment (e.g.
+ *  OMPI_COMM_WORLD_RANK), -1 when unset or not one. Context: INIT. */
+int ompi_evt_file_env_int(const char *name);
+
 /** CLOCK_REALTIME in ns (the clock pairs). Context: ANY. */
 int64_t ompi_evt_file_realtime_ns(void);
 

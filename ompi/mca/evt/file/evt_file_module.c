@@ -337,7 +337,7 @@ static void file_job_name(char *job, size_t len)
     }
 }
 
-static int file_env_int(const char *name)
+int ompi_evt_file_env_int(const char *name)
 {
     const char *v = getenv(name);
     char *end;
@@ -370,8 +370,8 @@ static void file_write_header(mca_common_evt_flight_header_t *h, size_t file_siz
     h->endian = MCA_COMMON_EVT_FLIGHT_ENDIAN;
     h->header_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
     h->file_size = file_size;
-    h->rank = file_env_int("OMPI_COMM_WORLD_RANK");
-    h->world_size = file_env_int("OMPI_COMM_WORLD_SIZE");
+    h->rank = ompi_evt_file_env_int("OMPI_COMM_WORLD_RANK");
+    h->world_size = ompi_evt_file_env_int("OMPI_COMM_WORLD_SIZE");
     h->pid = (uint32_t) getpid();
     if (0 != gethostname(h->host, sizeof(h->host) - 1)) {
         (void) snprintf(h->host, sizeof(h->host), "unknown");
@@ -519,7 +519,7 @@ static int file_module_init(void)
         *p = '/' == *p ? '_' : *p;
     }
     (void) snprintf(name, sizeof(name), "evt.%s.%d.%s.%lu" MCA_COMMON_EVT_FLIGHT_SUFFIX, job,
-                    file_env_int("OMPI_COMM_WORLD_RANK"), host, (unsigned long) getpid());
+                    ompi_evt_file_env_int("OMPI_COMM_WORLD_RANK"), host, (unsigned long) getpid());
     (void) snprintf(ompi_evt_file_state.path, sizeof(ompi_evt_file_state.path), "%s/%s", dir, name);
     /* Built under a hidden name and published complete (file_publish()):
      * sizing and touching a large file takes a while, and a process killed
