@@ -10,7 +10,7 @@
  *
  * ompi-evt-listen --read DIR|FILE... [-o OUTDIR] [--format jsonl,perfetto,otf2,report]
  *                 [--events PATTERNS] [--nspace NS] [--summary-only] [--quiet]
- *                 [--window SECONDS] [--window-events N]
+ *                 [--window SECONDS] [--window-events N] [--threads 1|2]
  * ompi-evt-listen --attach pid:N|uri:U|system|nspace:NS [--server-tmpdir DIR]
  *                 [--ranks N] [--ready FILE] [--timeout SECONDS] [same options]
  *
@@ -29,10 +29,12 @@
  * side lives in tools/listen/ (evt_listen.h).
  */
 
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <malloc.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,8 @@ static void usage(FILE *f, const char *argv0)
         "  --quiet                do not print the summary\n"
         "  --window SECONDS       merge window in job time (default 10)\n"
         "  --window-events N      most records held by the merge (default 250000)\n"
+        "  --threads 1|2          write trace.json and trace.otf2/ on a second thread\n"
+        "                         (default: 2 when this process may use more than one CPU)\n"
         "  --all-owners           in folders, read other users' files too (default: only\n"
         "                         this user's; others are skipped and listed)\n"
         "  -h, --help\n"
@@ -102,6 +106,15 @@ static void usage(FILE *f, const char *argv0)
         "events are counted as dropped); everything valid was still written. 2 usage error,\n"
         "nothing written or nothing received.\n",
         argv0, argv0, argv0);
+}
+
+/* The CPUs this process may run on (a job's cpuset or taskset may allow
+ * fewer than the machine has). */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+
+    return 0 == sched_getaffinity(0, sizeof(set), &set) ? CPU_COUNT(&set) : 1;
 }
 
 static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
@@ -217,6 +230,7 @@ int main(int argc, char **argv)
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"window", required_argument, NULL, 'w'},
                                          {"window-events", required_argument, NULL, 'W'},
+                                         {"threads", required_argument, NULL, 'j'},
                                          {"attach", required_argument, NULL, 'a'},
                                          {"server-tmpdir", required_argument, NULL, 'T'},
                                          {"ranks", required_argument, NULL, 'R'},
@@ -244,7 +258,7 @@ int main(int argc, char **argv)
     bool reading = false, summary_only = false, quiet = false, bad_input = false;
     const char *follow_dir = NULL;
     double interval = 1.0;
-    int c, ret = 2;
+    int c, ret = 2, threads = usable_cpus() > 1 ? 2 : 1;
 
     /* batches are allocated and freed by the thousand: keep freed memory
      * instead of returning it to the kernel and faulting it in again */
@@ -319,6 +333,13 @@ int main(int argc, char **argv)
             mopts.window_events = (size_t) n;
             break;
         }
+        case 'j':
+            if (0 != strcmp(optarg, "1") && 0 != strcmp(optarg, "2")) {
+                fprintf(stderr, "ompi-evt-listen: --threads: 1 or 2, not %s\n", optarg);
+                goto usage_error;
+            }
+            threads = optarg[0] - '0';
+            break;
         case 'a':
             live.target = optarg;
             break;
@@ -498,6 +519,9 @@ int main(int argc, char **argv)
         }
         if ((fmt & FMT_PERFETTO)
             && 0 == listen_sink_perfetto(&sinks[nsinks], outdir, err, sizeof(err))) {
+            /* the two traces on the second thread, events.jsonl and the
+             * report beside the merge: about half of the work each */
+            sinks[nsinks].on_worker = 2 == threads;
             nsinks++;
             strcat(outputs, "trace.json ");
         } else if (fmt & FMT_PERFETTO) {
@@ -505,6 +529,7 @@ int main(int argc, char **argv)
             goto done;
         }
         if ((fmt & FMT_OTF2) && 0 == listen_sink_otf2(&sinks[nsinks], outdir, err, sizeof(err))) {
+            sinks[nsinks].on_worker = 2 == threads;
             nsinks++;
             strcat(outputs, "trace.otf2/ ");
         } else if (fmt & FMT_OTF2) {

@@ -2,7 +2,8 @@
 # ompi-evt-listen --read: outputs, counts across formats, damage, errors,
 # options, the time mapping (a node whose clock is off by 5 s) and its
 # causality check, rank order whatever order batches arrive in, ranks that
-# never reported, and which sends and receives may be paired by order.
+# never reported, which sends and receives may be paired by order, and the
+# outputs written on two threads.
 # Each case prints "ok" or "FAIL"; the last line is "N passed, M failed".
 set -u
 L=${LISTEN:?}
@@ -203,7 +204,43 @@ gen window --ranks 4 --nodes 2 --iters 200 --batch-bytes 4096 --same-tag --windo
 gen sametag --ranks 4 --nodes 2 --iters 200 --batch-bytes 4096 --same-tag &&
     listen 0 --read "$W/sametag" --quiet && checkout "$W/sametag" "$W/sametag.exp" --causal
 
-# 9. clear errors (exit 2)
+# 9. the second thread (--threads 2: the traces written beside the merge,
+#    the events handed over in blocks that circulate): the same outputs
+#    byte for byte as one thread, on a recording of many blocks
+gen threads2 --ranks 4 --nodes 2 --iters 6000 &&
+    listen 0 --read "$W/threads2" -o "$W/t2.1" --threads 1 --quiet &&
+    listen 0 --read "$W/threads2" -o "$W/t2.2" --threads 2 --quiet &&
+    checkout "$W/t2.2" "$W/threads2.exp" --causal
+same=yes
+for f in events.jsonl trace.json report.csv report.html summary.txt; do
+    cmp -s "$W/t2.1/$f" "$W/t2.2/$f" || { same="no ($f)"; break; }
+done
+if test "$P" != - && test "$same" = yes; then
+    "$P" "$W/t2.1/trace.otf2/traces.otf2" >"$W/t2.1.otf2" 2>&1 &&
+        "$P" "$W/t2.2/trace.otf2/traces.otf2" >"$W/t2.2.otf2" 2>&1 &&
+        cmp -s "$W/t2.1.otf2" "$W/t2.2.otf2" || same="no (trace.otf2)"
+fi
+test "$same" = yes && ok "--threads 2 writes what --threads 1 writes" ||
+    bad "--threads 2 writes what --threads 1 writes: $same"
+# a sink failing on either thread (the file size limit: trace.json,
+# written on the second thread, or events.jsonl beside the merge, while
+# the other thread still writes): exit 2, the error said, no hang, no
+# temporary file left
+for case in "perfetto,report trace.json" "jsonl,otf2 events.jsonl"; do
+    fmt=${case% *}
+    rm -rf "$W/limit" && mkdir -m 700 "$W/limit"
+    (trap '' XFSZ && ulimit -f 256 && exec timeout 120 "$L" --read "$W/threads2" -o "$W/limit" \
+        --format "$fmt" --threads 2 --quiet) >"$W/out.txt" 2>"$W/err.txt"
+    st=$?
+    test "$st" = 2 && grep -q "writing an output failed" "$W/err.txt" &&
+        test -z "$(ls -A "$W/limit" | grep -v '^summary.txt$')" &&
+        ok "a failing ${case#* } on --threads 2: exit 2, nothing half-written" ||
+        { bad "a failing ${case#* } on --threads 2 (exit $st)"; cat "$W/err.txt"; ls -A "$W/limit"; }
+done
+listen 2 --read "$W/threads2" --threads 3 && grep -q "threads: 1 or 2" "$W/err.txt" &&
+    ok "bad --threads" || bad "bad --threads"
+
+# 10. clear errors (exit 2)
 listen 2 --read "$W/nosuch" && grep -q "No such file" "$W/err.txt" && ok "no such folder" || bad "no such folder"
 echo '{"not": "a node file"}' >"$W/foreign.evt"
 listen 2 --read "$W/foreign.evt" && grep -q "not an ompi-evt node file" "$W/err.txt" &&

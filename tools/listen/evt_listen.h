@@ -29,8 +29,10 @@
  *   evt_listen_out.c       what the writers share: output files, JSON
  *                          text, per-type caches
  *   evt_listen_filter.c    --events patterns
+ *   evt_listen_fanout.c    the sinks that pass 2 runs on a second thread
  *
- * Everything runs on one thread. Inputs are untrusted: everything comes
+ * Everything runs on one thread, except the sinks marked on_worker, which
+ * pass 2 hands their events on a second one. Inputs are untrusted: everything comes
  * through the wire decoder and the node file reader, which validate.
  */
 
@@ -397,6 +399,11 @@ typedef struct listen_sink {
      *  (may be NULL). */
     void (*report)(void *ctx, FILE *f);
     void (*destroy)(void *ctx);
+    /** Pass 2 hands this sink its events on a second thread (event() only:
+     *  begin() and end() run on the merge's). Such a sink reads nothing
+     *  that the merge changes: its event's fields, the registry's types,
+     *  clocks and processes as pass 1 left them, and its own state. */
+    bool on_worker;
 } listen_sink_t;
 
 /** Merge statistics (pass 2). */
@@ -419,6 +426,27 @@ typedef struct listen_merge_opts {
 int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_filter_t *filter,
                      const listen_merge_opts_t *opts, listen_sink_t *sinks, size_t num_sinks,
                      listen_merge_stats_t *stats, char *err, size_t errlen);
+
+/** The sinks of pass 2 that run on a second thread (evt_listen_fanout.c).
+ *  Context: the merge thread, for all of these. */
+typedef struct listen_fanout listen_fanout_t;
+/** Start the thread that runs @p sinks (their event() only) over the
+ *  events handed to it, in the order handed. @retval NULL (message in err) */
+listen_fanout_t *listen_fanout_start(listen_sink_t *sinks, size_t num_sinks, char *err,
+                                     size_t errlen);
+/** Hand one event on (copied; its pointers must stay valid: see
+ *  listen_fanout_release). May wait while the thread is several blocks
+ *  behind. @retval 0, -1 a sink of the thread failed */
+int listen_fanout_event(listen_fanout_t *f, const listen_event_t *ev);
+/** @p b's records have all been handed on: the thread frees it once it has
+ *  written them. @retval 0, -1 out of memory (@p b is still the caller's) */
+int listen_fanout_release(listen_fanout_t *f, listen_batch_t *b);
+/** Hand on what is left and wait until the thread has written it and
+ *  ended. @retval 0, -1 a sink of the thread failed */
+int listen_fanout_finish(listen_fanout_t *f);
+/** Stop the thread if it still runs (what it was not handed yet is not
+ *  written), free every batch it holds, and @p f. NULL is allowed. */
+void listen_fanout_free(listen_fanout_t *f);
 
 /** Pass 1 over every file. @retval 0, -1 (message in err). */
 int listen_scan_run(listen_inputs_t *in, listen_registry_t *reg, const listen_filter_t *filter,

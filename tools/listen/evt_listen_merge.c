@@ -195,8 +195,9 @@ typedef struct {
 } input_t;
 
 typedef struct {
-    listen_sink_t *sinks;
+    listen_sink_t *sinks; /**< those written on this thread */
     size_t num_sinks;
+    listen_fanout_t *fan; /**< the others' thread, or NULL */
     listen_merge_stats_t *stats;
     int64_t last_t;
     bool any;
@@ -231,6 +232,9 @@ static int emit(out_t *o, const run_t *run)
     for (size_t i = 0; i < o->num_sinks && 0 == rc; ++i) {
         rc = o->sinks[i].event(o->sinks[i].ctx, &ev);
     }
+    if (0 == rc && NULL != o->fan) {
+        rc = listen_fanout_event(o->fan, &ev);
+    }
     return rc;
 }
 
@@ -241,6 +245,24 @@ static void run_free(run_t *run)
         free(run->recs);
         free(run);
     }
+}
+
+/* A run whose records have all been handed on: its batch goes to the
+ * sinks' thread, if any, which may still have its events to write.
+ * @retval 0, -1 out of memory (the run is freed anyway) */
+static int run_done(out_t *o, run_t *run)
+{
+    int rc = 0;
+
+    if (NULL != run && NULL != o->fan) {
+        rc = listen_fanout_release(o->fan, run->b);
+        if (0 != rc) {
+            (void) listen_fanout_finish(o->fan); /* it may point into the batch */
+        }
+        run->b = NULL;
+    }
+    run_free(run);
+    return rc;
 }
 
 /* Map a batch's types and sources to the registry's; make a run of its
@@ -344,17 +366,21 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
                      listen_merge_stats_t *stats, char *err, size_t errlen)
 {
     input_t *inputs = calloc(in->num_files + 1, sizeof(*inputs));
+    listen_sink_t *here = calloc(num_sinks + 1, sizeof(*here));
+    listen_sink_t *there = calloc(num_sinks + 1, sizeof(*there));
     heap_t heap = {NULL, 0, 0, 0};
-    out_t out = {sinks, num_sinks, stats, 0, false};
+    out_t out = {here, 0, NULL, stats, 0, false};
+    size_t num_there = 0;
     uint64_t tie = 0;
     size_t live = in->num_files;
     int ret = 0;
 
     (void) filter; /* applied through listen_type_t::selected (pass 1) */
     memset(stats, 0, sizeof(*stats));
-    if (NULL == inputs) {
+    if (NULL == inputs || NULL == here || NULL == there) {
         snprintf(err, errlen, "out of memory");
-        return -1;
+        ret = -1;
+        goto cleanup;
     }
     for (size_t i = 0; i < num_sinks; ++i) {
         if (NULL != sinks[i].begin && 0 != sinks[i].begin(sinks[i].ctx, reg)) {
@@ -362,6 +388,15 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
             ret = -1;
             goto cleanup;
         }
+        if (sinks[i].on_worker) {
+            there[num_there++] = sinks[i];
+        } else {
+            here[out.num_sinks++] = sinks[i];
+        }
+    }
+    if (0 < num_there && NULL == (out.fan = listen_fanout_start(there, num_there, err, errlen))) {
+        ret = -1;
+        goto cleanup;
     }
     for (size_t i = 0; i < in->num_files; ++i) {
         inputs[i].cur = listen_cursor_open(&in->files[i], err, errlen);
@@ -433,7 +468,11 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
                 ret = -1;
                 goto cleanup;
             }
-            run_free(heap_advance(&heap));
+            if (0 != run_done(&out, heap_advance(&heap))) {
+                snprintf(err, errlen, "out of memory");
+                ret = -1;
+                goto cleanup;
+            }
         }
     }
     while (heap.n > 0) {
@@ -442,7 +481,16 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
             ret = -1;
             goto cleanup;
         }
-        run_free(heap_advance(&heap));
+        if (0 != run_done(&out, heap_advance(&heap))) {
+            snprintf(err, errlen, "out of memory");
+            ret = -1;
+            goto cleanup;
+        }
+    }
+    if (NULL != out.fan && 0 != listen_fanout_finish(out.fan)) {
+        snprintf(err, errlen, "writing an output failed");
+        ret = -1;
+        goto cleanup;
     }
     for (size_t i = 0; i < num_sinks; ++i) {
         if (NULL != sinks[i].end && 0 != sinks[i].end(sinks[i].ctx, reg)) {
@@ -452,14 +500,18 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
         }
     }
 cleanup:
+    /* first the thread, which may point into the runs' batches */
+    listen_fanout_free(out.fan);
     /* runs still held on failure */
     for (size_t i = 0; i < heap.n; ++i) {
         run_free(heap.a[i]);
     }
     free(heap.a);
-    for (size_t i = 0; i < in->num_files; ++i) {
+    for (size_t i = 0; NULL != inputs && i < in->num_files; ++i) {
         listen_cursor_close(inputs[i].cur);
     }
     free(inputs);
+    free(here);
+    free(there);
     return ret;
 }

@@ -210,6 +210,7 @@ void listen_sink_set(listen_sink_t *sink, const char *name, void *ctx,
     sink->end = end;
     sink->report = report;
     sink->destroy = destroy;
+    sink->on_worker = false;
 }
 
 char *listen_json_string(const char *s)
