@@ -1,8 +1,9 @@
 #!/bin/sh
-# make bench-record: bench_record plain (Debian's Open MPI alone) and
-# recorded by ompi-evt-record with each transport (shm: the ranks' rings
-# in shared memory, copied out by the recorder; pmix: evt/pmix into the
-# node sink), interleaved, REPS rounds (default 5); per figure the median
+# make bench-record: bench_record plain (Debian's Open MPI alone), into
+# evt/file's rings with nobody copying them (rings: what the ranks pay
+# themselves), and recorded by ompi-evt-record with each transport (shm:
+# the same rings in shared memory, copied out by the recorder; pmix:
+# evt/pmix into the node sink), interleaved, REPS rounds (default 5); per figure the median
 # of the rounds, its ratio to plain's, and the spread (min..max); and the
 # records the shm recorder lost (must be 0), the CPU its copy took and how
 # long the ranks waited for it. Then one process messaging itself, layer by
@@ -13,9 +14,18 @@ B=${EVT_TOP_BUILDDIR:?run from make bench-record}
 REPS=${REPS:-5}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+S=$(mktemp -d /dev/shm/bench-record.XXXXXX)
+trap 'rm -rf "$W" "$S"' EXIT
+lib="$B/.libs/libompi_evt.so"
 for r in $(seq "$REPS"); do
     env -u OMPI_MCA_mca_base_component_path "$MPIRUN" -np 2 --bind-to core ./bench_record \
         2>/dev/null | awk '/^RESULT/ {print "plain", $2, $3}' >>"$W/out"
+    # the events recorded into evt/file's rings in /dev/shm as the recorder
+    # sets them up, with nobody copying them: the ranks' own share
+    rm -rf "$S/f" && mkdir -m 700 "$S/f"
+    "$MPIRUN" -np 2 --bind-to core --mca evt file --mca evt_file_dir "$S/f" \
+        --mca evt_file_size 34603008 --mca evt_file_rings 4 -x LD_PRELOAD="$lib" ./bench_record \
+        2>/dev/null | awk '/^RESULT/ {print "rings", $2, $3}' >>"$W/out"
     for t in shm pmix; do
         rm -rf "$W/rec"
         "$B/tools/ompi-evt-record" --transport $t --summary-only -o "$W/rec" -- "$MPIRUN" -np 2 \
@@ -39,8 +49,8 @@ END {
         k = sort(v["plain " f], p); pm = p[int((k + 1) / 2)];
         if (k == 0) { print f ": no result"; continue }
         printf "%-9s plain %8.1f ns (%.1f..%.1f)", f, pm, p[1], p[k];
-        for (ti = 1; ti <= 2; ti++) {
-            t = ti == 1 ? "shm" : "pmix";
+        for (ti = 1; ti <= 3; ti++) {
+            t = ti == 1 ? "rings" : ti == 2 ? "shm" : "pmix";
             k2 = sort(v[t " " f], q); rm = q[int((k2 + 1) / 2)];
             if (k2 == 0) { printf "  %s: no result", t; continue }
             printf "  %s %8.1f ns (%.1f..%.1f) x%.2f", t, rm, q[1], q[k2], rm / pm;
@@ -57,9 +67,6 @@ cat "$W/copy"
 # evt/file with the point-to-point events left out (the wrappers, their
 # gates closed); the events recorded into evt/file's rings in /dev/shm with
 # nobody copying them; recorded by ompi-evt-record --transport shm.
-S=$(mktemp -d /dev/shm/bench-record.XXXXXX)
-trap 'rm -rf "$W" "$S"' EXIT
-lib="$B/.libs/libompi_evt.so"
 for r in $(seq "$REPS"); do
     env -u OMPI_MCA_mca_base_component_path "$MPIRUN" -np 1 --bind-to core ./bench_record self \
         2>/dev/null | awk '/^RESULT/ {print "plain", $3}' >>"$W/self"
