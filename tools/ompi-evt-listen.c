@@ -91,8 +91,9 @@ static void usage(FILE *f, const char *argv0)
         "  --quiet                do not print the summary\n"
         "  --window SECONDS       merge window in job time (default 10)\n"
         "  --window-events N      most records held by the merge (default 250000)\n"
-        "  --threads 1|2          write trace.json and trace.otf2/ on a second thread\n"
-        "                         (default: 2 when this process may use more than one CPU)\n"
+        "  --threads 1|2          write trace.json and trace.otf2/ on a second thread (when\n"
+        "                         one of them is written; default: 2 when this process may\n"
+        "                         use more than one CPU)\n"
         "  --all-owners           in folders, read other users' files too (default: only\n"
         "                         this user's; others are skipped and listed)\n"
         "  -h, --help\n"
@@ -112,9 +113,24 @@ static void usage(FILE *f, const char *argv0)
  * fewer than the machine has). */
 static int usable_cpus(void)
 {
-    cpu_set_t set;
+    long online = sysconf(_SC_NPROCESSORS_CONF);
+    size_t size;
+    cpu_set_t *set;
+    int n = 1;
 
-    return 0 == sched_getaffinity(0, sizeof(set), &set) ? CPU_COUNT(&set) : 1;
+    if (online < 1) {
+        return 1;
+    }
+    set = CPU_ALLOC((int) online);
+    if (NULL == set) {
+        return 1;
+    }
+    size = CPU_ALLOC_SIZE((int) online);
+    if (0 == sched_getaffinity(0, size, set)) {
+        n = CPU_COUNT_S(size, set);
+    }
+    CPU_FREE(set);
+    return n;
 }
 
 static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
@@ -562,6 +578,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "ompi-evt-listen: %s\n", err);
             goto done;
         }
+    }
+    if (0 < mstats.unseen) {
+        bad_input = true;
+        fprintf(stderr,
+                "ompi-evt-listen: %llu batches appeared after the first reading (a file grew "
+                "or changed while it was read) and were not written\n",
+                (unsigned long long) mstats.unseen);
     }
     for (size_t i = 0; i < inputs.num_files; ++i) {
         const listen_file_t *f = &inputs.files[i];

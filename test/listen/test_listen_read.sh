@@ -239,6 +239,24 @@ for case in "perfetto,report trace.json" "jsonl,otf2 events.jsonl"; do
 done
 listen 2 --read "$W/threads2" --threads 3 && grep -q "threads: 1 or 2" "$W/err.txt" &&
     ok "bad --threads" || bad "bad --threads"
+# a node file replaced between the two passes by a recording of more ranks
+# and clock sources: the second pass adds nothing to what the first
+# learnt, skips and counts the rest, on one thread and on two
+for c in "1 some" "2 some" "1 none --sources 8" "2 none --sources 8"; do
+    set -- $c
+    t=$1 want=$2
+    shift 2
+    rm -rf "$W/chg" "$W/chg.new" "$W/chg.exp" "$W/chg.new.exp"
+    if gen chg --ranks 2 --nodes 1 --iters 50 && gen chg.new --ranks 4 --nodes 1 --iters 50 "$@"
+    then
+        if ./check_changed "$W/chg/nodeA.evt" "$W/chg.new/nodeA.evt" $t $want >"$W/check.txt" 2>&1
+        then
+            ok "a file changed between the passes ($t threads, $want written): $(tail -1 "$W/check.txt")"
+        else
+            bad "a file changed between the passes ($t threads, $want written)"; cat "$W/check.txt"
+        fi
+    fi
+done
 
 # 10. clear errors (exit 2)
 listen 2 --read "$W/nosuch" && grep -q "No such file" "$W/err.txt" && ok "no such folder" || bad "no such folder"

@@ -20,7 +20,9 @@
  *     (listen_fanout_event or _finish returns -1) and nothing hangs;
  *   - the merge failing while the thread still has blocks to write
  *     (listen_fanout_free without finish): it stops, every batch is freed
- *     (ASan's leak check).
+ *     (ASan's leak check);
+ *   - more batches than a block holds events (a block handed over
+ *     early).
  * Each case runs under alarm(): a hang fails the test.
  */
 #include "opal_config.h"
@@ -84,7 +86,7 @@ static listen_batch_t *make_batch(long first, long n)
 {
     listen_batch_t *b = calloc(1, sizeof(*b));
 
-    if (NULL == b || NULL == (b->bytes = malloc((size_t) n * 16))) {
+    if (NULL == b || NULL == (b->bytes = malloc((size_t) n * 16 + 1))) {
         free(b);
         return NULL;
     }
@@ -97,15 +99,18 @@ static listen_batch_t *make_batch(long first, long n)
     return b;
 }
 
-/* Hand on EVENTS events, or until @p stop_after (then give up as a failed
- * merge does). @retval what the fanout said: 0, or -1 */
-static int feed(listen_fanout_t *f, long stop_after, long *handed)
+/* Hand on EVENTS events in batches of 1..@p max_batch records, or until
+ * @p stop_after (then give up as a failed merge does); with @p extra, an
+ * empty batch is given up after every event too (more batches than a
+ * block has events: the block goes over early). @retval what the fanout
+ * said: 0, or -1 */
+static int feed(listen_fanout_t *f, long stop_after, long max_batch, bool extra, long *handed)
 {
     unsigned seed = 12345;
     long n = 0;
 
     while (n < EVENTS && n < stop_after) {
-        long len = 1 + (long) (rand_r(&seed) % MAX_BATCH);
+        long len = 1 + (long) (rand_r(&seed) % max_batch);
         listen_batch_t *b;
 
         if (len > EVENTS - n) {
@@ -119,18 +124,19 @@ static int feed(listen_fanout_t *f, long stop_after, long *handed)
             listen_event_t ev = {.time_ns = n + i, .payload = b->bytes + i * 16};
             if (0 != listen_fanout_event(f, &ev)) {
                 /* as the merge does: the thread may hold its events */
-                if (0 != listen_fanout_release(f, b)) {
-                    listen_batch_free(b);
-                }
+                listen_fanout_release(f, b);
                 *handed = n + i + 1;
                 return -1;
             }
+            if (extra) {
+                listen_batch_t *e = make_batch(0, 0);
+                if (NULL != e) {
+                    listen_fanout_release(f, e);
+                }
+            }
         }
         n += len;
-        if (0 != listen_fanout_release(f, b)) {
-            listen_batch_free(b);
-            return -1;
-        }
+        listen_fanout_release(f, b);
     }
     *handed = n;
     return 0;
@@ -161,7 +167,7 @@ int main(void)
         int rc;
 
         alarm(120);
-        rc = NULL == f ? -1 : feed(f, EVENTS, &handed);
+        rc = NULL == f ? -1 : feed(f, EVENTS, MAX_BATCH, false, &handed);
         rc |= NULL == f ? -1 : listen_fanout_finish(f);
         listen_fanout_free(f);
         alarm(0);
@@ -178,7 +184,7 @@ int main(void)
         int rc;
 
         alarm(120);
-        rc = NULL == f ? 0 : feed(f, EVENTS, &handed);
+        rc = NULL == f ? 0 : feed(f, EVENTS, MAX_BATCH, false, &handed);
         if (0 == rc && NULL != f) {
             rc = listen_fanout_finish(f);
         }
@@ -196,11 +202,27 @@ int main(void)
         int rc;
 
         alarm(120);
-        rc = NULL == f ? -1 : feed(f, EVENTS / 2, &handed);
+        rc = NULL == f ? -1 : feed(f, EVENTS / 2, MAX_BATCH, false, &handed);
         listen_fanout_free(f);
         alarm(0);
         check(0 == rc && a.next <= handed && 0 == a.bad_order && 0 == a.bad_bytes,
               "stopped halfway: no hang, what it wrote was whole and in order");
+    }
+    /* 4. every event the last of its batch, and an empty batch given up
+     *    after each: twice as many batches as a block holds events */
+    {
+        seen_t a = {0, 0, 0, -1};
+        listen_sink_t sinks[1] = {sink_of(&a)};
+        listen_fanout_t *f = listen_fanout_start(sinks, 1, err, sizeof(err));
+        int rc;
+
+        alarm(120);
+        rc = NULL == f ? -1 : feed(f, EVENTS, 1, true, &handed);
+        rc |= NULL == f ? -1 : listen_fanout_finish(f);
+        listen_fanout_free(f);
+        alarm(0);
+        check(0 == rc && EVENTS == a.next && 0 == a.bad_order && 0 == a.bad_bytes,
+              "two batches an event: all in order, every payload read while its batch lived");
     }
     printf("%d passed, %d failed\n", passed, failed);
     return 0 == failed ? 0 : 1;

@@ -226,6 +226,10 @@ typedef struct listen_registry {
     const char *only_nspace;       /**< --nspace: other batches ignored */
     const listen_filter_t *filter; /**< --events: sets listen_type_t::selected */
     uint64_t ignored_batches;      /**< of other namespaces */
+    /** Set by pass 2: nothing is added any more (a batch that would add a
+     *  process or a type is skipped, see listen_merge_stats_t::unseen), so
+     *  that what a second thread's sinks read stays as pass 1 left it. */
+    bool frozen;
     listen_job_t *jobs;            /**< after listen_procs_settle(), in nspace order */
     size_t num_jobs;
 } listen_registry_t;
@@ -234,10 +238,12 @@ void listen_registry_init(listen_registry_t *reg);
 void listen_registry_fini(listen_registry_t *reg);
 
 /** The types of a decoded batch, mapped to interned types: map[i] for
- *  batch-local type i. @retval 0, or -1 on allocation failure. */
+ *  batch-local type i. @retval 0, 1 a type pass 1 did not see while the
+ *  registry is frozen (nothing added), or -1 on allocation failure. */
 int listen_registry_map_types(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b,
                               listen_type_t **map);
-/** Find or add the process that sent @p b. NULL on allocation failure. */
+/** Find or add the process that sent @p b (frozen: find only). NULL on
+ *  allocation failure, or when frozen and pass 1 did not see it. */
 listen_proc_t *listen_registry_proc(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b);
 /** Pass 1: account one decoded batch (seq, final, drops, clock pairs,
  *  offsets, tick ranges). Returns false when the batch is ignored (other
@@ -399,10 +405,10 @@ typedef struct listen_sink {
      *  (may be NULL). */
     void (*report)(void *ctx, FILE *f);
     void (*destroy)(void *ctx);
-    /** Pass 2 hands this sink its events on a second thread (event() only:
-     *  begin() and end() run on the merge's). Such a sink reads nothing
-     *  that the merge changes: its event's fields, the registry's types,
-     *  clocks and processes as pass 1 left them, and its own state. */
+    /** Pass 2 calls this sink's event() on a second thread (begin() and
+     *  end() on the merge's). Such a sink reads only its event's fields,
+     *  the registry (frozen in pass 2) and its own state: never a
+     *  process's counts or emitted set, which the merge writes meanwhile. */
     bool on_worker;
 } listen_sink_t;
 
@@ -413,6 +419,9 @@ typedef struct listen_merge_stats {
     uint64_t out_of_order; /**< older than an event already handed on */
     uint64_t forced;       /**< handed on because the window was full */
     uint64_t duplicate_batches;
+    /** batches of a process, type or clock pass 1 did not see (a file that
+     *  grew or changed between the passes): not written */
+    uint64_t unseen;
     uint64_t peak_window; /**< most records held at once */
 } listen_merge_stats_t;
 
@@ -438,14 +447,16 @@ listen_fanout_t *listen_fanout_start(listen_sink_t *sinks, size_t num_sinks, cha
  *  listen_fanout_release). May wait while the thread is several blocks
  *  behind. @retval 0, -1 a sink of the thread failed */
 int listen_fanout_event(listen_fanout_t *f, const listen_event_t *ev);
-/** @p b's records have all been handed on: the thread frees it once it has
- *  written them. @retval 0, -1 out of memory (@p b is still the caller's) */
-int listen_fanout_release(listen_fanout_t *f, listen_batch_t *b);
+/** @p b's records have all been handed on: it is the fanout's, freed once
+ *  the thread has written them (at once when a sink of the thread has
+ *  failed: it writes nothing more). May wait as listen_fanout_event(). */
+void listen_fanout_release(listen_fanout_t *f, listen_batch_t *b);
 /** Hand on what is left and wait until the thread has written it and
  *  ended. @retval 0, -1 a sink of the thread failed */
 int listen_fanout_finish(listen_fanout_t *f);
-/** Stop the thread if it still runs (what it was not handed yet is not
- *  written), free every batch it holds, and @p f. NULL is allowed. */
+/** Stop the thread if it still runs (the blocks it has not written yet,
+ *  handed over or not, are dropped), free every batch it holds, and
+ *  @p f. NULL is allowed. */
 void listen_fanout_free(listen_fanout_t *f);
 
 /** Pass 1 over every file. @retval 0, -1 (message in err). */

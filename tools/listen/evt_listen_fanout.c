@@ -18,7 +18,10 @@
  *
  * A fixed number of blocks circulates: the merge thread waits for a free
  * one when the worker is FANOUT_BLOCKS blocks behind, so memory stays
- * bounded by the window plus those blocks.
+ * bounded: the window, those blocks, and the batches whose last events
+ * they hold (up to FANOUT_BLOCKS * FANOUT_BLOCK_SIZE events behind the
+ * merge; with --events keeping few records of large batches, those
+ * batches can outweigh the window's).
  */
 
 #include <pthread.h>
@@ -52,10 +55,10 @@ struct listen_fanout {
     bool stopping; /* stop at once (the merge failed) */
     bool failed;   /* a sink of the worker failed */
     /* The merge thread's own: it was told of the failure, after which it
-     * touches no block (the one it would fill next may be the worker's);
-     * batches it gives up then wait in orphans for the join. */
+     * touches no block (the one it would fill next may be the worker's),
+     * and a batch it gives up is freed at once (the worker, having
+     * failed, reads no event any more). */
     bool broken;
-    batch_list_t orphans;
     pthread_mutex_t lock;
     pthread_cond_t to_worker, to_merge;
     pthread_t thread;
@@ -121,6 +124,21 @@ listen_fanout_t *listen_fanout_start(listen_sink_t *sinks, size_t num_sinks, cha
     }
     f->sinks = sinks;
     f->num_sinks = num_sinks;
+    /* Room for every batch a block can be given (listen_fanout_release()
+     * hands a block over early rather than grow it): releasing never
+     * allocates. */
+    for (size_t i = 0; i < FANOUT_BLOCKS; ++i) {
+        f->blocks[i].done.cap = FANOUT_BLOCK_SIZE;
+        f->blocks[i].done.v = malloc(FANOUT_BLOCK_SIZE * sizeof(*f->blocks[i].done.v));
+        if (NULL == f->blocks[i].done.v) {
+            for (size_t k = 0; k < i; ++k) {
+                free(f->blocks[k].done.v);
+            }
+            free(f);
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+    }
     pthread_mutex_init(&f->lock, NULL);
     pthread_cond_init(&f->to_worker, NULL);
     pthread_cond_init(&f->to_merge, NULL);
@@ -129,6 +147,9 @@ listen_fanout_t *listen_fanout_start(listen_sink_t *sinks, size_t num_sinks, cha
         pthread_cond_destroy(&f->to_merge);
         pthread_cond_destroy(&f->to_worker);
         pthread_mutex_destroy(&f->lock);
+        for (size_t i = 0; i < FANOUT_BLOCKS; ++i) {
+            free(f->blocks[i].done.v);
+        }
         free(f);
         return NULL;
     }
@@ -165,21 +186,22 @@ int listen_fanout_event(listen_fanout_t *f, const listen_event_t *ev)
     return FANOUT_BLOCK_SIZE == b->n ? hand_over(f) : 0;
 }
 
-int listen_fanout_release(listen_fanout_t *f, listen_batch_t *batch)
+void listen_fanout_release(listen_fanout_t *f, listen_batch_t *batch)
 {
-    batch_list_t *l = f->broken ? &f->orphans : &f->blocks[f->fill].done;
+    batch_list_t *l = &f->blocks[f->fill].done;
 
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 64;
-        listen_batch_t **nv = realloc(l->v, nc * sizeof(*nv));
-        if (NULL == nv) {
-            return -1;
-        }
-        l->v = nv;
-        l->cap = nc;
+    /* A block is given a batch after each of its last events, so it
+     * fills up with events first, but a block of many events each the
+     * last of its batch could come close: it is handed over as it is. */
+    if (!f->broken && l->n == l->cap) {
+        (void) hand_over(f);
+        l = &f->blocks[f->fill].done;
+    }
+    if (f->broken) {
+        listen_batch_free(batch);
+        return;
     }
     l->v[l->n++] = batch;
-    return 0;
 }
 
 /* Join the worker: after the ready blocks (@p stop false) or at once. */
@@ -225,8 +247,6 @@ void listen_fanout_free(listen_fanout_t *f)
         block_release(&f->blocks[i]);
         free(f->blocks[i].done.v);
     }
-    batches_free(&f->orphans);
-    free(f->orphans.v);
     pthread_cond_destroy(&f->to_merge);
     pthread_cond_destroy(&f->to_worker);
     pthread_mutex_destroy(&f->lock);

@@ -248,21 +248,14 @@ static void run_free(run_t *run)
 }
 
 /* A run whose records have all been handed on: its batch goes to the
- * sinks' thread, if any, which may still have its events to write.
- * @retval 0, -1 out of memory (the run is freed anyway) */
-static int run_done(out_t *o, run_t *run)
+ * sinks' thread, if any, which may still have its events to write. */
+static void run_done(out_t *o, run_t *run)
 {
-    int rc = 0;
-
     if (NULL != run && NULL != o->fan) {
-        rc = listen_fanout_release(o->fan, run->b);
-        if (0 != rc) {
-            (void) listen_fanout_finish(o->fan); /* it may point into the batch */
-        }
+        listen_fanout_release(o->fan, run->b);
         run->b = NULL;
     }
     run_free(run);
-    return rc;
 }
 
 /* Map a batch's types and sources to the registry's; make a run of its
@@ -282,9 +275,29 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
     if (NULL != reg->only_nspace && 0 != strcmp(reg->only_nspace, w->sender.nspace)) {
         return 0;
     }
+    /* the registry is frozen: a process, type or clock pass 1 did not see
+     * (the file grew or changed since) is not added, its batch skipped */
     b->proc = listen_registry_proc(reg, w);
     if (NULL == b->proc) {
+        st->unseen++;
+        return 0;
+    }
+    b->types = calloc(w->num_types + 1, sizeof(*b->types));
+    b->clocks = calloc(w->num_clocks + 1, sizeof(*b->clocks));
+    if (NULL == b->types || NULL == b->clocks) {
         return -1;
+    }
+    added = listen_registry_map_types(reg, w, b->types);
+    if (0 > added) {
+        return -1;
+    }
+    for (uint32_t i = 0; 0 == added && i < w->num_clocks; ++i) {
+        b->clocks[i] = listen_proc_clock(b->proc, w->clocks[i].name);
+        added = NULL == b->clocks[i];
+    }
+    if (0 != added) {
+        st->unseen++;
+        return 0;
     }
     added = mca_common_evt_seqset_add(&b->proc->emitted, w->seq);
     if (0 > added) {
@@ -294,17 +307,8 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
         st->duplicate_batches++;
         return 0;
     }
-    b->types = calloc(w->num_types + 1, sizeof(*b->types));
-    b->clocks = calloc(w->num_clocks + 1, sizeof(*b->clocks));
-    if (NULL == b->types || NULL == b->clocks || 0 != listen_registry_map_types(reg, w, b->types)) {
-        return -1;
-    }
     for (uint32_t i = 0; i < w->num_clocks; ++i) {
         int64_t enc;
-        b->clocks[i] = listen_proc_clock(b->proc, w->clocks[i].name);
-        if (NULL == b->clocks[i]) {
-            return -1; /* pass 1 saw every batch: cannot happen */
-        }
         /* the batch was encoded at this time: its process's later batches
          * hold (almost) nothing older */
         enc = listen_time_map(b->proc, b->clocks[i], w->clocks[i].source_ticks);
@@ -377,6 +381,7 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
 
     (void) filter; /* applied through listen_type_t::selected (pass 1) */
     memset(stats, 0, sizeof(*stats));
+    reg->frozen = true;
     if (NULL == inputs || NULL == here || NULL == there) {
         snprintf(err, errlen, "out of memory");
         ret = -1;
@@ -395,8 +400,12 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
         }
     }
     if (0 < num_there && NULL == (out.fan = listen_fanout_start(there, num_there, err, errlen))) {
-        ret = -1;
-        goto cleanup;
+        /* no second thread (a limit on threads, say): all on this one */
+        for (size_t i = 0; i < num_sinks; ++i) {
+            here[i] = sinks[i];
+        }
+        out.num_sinks = num_sinks;
+        num_there = 0;
     }
     for (size_t i = 0; i < in->num_files; ++i) {
         inputs[i].cur = listen_cursor_open(&in->files[i], err, errlen);
@@ -468,11 +477,7 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
                 ret = -1;
                 goto cleanup;
             }
-            if (0 != run_done(&out, heap_advance(&heap))) {
-                snprintf(err, errlen, "out of memory");
-                ret = -1;
-                goto cleanup;
-            }
+            run_done(&out, heap_advance(&heap));
         }
     }
     while (heap.n > 0) {
@@ -481,11 +486,7 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
             ret = -1;
             goto cleanup;
         }
-        if (0 != run_done(&out, heap_advance(&heap))) {
-            snprintf(err, errlen, "out of memory");
-            ret = -1;
-            goto cleanup;
-        }
+        run_done(&out, heap_advance(&heap));
     }
     if (NULL != out.fan && 0 != listen_fanout_finish(out.fan)) {
         snprintf(err, errlen, "writing an output failed");

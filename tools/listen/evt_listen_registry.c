@@ -368,6 +368,9 @@ int listen_registry_map_types(listen_registry_t *reg, const mca_common_evt_wire_
         size_t klen = type_key(w, source, key);
         listen_type_t *t = map_get(&pv->types, key, klen);
 
+        if (NULL == t && reg->frozen) {
+            return 1;
+        }
         if (NULL == t) {
             t = calloc(1, sizeof(*t));
             if (NULL == t) {
@@ -425,7 +428,7 @@ listen_proc_t *listen_registry_proc(listen_registry_t *reg, const mca_common_evt
     key[nl] = '\0';
     memcpy(key + nl + 1, &b->sender.rank, 4);
     p = map_get(&pv->procs, key, nl + 5);
-    if (NULL != p) {
+    if (NULL != p || reg->frozen) {
         return p;
     }
     p = calloc(1, sizeof(*p));

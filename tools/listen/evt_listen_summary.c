@@ -313,6 +313,12 @@ static void write_summary(FILE *f, const listen_registry_t *reg, const listen_su
                 "written out of time order (raise --window or --window-events)\n",
                 (unsigned long long) m->out_of_order);
     }
+    if (0 < m->unseen) {
+        fprintf(f,
+                "  WARNING: %llu batches appeared after the first reading (a file grew or "
+                "changed while it was read) and were not written\n",
+                (unsigned long long) m->unseen);
+    }
 }
 
 int listen_summary_write(const listen_registry_t *reg, const listen_summary_info_t *info,
