@@ -102,10 +102,10 @@ static void usage(FILE *f, const char *argv0)
         "folder that cannot be read is skipped and listed (summary, stderr).\n"
         "Outputs: events.jsonl, trace.json, trace.otf2/, report.html, report.csv,\n"
         "summary.txt.\n"
-        "Exit status: 0 every input valid, 1 some input damaged, invalid or skipped, or the\n"
-        "recording incomplete (no room for some batches where they were recorded: their\n"
-        "events are counted as dropped); everything valid was still written. 2 usage error,\n"
-        "nothing written or nothing received.\n",
+        "Exit status: 0 every input valid, 1 some input damaged, invalid, skipped or changed\n"
+        "while it was read, or the recording incomplete (no room for some batches where they\n"
+        "were recorded: their events are counted as dropped); everything valid was still\n"
+        "written. 2 usage error, nothing written or nothing received.\n",
         argv0, argv0, argv0);
 }
 
