@@ -154,23 +154,41 @@ static listen_sink_t sink_of(seen_t *s)
     return k;
 }
 
-int main(void)
+/* A fanout over @p sinks fed by feed(), finished when @p finish and the
+ * feed went well, then freed; a hang ends the test (alarm). @retval -2
+ * when no fanout could be started, else what feed and finish said */
+static int run_fanout(listen_sink_t *sinks, size_t num_sinks, long stop_after, long max_batch,
+                      bool extra, bool finish, long *handed)
 {
     char err[256];
-    long handed;
+    listen_fanout_t *f = listen_fanout_start(sinks, num_sinks, err, sizeof(err));
+    int rc;
+
+    if (NULL == f) {
+        printf("# %s\n", err);
+        return -2;
+    }
+    alarm(120);
+    rc = feed(f, stop_after, max_batch, extra, handed);
+    if (0 == rc && finish) {
+        rc = listen_fanout_finish(f);
+    }
+    listen_fanout_free(f);
+    alarm(0);
+    return rc;
+}
+
+int main(void)
+{
+    long handed = 0;
+    int rc;
 
     /* 1. every event, in order, its batch alive, to both sinks */
     {
         seen_t a = {0, 0, 0, -1}, b = {0, 0, 0, -1};
         listen_sink_t sinks[2] = {sink_of(&a), sink_of(&b)};
-        listen_fanout_t *f = listen_fanout_start(sinks, 2, err, sizeof(err));
-        int rc;
 
-        alarm(120);
-        rc = NULL == f ? -1 : feed(f, EVENTS, MAX_BATCH, false, &handed);
-        rc |= NULL == f ? -1 : listen_fanout_finish(f);
-        listen_fanout_free(f);
-        alarm(0);
+        rc = run_fanout(sinks, 2, EVENTS, MAX_BATCH, false, true, &handed);
         check(0 == rc && EVENTS == handed, "every event handed on, the thread finished");
         check(EVENTS == a.next && EVENTS == b.next, "both sinks saw all events");
         check(0 == a.bad_order && 0 == b.bad_order, "in the order handed");
@@ -180,17 +198,9 @@ int main(void)
     {
         seen_t a = {0, 0, 0, 100000};
         listen_sink_t sinks[1] = {sink_of(&a)};
-        listen_fanout_t *f = listen_fanout_start(sinks, 1, err, sizeof(err));
-        int rc;
 
-        alarm(120);
-        rc = NULL == f ? 0 : feed(f, EVENTS, MAX_BATCH, false, &handed);
-        if (0 == rc && NULL != f) {
-            rc = listen_fanout_finish(f);
-        }
-        listen_fanout_free(f);
-        alarm(0);
-        check(NULL != f && -1 == rc, "a failing sink of the thread is reported");
+        rc = run_fanout(sinks, 1, EVENTS, MAX_BATCH, false, true, &handed);
+        check(-1 == rc, "a failing sink of the thread is reported");
         check(100000 == a.next && 0 == a.bad_order && 0 == a.bad_bytes,
               "it saw the events before its failure, in order");
     }
@@ -198,13 +208,8 @@ int main(void)
     {
         seen_t a = {0, 0, 0, -1};
         listen_sink_t sinks[1] = {sink_of(&a)};
-        listen_fanout_t *f = listen_fanout_start(sinks, 1, err, sizeof(err));
-        int rc;
 
-        alarm(120);
-        rc = NULL == f ? -1 : feed(f, EVENTS / 2, MAX_BATCH, false, &handed);
-        listen_fanout_free(f);
-        alarm(0);
+        rc = run_fanout(sinks, 1, EVENTS / 2, MAX_BATCH, false, false, &handed);
         check(0 == rc && a.next <= handed && 0 == a.bad_order && 0 == a.bad_bytes,
               "stopped halfway: no hang, what it wrote was whole and in order");
     }
@@ -213,14 +218,8 @@ int main(void)
     {
         seen_t a = {0, 0, 0, -1};
         listen_sink_t sinks[1] = {sink_of(&a)};
-        listen_fanout_t *f = listen_fanout_start(sinks, 1, err, sizeof(err));
-        int rc;
 
-        alarm(120);
-        rc = NULL == f ? -1 : feed(f, EVENTS, 1, true, &handed);
-        rc |= NULL == f ? -1 : listen_fanout_finish(f);
-        listen_fanout_free(f);
-        alarm(0);
+        rc = run_fanout(sinks, 1, EVENTS, 1, true, true, &handed);
         check(0 == rc && EVENTS == a.next && 0 == a.bad_order && 0 == a.bad_bytes,
               "two batches an event: all in order, every payload read while its batch lived");
     }

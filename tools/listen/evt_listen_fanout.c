@@ -64,17 +64,12 @@ struct listen_fanout {
     pthread_t thread;
 };
 
-static void batches_free(batch_list_t *l)
-{
-    for (size_t i = 0; i < l->n; ++i) {
-        listen_batch_free(l->v[i]);
-    }
-    l->n = 0;
-}
-
 static void block_release(fanout_block_t *b)
 {
-    batches_free(&b->done);
+    for (size_t i = 0; i < b->done.n; ++i) {
+        listen_batch_free(b->done.v[i]);
+    }
+    b->done.n = 0;
     b->n = 0;
 }
 
@@ -156,6 +151,15 @@ listen_fanout_t *listen_fanout_start(listen_sink_t *sinks, size_t num_sinks, cha
     return f;
 }
 
+/* The block being filled goes to the worker; the next one is filled.
+ * Under the lock. */
+static void queue_filled(listen_fanout_t *f)
+{
+    f->ready++;
+    f->fill = (f->fill + 1) % FANOUT_BLOCKS;
+    pthread_cond_signal(&f->to_worker);
+}
+
 /* Hand the block being filled to the worker and take the next one, when
  * the worker has written it. @retval 0, -1 a sink of the worker failed */
 static int hand_over(listen_fanout_t *f)
@@ -163,9 +167,7 @@ static int hand_over(listen_fanout_t *f)
     int rc;
 
     pthread_mutex_lock(&f->lock);
-    f->ready++;
-    f->fill = (f->fill + 1) % FANOUT_BLOCKS;
-    pthread_cond_signal(&f->to_worker);
+    queue_filled(f);
     while (FANOUT_BLOCKS == f->ready && !f->failed) {
         pthread_cond_wait(&f->to_merge, &f->lock);
     }
@@ -228,8 +230,7 @@ int listen_fanout_finish(listen_fanout_t *f)
     }
     if (0 < b->n || 0 < b->done.n) {
         pthread_mutex_lock(&f->lock);
-        f->ready++;
-        f->fill = (f->fill + 1) % FANOUT_BLOCKS;
+        queue_filled(f);
         pthread_mutex_unlock(&f->lock);
     }
     return fanout_join(f, false);

@@ -270,7 +270,7 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
     uint32_t n = 0;
     bool sorted = true;
     run_t *run;
-    int added;
+    int added, unseen;
 
     if (NULL != reg->only_nspace && 0 != strcmp(reg->only_nspace, w->sender.nspace)) {
         return 0;
@@ -287,15 +287,15 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
     if (NULL == b->types || NULL == b->clocks) {
         return -1;
     }
-    added = listen_registry_map_types(reg, w, b->types);
-    if (0 > added) {
+    unseen = listen_registry_map_types(reg, w, b->types);
+    if (0 > unseen) {
         return -1;
     }
-    for (uint32_t i = 0; 0 == added && i < w->num_clocks; ++i) {
+    for (uint32_t i = 0; 0 == unseen && i < w->num_clocks; ++i) {
         b->clocks[i] = listen_proc_clock(b->proc, w->clocks[i].name);
-        added = NULL == b->clocks[i];
+        unseen = NULL == b->clocks[i];
     }
-    if (0 != added) {
+    if (0 != unseen) {
         st->unseen++;
         return 0;
     }
@@ -405,7 +405,6 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
             here[i] = sinks[i];
         }
         out.num_sinks = num_sinks;
-        num_there = 0;
     }
     for (size_t i = 0; i < in->num_files; ++i) {
         inputs[i].cur = listen_cursor_open(&in->files[i], err, errlen);
