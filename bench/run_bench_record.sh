@@ -66,7 +66,11 @@ cat "$W/copy"
 # rank on the other core. Per round, interleaved: plain; libompi_evt in
 # evt/file with the point-to-point events left out (the wrappers, their
 # gates closed); the events recorded into evt/file's rings in /dev/shm with
-# nobody copying them; recorded by ompi-evt-record --transport shm.
+# nobody copying them; recorded by ompi-evt-record --transport shm; and
+# --transport pmix, with the rank bound to its core as mpirun binds it (the
+# rank is its node's sink, and PMIx's threads and the sink's work share
+# that core) and unbound (the other core free for them, as on a node with
+# cores to spare).
 for r in $(seq "$REPS"); do
     env -u OMPI_MCA_mca_base_component_path "$MPIRUN" -np 1 --bind-to core ./bench_record self \
         2>/dev/null | awk '/^RESULT/ {print "plain", $3}' >>"$W/self"
@@ -82,6 +86,12 @@ for r in $(seq "$REPS"); do
     rm -rf "$W/rec"
     "$B/tools/ompi-evt-record" --transport shm --summary-only -o "$W/rec" -- "$MPIRUN" -np 1 \
         --bind-to core ./bench_record self 2>/dev/null | awk '/^RESULT/ {print "shm", $3}' >>"$W/self"
+    for bind in core none; do
+        rm -rf "$W/rec"
+        "$B/tools/ompi-evt-record" --transport pmix --summary-only -o "$W/rec" -- "$MPIRUN" -np 1 \
+            --bind-to $bind ./bench_record self 2>/dev/null |
+            awk -v c="pmix-bind-$bind" '/^RESULT/ {print c, $3}' >>"$W/self"
+    done
 done
 echo "bench_record self: one process, messages to itself (Irecv/Isend windows of 64, Waitall), $REPS interleaved rounds, ns a message"
 awk '
@@ -100,5 +110,13 @@ END {
         if (m < 0 || p <= 0) { printf "  %-9s no result\n", c[i]; continue }
         printf "  %-9s %7.1f  x%.2f  (+%.1f over the line above)\n", c[i], m, m / p, m - prev;
         prev = m;
+    }
+    # pmix against shm: what the transport adds
+    s = med(v["shm"]);
+    n = split("pmix-bind-core pmix-bind-none", c, " ");
+    for (i = 1; i <= n; i++) {
+        m = med(v[c[i]]);
+        if (m < 0 || p <= 0 || s <= 0) { printf "  %-14s no result\n", c[i]; continue }
+        printf "  %-14s %7.1f  x%.2f  (+%.1f over shm)\n", c[i], m, m / p, m - s;
     }
 }' "$W/self"

@@ -8,13 +8,16 @@
 /*
  * ompi-evt-listen's second pass on a node file that changed after the
  * first (a sink still writing it, a file replaced): check_changed FILE
- * REPLACEMENT THREADS some|none. Pass 1 reads FILE, then REPLACEMENT (a
- * recording of more ranks, or of more clock sources) is renamed over it,
- * and pass 2 merges it into two counting sinks, the second on the output
- * thread when THREADS is 2. The registry stays as pass 1 left it: the
- * batches of the processes, types and clocks pass 1 did not see are
- * skipped and counted (merge stats "unseen"), the others written (some,
- * or none when every batch carries a new clock), and nothing a sink reads
+ * REPLACEMENT THREADS some|none|all. Pass 1 reads FILE, then REPLACEMENT
+ * (a recording of more ranks, or of more clock sources, or the same ranks
+ * further on) is renamed over it, and pass 2 merges it into two counting
+ * sinks, the second on the output thread when THREADS is 2. The registry
+ * stays as pass 1 left it: the batches of the processes, types and clocks
+ * pass 1 did not see are skipped and counted (merge stats "unseen"), the
+ * others written (some, or none when every batch carries a new clock, or
+ * all when pass 1 saw every process, type and clock: also a process's
+ * events of a type only another process had used in pass 1), each event
+ * counted once in its process's per-type counts, and nothing a sink reads
  * moves under it (run under ASan by make check-sanitize). Prints "N
  * passed, M failed".
  */
@@ -60,13 +63,16 @@ int main(int argc, char **argv)
     listen_sink_t sinks[2];
     count_t here = {0, 0, 0, 0}, there = {0, 0, 0, 0};
     size_t procs, types;
+    uint64_t counted = 0;
     char err[512];
+    bool all;
     int rc;
 
     if (5 != argc) {
-        fprintf(stderr, "usage: check_changed FILE REPLACEMENT THREADS some|none\n");
+        fprintf(stderr, "usage: check_changed FILE REPLACEMENT THREADS some|none|all\n");
         return 2;
     }
+    all = 0 == strcmp(argv[4], "all");
     memset(&in, 0, sizeof(in));
     memset(&filter, 0, sizeof(filter));
     listen_registry_init(&reg);
@@ -90,12 +96,22 @@ int main(int argc, char **argv)
     rc = listen_merge_run(&in, &reg, &filter, &opts, sinks, 2, &st, err, sizeof(err));
     check(0 == rc, "the second pass ends normally");
     check(procs == reg.num_procs && types == reg.num_types, "the registry is as pass 1 left it");
-    check(0 < st.unseen,
-          "the batches of processes, types or clocks pass 1 did not see are counted");
-    check((0 == strcmp(argv[4], "some") ? 0 < here.events : 0 == here.events)
+    if (all) {
+        check(0 == st.unseen, "every batch is of a process, type and clock pass 1 saw");
+    } else {
+        check(0 < st.unseen,
+              "the batches of processes, types or clocks pass 1 did not see are counted");
+    }
+    check((0 == strcmp(argv[4], "none") ? 0 == here.events : 0 < here.events)
               && here.events == st.events && there.events == st.events,
           "the other batches are written, to both sinks");
     check(0 == here.bad && 0 == there.bad, "no event of a process or type pass 1 did not see");
+    for (size_t i = 0; i < reg.num_procs; ++i) {
+        for (size_t t = 0; t < reg.procs[i]->types_alloc; ++t) {
+            counted += reg.procs[i]->counts[t];
+        }
+    }
+    check(counted == st.events, "every event written is counted once for its process and type");
     listen_registry_fini(&reg);
     listen_inputs_free(&in);
     printf("%d passed, %d failed\n", passed, failed);

@@ -241,14 +241,22 @@ listen 2 --read "$W/threads2" --threads 3 && grep -q "threads: 1 or 2" "$W/err.t
     ok "bad --threads" || bad "bad --threads"
 # a node file replaced between the two passes by a recording of more ranks
 # and clock sources: the second pass adds nothing to what the first
-# learnt, skips and counts the rest, on one thread and on two
-for c in "1 some" "2 some" "1 none --sources 8" "2 none --sources 8"; do
+# learnt, skips and counts the rest, on one thread and on two; and by the
+# same ranks further on, where rank 0 (cut short in pass 1, before
+# finalizing) now has events of a type only rank 1 had used (13 sources:
+# that type's number is past the 16 a process's counts started with)
+for c in "1 some" "2 some" "1 none --sources 8" "2 none --sources 8" "1 all" "2 all"; do
     set -- $c
     t=$1 want=$2
     shift 2
     rm -rf "$W/chg" "$W/chg.new" "$W/chg.exp" "$W/chg.new.exp"
-    if gen chg --ranks 2 --nodes 1 --iters 50 && gen chg.new --ranks 4 --nodes 1 --iters 50 "$@"
-    then
+    if [ $want = all ]; then
+        set -- --iters 400 --batch-bytes 4096 --sources 13
+        gen chg --ranks 2 --nodes 1 "$@" --kill 0 && gen chg.new --ranks 2 --nodes 1 "$@"
+    else
+        gen chg --ranks 2 --nodes 1 --iters 50 && gen chg.new --ranks 4 --nodes 1 --iters 50 "$@"
+    fi
+    if [ $? = 0 ]; then
         if ./check_changed "$W/chg/nodeA.evt" "$W/chg.new/nodeA.evt" $t $want >"$W/check.txt" 2>&1
         then
             ok "a file changed between the passes ($t threads, $want written): $(tail -1 "$W/check.txt")"

@@ -242,6 +242,11 @@ void listen_registry_fini(listen_registry_t *reg);
  *  registry is frozen (nothing added), or -1 on allocation failure. */
 int listen_registry_map_types(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b,
                               listen_type_t **map);
+/** End of pass 1: every process's per-type arrays (counts, drops) reach
+ *  every type pass 1 saw, so that pass 2 may count any event of a known
+ *  process and type; then nothing is added any more (frozen).
+ *  @retval -1 allocation failure (the registry is left unfrozen). */
+int listen_registry_freeze(listen_registry_t *reg);
 /** Find or add the process that sent @p b (frozen: find only). NULL on
  *  allocation failure, or when frozen and pass 1 did not see it. */
 listen_proc_t *listen_registry_proc(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b);

@@ -381,8 +381,7 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
 
     (void) filter; /* applied through listen_type_t::selected (pass 1) */
     memset(stats, 0, sizeof(*stats));
-    reg->frozen = true;
-    if (NULL == inputs || NULL == here || NULL == there) {
+    if (NULL == inputs || NULL == here || NULL == there || 0 != listen_registry_freeze(reg)) {
         snprintf(err, errlen, "out of memory");
         ret = -1;
         goto cleanup;

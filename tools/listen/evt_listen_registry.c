@@ -417,6 +417,19 @@ int listen_registry_map_types(listen_registry_t *reg, const mca_common_evt_wire_
     return 0;
 }
 
+int listen_registry_freeze(listen_registry_t *reg)
+{
+    /* a process's arrays were sized when its last batch was scanned; a
+     * type another process added later would be past their end */
+    for (size_t i = 0; i < reg->num_procs; ++i) {
+        if (0 != proc_types_fit(reg->procs[i], reg->num_types)) {
+            return -1;
+        }
+    }
+    reg->frozen = true;
+    return 0;
+}
+
 listen_proc_t *listen_registry_proc(listen_registry_t *reg, const mca_common_evt_wire_batch_t *b)
 {
     reg_private_t *pv = reg->type_index;
