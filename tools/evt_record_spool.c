@@ -283,11 +283,21 @@ static int reserve(spool_ring_t *r, size_t want)
     return 0;
 }
 
-/* Is this a record header that fits in @p room bytes? */
-static bool header_fits(uint32_t size, uint64_t room)
+/* Is this a record the reader (common_evt_flight_read.c) accepts, starting
+ * at data offset @p off and fitting in @p room bytes? A padding record ends
+ * at the end of the data bytes; any other is a whole captured record. */
+static bool header_fits(uint32_t size, uint32_t kind, uint32_t off, uint32_t capacity,
+                        uint64_t room)
 {
-    return size >= MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE && 0 == size % MCA_COMMON_EVT_FLIGHT_ALIGN
-           && size <= room;
+    if (size < MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE || 0 != size % MCA_COMMON_EVT_FLIGHT_ALIGN
+        || size > room || size > capacity - off) {
+        return false;
+    }
+    return MCA_COMMON_EVT_FLIGHT_KIND_SKIP == kind
+               ? off + size == capacity
+               : MCA_COMMON_EVT_FLIGHT_KIND_RECORD == kind
+                     && size
+                            >= MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE + MCA_COMMON_EVT_FLIGHT_REC_SIZE;
 }
 
 /* Write the records of ring @p i between r->cpos and @p tail straight from
@@ -304,14 +314,14 @@ static bool write_direct(record_spool_t *sp, spool_src_t *s, uint32_t i, uint32_
     uint32_t capacity = s->hdr.ring_capacity, mask = capacity - 1;
     uint32_t pos = r->cpos, run = pos, run_len = 0;
 
-    while (pos != tail && (int32_t) (stop - pos) > 0) {
+    while (pos != tail && pos - r->cpos < stop - r->cpos) {
         uint32_t off = pos & mask, size, kind;
         if (capacity - off < MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE) {
             return false;
         }
         memcpy(&size, data + off, sizeof(size));
         memcpy(&kind, data + off + 4, sizeof(kind));
-        if (!header_fits(size, (uint32_t) (tail - pos)) || size > capacity - off) {
+        if (!header_fits(size, kind, off, capacity, (uint32_t) (tail - pos))) {
             return false;
         }
         if (MCA_COMMON_EVT_FLIGHT_KIND_SKIP == kind || (run & mask) + run_len != off) {
@@ -365,9 +375,13 @@ static int write_copied(record_spool_t *sp, spool_src_t *s, uint32_t i, uint32_t
     cut = (int32_t) (oldest - from) > 0 ? oldest - from : 0;
     for (rd = cut < n ? cut : n; rd < n;) {
         uint32_t size, kind;
+        if (n - rd < MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE) {
+            s->damaged = true;
+            break;
+        }
         memcpy(&size, r->buf + rd, sizeof(size));
         memcpy(&kind, r->buf + rd + 4, sizeof(kind));
-        if (!header_fits(size, n - rd)) {
+        if (!header_fits(size, kind, (uint32_t) (from + rd) & mask, capacity, n - rd)) {
             s->damaged = true;
             break;
         }
@@ -405,6 +419,10 @@ static int take_ring(record_spool_t *sp, spool_src_t *s, uint32_t i, bool all, b
     if (!r->seen) {
         r->cpos = oldest;
         r->seen = true;
+    }
+    if (0 != (tail | oldest) % MCA_COMMON_EVT_FLIGHT_ALIGN) {
+        s->damaged = true; /* not the writer's positions */
+        return 0;
     }
     if ((int32_t) (oldest - r->cpos) > 0 || tail - r->cpos > capacity) {
         r->cpos = oldest; /* a position that ran away is taken from oldest */
@@ -477,8 +495,7 @@ static bool ring_committed(const spool_src_t *s, uint32_t i, uint64_t *total)
         }
         memcpy(&size, data + off, sizeof(size));
         memcpy(&kind, data + off + 4, sizeof(kind));
-        if (size < MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE || 0 != size % MCA_COMMON_EVT_FLIGHT_ALIGN
-            || size > (uint32_t) (tail - pos)) {
+        if (!header_fits(size, kind, off, s->hdr.ring_capacity, (uint32_t) (tail - pos))) {
             *total += in_ring;
             return false;
         }
@@ -914,6 +931,11 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
         fprintf(msgs, "ompi-evt-record: the ranks raised faster than their rings could be copied "
                       "(between two progress calls, or with --no-wait): a larger --buffer holds "
                       "longer bursts\n");
+    }
+    for (size_t k = 0; k < sp->nsrcs; ++k) {
+        if (sp->srcs[k]->damaged) {
+            rc = 1; /* what followed the damage is neither copied nor counted */
+        }
     }
     if (0 < lost || say_missing(sp, msgs)) {
         rc = 1;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +32,7 @@
 #include "evt_record_spool.h"
 #include "ompi/constants.h"
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
+#include "ompi/mca/common/evt/common_evt_flight_write.h"
 #include "ompi/mca/evt/base/base.h"
 #include "ompi/mca/evt/file/evt_file.h"
 #include "ompi/mca/evt/file/evt_file_internal.h"
@@ -531,4 +533,126 @@ Test(record_spool, an_idle_consumer_sleeps_until_a_file_or_the_end, .timeout = 6
     cr_expect_eq(record_spool_count(sp), 0);
     record_spool_free(sp);
     remove_dirs();
+}
+
+/* ------------------------------------------------------------------------
+ * Rings whose bytes the writer cannot have written (a rank that scribbled
+ * over its mapping): built by hand, one ring of 4 KiB, writer closed.
+ * ------------------------------------------------------------------------ */
+
+#define HAND_CAP   4096u
+#define HAND_RINGS (2 * MCA_COMMON_EVT_FLIGHT_HEADER_SIZE)
+#define HAND_SIZE  (HAND_RINGS + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + HAND_CAP)
+
+typedef struct {
+    uint32_t size, kind;
+} hand_rec_t;
+
+/* A closed writer's file in the live folder whose ring holds @p n records
+ * from position 0 (their headers only), tail @p tail. */
+static void plant_hand_file(const hand_rec_t *recs, int n, uint32_t tail)
+{
+    mca_common_evt_flight_header_t h;
+    unsigned char *map, *data;
+    char path[256];
+    uint32_t pos = 0, oldest = 0;
+    int fd;
+
+    snprintf(path, sizeof(path), "%s/hand.oevt", live);
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(ftruncate(fd, HAND_SIZE), 0);
+    map = mmap(NULL, HAND_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    cr_assert_neq(map, MAP_FAILED);
+    memset(&h, 0, sizeof(h));
+    memcpy(h.magic, MCA_COMMON_EVT_FLIGHT_MAGIC, sizeof(h.magic));
+    h.version = MCA_COMMON_EVT_FLIGHT_VERSION;
+    h.endian = MCA_COMMON_EVT_FLIGHT_ENDIAN;
+    h.header_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
+    h.file_size = HAND_SIZE;
+    h.world_size = 1;
+    snprintf(h.host, sizeof(h.host), "h");
+    snprintf(h.job, sizeof(h.job), "j");
+    h.ring_count = 1;
+    h.ring_capacity = HAND_CAP;
+    h.rings_offset = HAND_RINGS;
+    h.ring_stride = MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE + HAND_CAP;
+    h.dict_offset = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
+    h.dict_size = MCA_COMMON_EVT_FLIGHT_HEADER_SIZE;
+    h.drops_offset = HAND_RINGS;
+    h.ctl_size = 128;
+    h.ring_hdr_size = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE;
+    h.rec_size = MCA_COMMON_EVT_FLIGHT_REC_SIZE;
+    h.state = MCA_COMMON_EVT_FLIGHT_STATE_CLOSED;
+    mca_common_evt_flight_header_seal(&h);
+    memcpy(map, &h, sizeof(h));
+    data = map + HAND_RINGS + MCA_COMMON_EVT_FLIGHT_RING_CTL_SPACE;
+    for (int k = 0; k < n; ++k) {
+        memcpy(data + pos, &recs[k].size, 4);
+        memcpy(data + pos + 4, &recs[k].kind, 4);
+        pos += recs[k].size;
+    }
+    memcpy(map + HAND_RINGS + MCA_COMMON_EVT_FLIGHT_CTL_TAIL, &tail, 4);
+    memcpy(map + HAND_RINGS + MCA_COMMON_EVT_FLIGHT_CTL_OLDEST, &oldest, 4);
+    cr_assert_eq(munmap(map, HAND_SIZE), 0);
+    cr_assert_eq(close(fd), 0);
+}
+
+/* Copy the planted file: the exit status, the records copied and what was
+ * said. */
+static int copy_hand_file(uint64_t *copied, char *said, size_t len)
+{
+    char err[256] = "";
+    record_spool_t *sp = record_spool_start(live, out, err, sizeof(err));
+    FILE *msgs = tmpfile();
+    size_t got;
+    int rc;
+
+    cr_assert_not_null(sp, "%s", err);
+    cr_assert_not_null(msgs);
+    rc = record_spool_finish(sp, msgs);
+    *copied = record_spool_records(sp);
+    record_spool_free(sp);
+    rewind(msgs);
+    got = fread(said, 1, len - 1, msgs);
+    said[got] = '\0';
+    fclose(msgs);
+    return rc;
+}
+
+/* A record of 8 bytes is well-formed for its size alone, but no record the
+ * writer makes (the reader refuses it, and all that follows it in the
+ * ring): what the copy stops at, said, exit status 1; only the record
+ * before it is counted as copied. */
+Test(record_spool, a_record_the_reader_refuses_is_damage_not_a_copy, .init = make_dirs,
+     .fini = remove_dirs)
+{
+    const uint32_t rec = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE + MCA_COMMON_EVT_FLIGHT_REC_SIZE;
+    const hand_rec_t recs[] = {{rec, MCA_COMMON_EVT_FLIGHT_KIND_RECORD},
+                               {8, MCA_COMMON_EVT_FLIGHT_KIND_RECORD},
+                               {rec, MCA_COMMON_EVT_FLIGHT_KIND_RECORD},
+                               {rec, MCA_COMMON_EVT_FLIGHT_KIND_RECORD}};
+    char said[1024];
+    uint64_t copied;
+
+    plant_hand_file(recs, 4, 3 * rec + 8);
+    cr_assert_eq(copy_hand_file(&copied, said, sizeof(said)), 1, "%s", said);
+    cr_assert_eq(copied, 1);
+    cr_assert_not_null(strstr(said, "a ring held bytes that are not a record"), "%s", said);
+}
+
+/* A tail that is no record boundary (not a multiple of 8): damage, said,
+ * exit status 1, and no read past what the copy holds (ASan in make
+ * check-sanitize). */
+Test(record_spool, positions_off_the_record_grid_are_damage, .init = make_dirs, .fini = remove_dirs)
+{
+    const uint32_t rec = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE + MCA_COMMON_EVT_FLIGHT_REC_SIZE;
+    const hand_rec_t recs[] = {{rec, MCA_COMMON_EVT_FLIGHT_KIND_RECORD}};
+    char said[1024];
+    uint64_t copied;
+
+    plant_hand_file(recs, 1, rec + 4);
+    cr_assert_eq(copy_hand_file(&copied, said, sizeof(said)), 1, "%s", said);
+    cr_assert_eq(copied, 0);
+    cr_assert_not_null(strstr(said, "a ring held bytes that are not a record"), "%s", said);
 }
