@@ -410,3 +410,62 @@ Test(event_drops, export_drops_mark_until_claimed)
     cr_assert_eq(mca_base_event_take_export_dropped(b), 1);
     cr_assert_eq(mca_base_event_take_export_dropped(a), 0);
 }
+
+/* A dropped handler that frees its own registration, or clears the
+ * callback about to run, before a delivery: that callback does not run
+ * (its user data may be gone once the free returned); the record is one
+ * more drop, reported before the free callback (delivered + dropped ==
+ * raised). */
+static bool handler_frees_itself, handler_clears_cb;
+static void drop_cb_self(opal_count_t count, mca_base_event_registration_t *r, int si,
+                         mca_base_event_cb_safety_t s, void *ud)
+{
+    drop_cb(count, r, si, s, ud);
+    if (handler_frees_itself) {
+        handler_frees_itself = false;
+        cr_assert_eq(mca_base_event_handle_free(r, NULL, free_cb), OPAL_SUCCESS);
+    }
+    if (handler_clears_cb) {
+        handler_clears_cb = false;
+        cr_assert_eq(mca_base_event_register_callback(r, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL, NULL,
+                                                      NULL),
+                     OPAL_SUCCESS);
+    }
+}
+
+Test(event_drops, handler_freeing_its_registration_stops_the_delivery)
+{
+    mca_base_event_t *ev = mk("self_free", 0, NULL);
+    mca_base_event_registration_t *h = sub(ev, 0, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL);
+
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb_self), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_delivery_set(&toggledel), OPAL_SUCCESS);
+    drop_next = true;
+    raise_n(ev, 3);
+    drop_next = false;
+    handler_frees_itself = true;
+    raise_n(ev, 1); /* the report before this delivery frees the registration */
+    cr_expect_eq(seen, 0, "the callback ran after its registration was freed");
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(drops_of[0], 4);
+    cr_expect_gt(free_order, 0);
+    cr_expect_lt(drop_order, free_order);
+}
+
+Test(event_drops, handler_clearing_the_callback_stops_the_delivery)
+{
+    mca_base_event_t *ev = mk("self_clear", 0, NULL);
+    mca_base_event_registration_t *h = sub(ev, 0, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL);
+
+    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb_self), OPAL_SUCCESS);
+    cr_assert_eq(mca_base_event_delivery_set(&toggledel), OPAL_SUCCESS);
+    drop_next = true;
+    raise_n(ev, 2);
+    drop_next = false;
+    handler_clears_cb = true;
+    raise_n(ev, 1); /* the report clears the callback this delivery would call */
+    cr_expect_eq(seen, 0, "a cleared callback ran");
+    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    cr_expect_eq(drops_of[0], 3);
+    cr_assert_eq(mca_base_event_handle_free(h, NULL, free_cb), OPAL_SUCCESS);
+}

@@ -177,37 +177,48 @@ static inline int deliver_one(const mca_base_event_regset_entry_t *e,
                               mca_base_event_record_t *record, mca_base_event_cb_safety_t context)
 {
     mca_base_event_reg_t *reg = e->reg;
+    bool reported = false;
     int s;
 
-    /* relaxed: this thread's own earlier handle_free (a callback freeing a
-     * registration later in this snapshot) is seen in program order; other
-     * threads' frees may be seen late, and their free callback waits for
-     * this dispatch through the grace period. Raised while it lived and
-     * not delivered: a drop, which the grace path reports just before the
-     * free callback (delivered + dropped == raised). */
-    if (OPAL_UNLIKELY(atomic_load_explicit(&reg->freed, memory_order_relaxed))) {
-        if (mca_base_event_reg_owns(reg, record)) {
+    /* The checks run again after a drop report: the dropped handler is user
+     * code, which may free this registration or change its callbacks. */
+    for (;;) {
+        /* relaxed: this thread's own earlier handle_free (a callback or
+         * dropped handler freeing a registration later in this snapshot, or
+         * its own) is seen in program order; other threads' frees may be
+         * seen late, and their free callback waits for this dispatch
+         * through the grace period. Raised while it lived and not
+         * delivered: a drop, which the grace path reports just before the
+         * free callback (delivered + dropped == raised). */
+        if (OPAL_UNLIKELY(atomic_load_explicit(&reg->freed, memory_order_relaxed))) {
+            if (mca_base_event_reg_owns(reg, record)) {
+                mca_base_event_reg_count_drop(reg, 1);
+            }
+            return 0;
+        }
+        /* relaxed: as freed, this thread's own earlier callback change
+         * (from a callback of an outer dispatch, or from the dropped
+         * handler) is what must be seen. */
+        if (OPAL_UNLIKELY(atomic_load_explicit(&reg->cb_gen, memory_order_relaxed) != e->cb_gen)) {
+            e = current_entry(record->event, reg);
+            if (NULL == e) {
+                return 0; /* listens no more: neither callback nor dropped handler */
+            }
+        }
+        s = e->sel[context];
+        if (OPAL_UNLIKELY(0 > s)) {
+            /* no callback at a level serving this context (or only a
+             * dropped handler): a drop, reported at the next drain point or
+             * before the registration's next delivery */
             mca_base_event_reg_count_drop(reg, 1);
+            return 0;
         }
-        return 0;
-    }
-    /* relaxed: as freed, this thread's own earlier callback change (from a
-     * callback of an outer dispatch) is what must be seen. */
-    if (OPAL_UNLIKELY(atomic_load_explicit(&reg->cb_gen, memory_order_relaxed) != e->cb_gen)) {
-        e = current_entry(record->event, reg);
-        if (NULL == e) {
-            return 0; /* listens no more: neither callback nor dropped handler */
+        if (OPAL_LIKELY(reported || !mca_base_event_reg_drops_waiting(e))) {
+            break;
         }
+        mca_base_event_drops_report_one(e, record, context, e->cb_user_data[s]);
+        reported = true;
     }
-    s = e->sel[context];
-    if (OPAL_UNLIKELY(0 > s)) {
-        /* no callback at a level serving this context (or only a dropped
-         * handler): a drop, reported at the next drain point or before the
-         * registration's next delivery */
-        mca_base_event_reg_count_drop(reg, 1);
-        return 0;
-    }
-    mca_base_event_drops_before_delivery(e, record, context, e->cb_user_data[s]);
     e->cb_fn[s](record, reg->handle, context, e->cb_user_data[s]);
     return 1;
 }

@@ -15,8 +15,8 @@
  * The rule: per registration, delivered + dropped == raised. A count lives
  * in reg->dropped (saturating) until an exchange hands it to a dropped
  * handler; it is never cleared otherwise. Three places take it: a delivery
- * to the registration (mca_base_event_drops_before_delivery()), a report at
- * a drain point (mca_base_event_report_drops()), and the grace path just
+ * to the registration (the dispatch's deliver_one()), a report at a drain
+ * point (mca_base_event_report_drops()), and the grace path just
  * before the free callback (mca_base_event_reclaim()). Each exchange takes
  * every drop once. Handlers run outside every lock; reports on two threads
  * for one registration are not ordered with each other (as two callbacks of
@@ -278,7 +278,7 @@ void mca_base_event_report_drops(mca_base_event_cb_safety_t context)
             if (atomic_load_explicit(&reg->freed, memory_order_relaxed)) {
                 continue;
             }
-            /* acq_rel: as in mca_base_event_drops_before_delivery() */
+            /* acq_rel: as in mca_base_event_drops_report_one() */
             cnt = atomic_exchange_explicit(&reg->dropped, 0, memory_order_acq_rel);
             if (0 != cnt) {
                 batch[i].dropped_cb(drop_count(cnt), batch[i].handle, batch[i].source_index,

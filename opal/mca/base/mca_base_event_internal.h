@@ -451,21 +451,21 @@ static inline void mca_base_event_reg_count_drop(mca_base_event_reg_t *reg, uint
 
 /** Report @p e's pending drops to its dropped handler before a delivery to
  *  it (in @p context, with @p user_data of the callback about to run).
- *  Outside every lock. Context: RAISE, PROGRESS, ANY (a dispatch). The
- *  inline test first: one relaxed load when nothing was dropped. */
+ *  Outside every lock. Context: RAISE, PROGRESS, ANY (a dispatch), after
+ *  mca_base_event_reg_drops_waiting(): one relaxed load when nothing was
+ *  dropped. */
 void mca_base_event_drops_report_one(const mca_base_event_regset_entry_t *e,
                                      const mca_base_event_record_t *record,
                                      mca_base_event_cb_safety_t context, void *user_data);
-static inline void mca_base_event_drops_before_delivery(const mca_base_event_regset_entry_t *e,
-                                                        const mca_base_event_record_t *record,
-                                                        mca_base_event_cb_safety_t context,
-                                                        void *user_data)
+/** Whether @p e has drops to report before a delivery to it
+ *  (mca_base_event_drops_report_one(), which the caller runs, then looks
+ *  again at the registration: the handler may have freed it or changed
+ *  its callbacks). relaxed: the cheap test; the exchange in the report
+ *  orders. Context: RAISE, PROGRESS, ANY (a dispatch). */
+static inline bool mca_base_event_reg_drops_waiting(const mca_base_event_regset_entry_t *e)
 {
-    /* relaxed: the cheap test; the exchange in the report orders */
-    if (OPAL_UNLIKELY(NULL != e->dropped_cb
-                      && 0 != atomic_load_explicit(&e->reg->dropped, memory_order_relaxed))) {
-        mca_base_event_drops_report_one(e, record, context, user_data);
-    }
+    return OPAL_UNLIKELY(NULL != e->dropped_cb
+                         && 0 != atomic_load_explicit(&e->reg->dropped, memory_order_relaxed));
 }
 
 /* ------------------------------------------------------------------------
