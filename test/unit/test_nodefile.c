@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -608,5 +609,27 @@ Test(nodefile, follow_damage_and_tail)
     cr_expect_not(r.stats.truncated);
     mca_common_evt_nodefile_reader_close(&r);
     free_kept();
+    rm_dir();
+}
+
+/* A file size limit below a node file's header: the open refuses, says
+ * why, and leaves no file (a torn header would make the next run's open
+ * fail with "File exists"); it never raises SIGXFSZ (default action here:
+ * the test would die). */
+Test(nodefile, a_size_limit_below_the_header_is_refused_before_any_file)
+{
+    mca_common_evt_nodefile_t f;
+    struct rlimit lim;
+    char idx[sizeof(path) + 8];
+
+    make_dir();
+    cr_assert_eq(getrlimit(RLIMIT_FSIZE, &lim), 0);
+    lim.rlim_cur = 20;
+    cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    cr_assert_eq(mca_common_evt_nodefile_open(&f, dir, "nodeA"), OPAL_ERR_FILE_WRITE_FAILURE);
+    cr_expect_not_null(strstr(f.error, "RLIMIT_FSIZE"), "%s", f.error);
+    snprintf(idx, sizeof(idx), "%s.idx", path);
+    cr_expect_neq(access(path, F_OK), 0, "a node file was left");
+    cr_expect_neq(access(idx, F_OK), 0, "an index was left");
     rm_dir();
 }

@@ -11,6 +11,7 @@
 #include "ompi_config.h"
 
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -106,6 +107,30 @@ Test(pmix_sink, late_batches_fill_gaps)
     cr_assert_eq(atomic_load(&sink.missing), 0);
     cr_assert_eq(atomic_load(&sink.batches), 4);
     cr_assert_eq(ompi_evt_pmix_sink_wait(&sink, ompi_evt_pmix_now_ns() + 5000000000LL), 0);
+    ompi_evt_pmix_sink_close(&sink, 1000);
+}
+
+/* A sender that numbers a batch near UINT64_MAX (forged, or broken): the
+ * count of missing batches stays at its most, it does not wrap below what
+ * the other senders are missing. */
+Test(pmix_sink, a_huge_batch_number_saturates_the_missing_count)
+{
+    ompi_evt_pmix_sink_t sink;
+    const uint32_t peers[2] = {0, 1};
+
+    cr_assert_eq(ompi_evt_pmix_sink_test_open(&sink, dir, "nodeA", "pmixtest-job", peers, 2),
+                 OPAL_SUCCESS);
+    feed(&sink, "nodeA", 0, 0, 0, 1);
+    feed(&sink, "nodeA", 0, 1, 0, 1);
+    feed(&sink, "nodeA", 0, 3, 0, 1); /* 2 never comes */
+    cr_assert_eq(atomic_load(&sink.missing), 1);
+    feed(&sink, "nodeA", 1, UINT64_MAX, 0, 1);
+    cr_assert_eq(atomic_load(&sink.missing), ULONG_MAX);
+    feed(&sink, "nodeA", 1, 0, 0, 1); /* late: nothing can tell which are still missing */
+    cr_assert_eq(atomic_load(&sink.missing), ULONG_MAX);
+    feed(&sink, "nodeA", 0, 4, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 1);
+    feed(&sink, "nodeA", 1, 1, MCA_COMMON_EVT_WIRE_FLAG_FINAL, 1);
+    cr_assert_eq(atomic_load(&sink.missing), ULONG_MAX);
     ompi_evt_pmix_sink_close(&sink, 1000);
 }
 

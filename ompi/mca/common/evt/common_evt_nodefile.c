@@ -134,6 +134,21 @@ int mca_common_evt_nodefile_open(mca_common_evt_nodefile_t *f, const char *dir, 
         goto cleanup;
     }
     hl = strlen(host);
+    hlen = PAD8(FILE_HEAD_FIXED + hl);
+    /* a frame that would cross RLIMIT_FSIZE is refused instead of
+     * killing the process with SIGXFSZ; so are the headers (before any
+     * file exists: a torn header would block the next run) */
+    if (0 == getrlimit(RLIMIT_FSIZE, &lim) && RLIM_INFINITY != lim.rlim_cur) {
+        f->limit = (uint64_t) lim.rlim_cur;
+    }
+    if (hlen > f->limit || IDX_HEAD_BYTES > f->limit) {
+        (void) snprintf(f->error, sizeof(f->error),
+                        "%s: the file size limit (RLIMIT_FSIZE, %llu bytes) is below a node "
+                        "file's header",
+                        dir, (unsigned long long) f->limit);
+        ret = OPAL_ERR_FILE_WRITE_FAILURE;
+        goto cleanup;
+    }
     (void) snprintf(name, sizeof(name), "%s%s", host, MCA_COMMON_EVT_NODEFILE_SUFFIX);
     (void) snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
     (void) snprintf(idx_name, sizeof(idx_name), "%s%s", host, MCA_COMMON_EVT_NODEFILE_IDX_SUFFIX);
@@ -153,14 +168,8 @@ int mca_common_evt_nodefile_open(mca_common_evt_nodefile_t *f, const char *dir, 
         ret = EEXIST == errno ? OPAL_EXISTS : OPAL_ERR_FILE_OPEN_FAILURE;
         goto cleanup;
     }
-    /* a frame that would cross RLIMIT_FSIZE is refused instead of
-     * killing the process with SIGXFSZ */
-    if (0 == getrlimit(RLIMIT_FSIZE, &lim) && RLIM_INFINITY != lim.rlim_cur) {
-        f->limit = (uint64_t) lim.rlim_cur;
-    }
     f->prealloc = true;
 
-    hlen = PAD8(FILE_HEAD_FIXED + hl);
     memset(head, 0, sizeof(head));
     memcpy(head, MCA_COMMON_EVT_NODEFILE_MAGIC, 4);
     wire_put16(head + 4, MCA_COMMON_EVT_NODEFILE_VERSION);

@@ -13,6 +13,7 @@
 
 #include "ompi_config.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,16 +103,22 @@ static void forged(ompi_evt_pmix_sink_t *sink, const mca_common_evt_wire_batch_t
     }
 }
 
-/* The numbers missing from a sender went from @p before to @p after.
- * Context: the handler thread, sink lock held. */
-static void missing_adjust(ompi_evt_pmix_sink_t *sink, uint64_t before, uint64_t after)
+/* The numbers missing from a sender grew by @p add, or shrank by @p sub (a
+ * late batch filled one). The total saturates: one sender numbering its
+ * batches near UINT64_MAX must not wrap it below the other senders' gaps.
+ * Context: the handler thread, sink lock held (the only writer). */
+static void missing_adjust(ompi_evt_pmix_sink_t *sink, uint64_t add, uint64_t sub)
 {
-    if (after > before) {
-        count(&sink->missing, (unsigned long) (after - before));
-    } else if (after < before) {
-        atomic_fetch_sub_explicit(&sink->missing, (unsigned long) (before - after),
-                                  memory_order_relaxed);
+    unsigned long m = atomic_load_explicit(&sink->missing, memory_order_relaxed);
+
+    if (ULONG_MAX == m) {
+        return; /* saturated */
     }
+    m = add > ULONG_MAX - m ? ULONG_MAX : m + (unsigned long) add;
+    if (ULONG_MAX != m) {
+        m -= sub <= m ? (unsigned long) sub : m;
+    }
+    atomic_store_explicit(&sink->missing, m, memory_order_relaxed);
 }
 
 /* No room for a batch: keep it restated as drops (same number, the
@@ -163,7 +170,8 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
 {
     mca_common_evt_wire_batch_t b;
     ompi_evt_pmix_sink_peer_t *peer;
-    uint64_t gaps;
+    uint64_t last;
+    bool had_last;
     int rc;
 
     (void) pthread_mutex_lock(&sink->lock);
@@ -192,14 +200,24 @@ void ompi_evt_pmix_sink_take(ompi_evt_pmix_sink_t *sink, const pmix_proc_t *sour
         log_once(sink, "out of memory", "a batch was not written");
         goto out;
     }
-    gaps = mca_common_evt_seqset_gaps(&peer->seqs);
+    /* the change of the sender's gaps follows from its highest number: no
+     * walk over its intervals per batch (O(n) each: quadratic for a sender
+     * whose numbers are sparse) */
+    had_last = mca_common_evt_seqset_last(&peer->seqs, &last);
     switch (mca_common_evt_seqset_add(&peer->seqs, b.seq)) {
     case 0:
         count(&sink->duplicates, 1);
         goto out;
     case 1:
-        /* a late batch fills a gap: the count of missing ones goes down */
-        missing_adjust(sink, gaps, mca_common_evt_seqset_gaps(&peer->seqs));
+        /* above the highest: the numbers between are missing (so far); below
+         * it: a late batch fills a gap, the count of missing ones goes down */
+        if (!had_last) {
+            missing_adjust(sink, b.seq, 0);
+        } else if (b.seq > last) {
+            missing_adjust(sink, b.seq - last - 1, 0);
+        } else {
+            missing_adjust(sink, 0, 1);
+        }
         break;
     default:
         count(&sink->rejected, 1);
