@@ -633,3 +633,57 @@ Test(nodefile, a_size_limit_below_the_header_is_refused_before_any_file)
     cr_expect_neq(access(idx, F_OK), 0, "an index was left");
     rm_dir();
 }
+
+/* A crafted file whose every 16 bytes are a frame header with a valid CRC
+ * claiming a body to the end of the file (whose CRC never matches): each
+ * such candidate costs a checksum over the rest of the file, so scanning
+ * them all would cost the square of the file's size (minutes for these 4
+ * MiB). The reader's resynchronisation is bounded: the file reads to its
+ * end as damaged, within the timeout. */
+Test(nodefile, a_crafted_run_of_frame_headers_is_read_in_bounded_time, .timeout = 60)
+{
+    const size_t run = 4 << 20;
+    mca_common_evt_nodefile_t f;
+    mca_common_evt_nodefile_reader_t r;
+    unsigned char *crafted = malloc(run);
+    const void *b;
+    size_t len;
+    int fd, rc;
+
+    cr_assert_not_null(crafted);
+    make_dir();
+    cr_assert_eq(mca_common_evt_nodefile_open(&f, dir, "nodeA"), OPAL_SUCCESS, "%s", f.error);
+    mca_common_evt_nodefile_close(&f);
+    memset(crafted, 0, run);
+    for (size_t at = 0; at + MCA_COMMON_EVT_NODEFILE_FRAME_BYTES <= run;
+         at += MCA_COMMON_EVT_NODEFILE_FRAME_BYTES) {
+        unsigned char *h = crafted + at;
+        size_t rest = run - at - MCA_COMMON_EVT_NODEFILE_FRAME_BYTES;
+        uint32_t n = (uint32_t) (rest < MCA_COMMON_EVT_WIRE_MAX_BATCH
+                                     ? rest
+                                     : MCA_COMMON_EVT_WIRE_MAX_BATCH);
+        uint32_t body_crc = 0x12345678, head_crc;
+
+        if (n < MCA_COMMON_EVT_WIRE_HEADER_BYTES) {
+            break;
+        }
+        memcpy(h, MCA_COMMON_EVT_NODEFILE_FRAME, 4);
+        memcpy(h + 4, &n, 4); /* little-endian host, as the format */
+        memcpy(h + 8, &body_crc, 4);
+        head_crc = mca_common_evt_wire_crc32c(0, h, 12);
+        memcpy(h + 12, &head_crc, 4);
+    }
+    fd = open(path, O_WRONLY | O_APPEND);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, crafted, run), (ssize_t) run);
+    cr_assert_eq(close(fd), 0);
+    free(crafted);
+    cr_assert_eq(mca_common_evt_nodefile_reader_open(&r, path), OPAL_SUCCESS, "%s", r.error);
+    while (OPAL_SUCCESS == (rc = mca_common_evt_nodefile_reader_next(&r, &b, &len, NULL))) {
+    }
+    cr_expect_eq(rc, OPAL_ERR_NOT_FOUND, "%s", r.error);
+    cr_expect_eq(r.stats.frames, 0);
+    cr_expect_geq(r.stats.damaged, 1);
+    mca_common_evt_nodefile_reader_close(&r);
+    rm_dir();
+}

@@ -413,7 +413,23 @@ struct mca_common_evt_nodefile_rstate_t {
     size_t win_len;
     uint8_t *big; /**< a frame larger than the window */
     size_t big_cap;
+    /** Bytes of frame bodies whose CRC did not match (check_frame()). */
+    uint64_t crc_failed;
+    /** Of those, the ones resync() checked: bounded (RESYNC_CRC_SLACK). */
+    uint64_t resync_crc;
+    /** The index entry an earlier resync() took its frame from (0: none
+     *  yet): the reader only moves forward, so each resync reads the index
+     *  on from there, not from its start. */
+    uint64_t resync_idx_at;
 };
+
+/* What resync() may spend on the checksums of candidates that are no frame,
+ * over the reader's life: four times the file and this. A damaged file
+ * spends almost nothing (a candidate needs the frame magic and a header
+ * whose CRC matches); a crafted one, whose every 8-byte boundary is such a
+ * header claiming a body to the end of the file, would cost the square of
+ * its size. Past it, the rest of the file counts as damaged. */
+#define RESYNC_CRC_SLACK ((uint64_t) MCA_COMMON_EVT_WIRE_MAX_BATCH)
 
 /* pread until @p len bytes or the end of the file; returns bytes read or -1. */
 static ssize_t read_at(int fd, void *buf, size_t len, uint64_t off)
@@ -508,6 +524,7 @@ static frame_t check_frame(struct mca_common_evt_nodefile_rstate_t *s, uint64_t 
             return io ? FRAME_IO : FRAME_TRUNCATED;
         }
         if (crc != mca_common_evt_wire_crc32c(0, b, n)) {
+            s->crc_failed += n;
             return FRAME_BAD;
         }
     }
@@ -607,10 +624,31 @@ static int refresh(mca_common_evt_nodefile_reader_t *r)
     return OPAL_SUCCESS;
 }
 
+/* Whether resync() may check one more candidate (RESYNC_CRC_SLACK). */
+static bool resync_may_check(const struct mca_common_evt_nodefile_rstate_t *s)
+{
+    return s->resync_crc <= 4 * s->size + RESYNC_CRC_SLACK;
+}
+
+/* check_frame() for resync(), its cost on a candidate that is no frame
+ * counted against the bound. */
+static frame_t resync_check(struct mca_common_evt_nodefile_rstate_t *s, uint64_t off,
+                            const uint8_t **b, uint32_t *len)
+{
+    uint64_t before = s->crc_failed;
+    frame_t what = check_frame(s, off, b, len);
+
+    s->resync_crc += s->crc_failed - before;
+    return what;
+}
+
 /* The first intact frame after @p bad. The index names a candidate (the
  * first entry after the damage whose frame is intact); the bytes between
  * the damage and it (or the end) are scanned on 8-byte boundaries for an
- * intact frame the index does not name (an entry lost or damaged too). */
+ * intact frame the index does not name (an entry lost or damaged too).
+ * The checksums of candidates that are no frame are bounded over the
+ * reader's life (RESYNC_CRC_SLACK): past the bound, the candidate the
+ * index names (or the end) is taken. */
 static uint64_t resync(mca_common_evt_nodefile_reader_t *r, uint64_t bad, bool *io)
 {
     struct mca_common_evt_nodefile_rstate_t *s = r->state;
@@ -621,8 +659,8 @@ static uint64_t resync(mca_common_evt_nodefile_reader_t *r, uint64_t bad, bool *
 
     if (s->idx_fd >= 0) {
         uint8_t e[MCA_COMMON_EVT_NODEFILE_ENTRY_BYTES * 256];
-        uint64_t at = IDX_HEAD_BYTES;
-        while (!from_index) {
+        uint64_t at = 0 == s->resync_idx_at ? IDX_HEAD_BYTES : s->resync_idx_at;
+        while (!from_index && resync_may_check(s)) {
             ssize_t got = read_at(s->idx_fd, e, sizeof(e), at);
             if (got <= 0) {
                 break;
@@ -635,16 +673,21 @@ static uint64_t resync(mca_common_evt_nodefile_reader_t *r, uint64_t bad, bool *
                     || off >= limit) {
                     continue;
                 }
-                if (FRAME_OK == check_frame(s, off, &b, &len)) {
+                if (!resync_may_check(s)) {
+                    break;
+                }
+                if (FRAME_OK == resync_check(s, off, &b, &len)) {
                     limit = off;
                     from_index = true;
+                    s->resync_idx_at = at + (uint64_t) k;
                     break;
                 }
             }
             at += (uint64_t) got;
         }
     }
-    for (uint64_t off = bad + 8; off + MCA_COMMON_EVT_NODEFILE_FRAME_BYTES <= limit; off += 8) {
+    for (uint64_t off = bad + 8;
+         off + MCA_COMMON_EVT_NODEFILE_FRAME_BYTES <= limit && resync_may_check(s); off += 8) {
         const uint8_t *h = fetch(s, off, 4, io);
         if (NULL == h) {
             if (*io) {
@@ -653,7 +696,7 @@ static uint64_t resync(mca_common_evt_nodefile_reader_t *r, uint64_t bad, bool *
             break;
         }
         if (0 == memcmp(h, MCA_COMMON_EVT_NODEFILE_FRAME, 4)
-            && FRAME_OK == check_frame(s, off, &b, &len)) {
+            && FRAME_OK == resync_check(s, off, &b, &len)) {
             return off;
         }
     }
