@@ -1050,6 +1050,45 @@ Test(file_recorder, failure_says_why)
               "the message does not say the cause");
 }
 
+/* A file size limit below the recording's size (ulimit -f): refused with
+ * the cause before any file exists (sizing it past the limit was SIGXFSZ,
+ * which ended the process in MPI_Init and left its .part file behind). */
+static void set_small_fsize(const void *arg)
+{
+    struct rlimit lim;
+
+    (void) arg;
+    if (0 != getrlimit(RLIMIT_FSIZE, &lim)) {
+        _exit(12);
+    }
+    lim.rlim_cur = FILE_SIZE / 2;
+    if (0 != setrlimit(RLIMIT_FSIZE, &lim)) {
+        _exit(13);
+    }
+}
+
+Test(file_recorder, a_file_size_limit_below_the_recording_is_refused)
+{
+    char folder[512];
+
+    (void) snprintf(folder, sizeof(folder), "%s/fsize", dir);
+    cr_assert_eq(mkdir(folder, 0700), 0);
+    cr_assert_eq(run_start(folder, set_small_fsize, NULL), 4);
+    cr_assert(stderr_says("the file size limit (ulimit -f)"), "no message");
+    cr_assert(stderr_says("this process records nothing"), "no message");
+    {
+        DIR *d = opendir(folder);
+        struct dirent *de;
+
+        cr_assert_not_null(d);
+        while (NULL != (de = readdir(d))) {
+            cr_expect(0 == strcmp(de->d_name, ".") || 0 == strcmp(de->d_name, ".."),
+                      "left behind: %s", de->d_name);
+        }
+        (void) closedir(d);
+    }
+}
+
 /* ---- evt_file_one_node: a job on this node alone records, any other
  * leaves the recorder to the next component named in evt ---- */
 

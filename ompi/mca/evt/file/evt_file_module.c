@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -525,6 +526,21 @@ static int file_module_init(void)
      * sizing and touching a large file takes a while, and a process killed
      * meanwhile must not leave a file without a header for readers. */
     (void) snprintf(part, sizeof(part), ".%s.part", name);
+    {
+        /* ftruncate() beyond RLIMIT_FSIZE is SIGXFSZ (default: the process
+         * dies, leaving the .part file): refuse first, with the cause */
+        struct rlimit rl;
+
+        if (0 == getrlimit(RLIMIT_FSIZE, &rl) && RLIM_INFINITY != rl.rlim_cur
+            && (rlim_t) file_size > rl.rlim_cur) {
+            (void) snprintf(why, sizeof(why),
+                            "cannot size %s to %zu bytes: the file size limit (ulimit -f) is "
+                            "%llu bytes (lower evt_file_size)",
+                            ompi_evt_file_state.path, file_size, (unsigned long long) rl.rlim_cur);
+            part[0] = '\0';
+            goto cleanup;
+        }
+    }
     fd = openat(dfd, part, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (0 > fd) {
         (void) snprintf(why, sizeof(why), "cannot create %s: %s", ompi_evt_file_state.path,
