@@ -439,8 +439,13 @@ static inline uint64_t p2p_bytes(int count, MPI_Datatype type)
  */
 static inline bool p2p_stays(int s, MPI_Request handle, bool reported)
 {
-    return P2P_MODE_PERSISTENT == ompi_evt_p2p_slots[s].mode ? !reported
-                                                             : MPI_REQUEST_NULL != handle;
+    /* a freed handle never stays: Open MPI 4.1's error path
+     * (ompi_errhandler_request_invoke()) frees a failed persistent request
+     * too */
+    if (MPI_REQUEST_NULL == handle) {
+        return false;
+    }
+    return P2P_MODE_PERSISTENT == ompi_evt_p2p_slots[s].mode ? !reported : true;
 }
 
 /** Count one drop of event @p kind for every registration. Context: RAISE. */

@@ -109,7 +109,10 @@ long ompi_evt_p2p_complete(int s, MPI_Request req, const MPI_Status *status, boo
     p2p_slot_t slot = ompi_evt_p2p_slots[s]; /* a copy: once released, the slot may be reused */
     long freed = 0;
 
-    if (P2P_MODE_PERSISTENT == slot.mode) {
+    if (P2P_MODE_PERSISTENT == slot.mode && MPI_REQUEST_NULL != req) {
+        /* Open MPI 4.1's Testany and Testall return MPI_SUCCESS for a
+         * persistent request that failed: its error is in the request only */
+        ok = ok && MPI_SUCCESS == req->req_status.MPI_ERROR;
         ompi_evt_p2p_slots[s].started = 0;
         p2p_unclaim(s, req);
     } else {

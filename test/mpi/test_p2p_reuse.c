@@ -24,7 +24,9 @@
  * self and MPI_PROC_NULL), MPI_Request_free of pending sends (each a
  * counted drop) and of completed receives (each raised), cancelled
  * receives and truncated receives (neither raised nor dropped, as
- * documented), and two table overflows: more outstanding
+ * documented), truncated persistent receives through each member of the
+ * family and Sendrecv whose receive truncates (its send raised), and two
+ * table overflows: more outstanding
  * synchronous sends, then more outstanding receives, than the request
  * table holds (8192). Each scenario uses SUBS tags (message i has tag
  * SUBS * scenario + i % SUBS), so an event carrying another message's
@@ -68,6 +70,7 @@ enum {
     T_FREE,
     T_CANCEL,
     T_ERROR,
+    T_ERROR_PERSIST,
     T_OVER_SEND,
     T_OVER_RECV,
     T_LAST
@@ -97,6 +100,7 @@ static const char *const scenario_name[T_LAST] = {"",
                                                   "Request_free",
                                                   "Cancel",
                                                   "completed with an error",
+                                                  "persistent and Sendrecv, with an error",
                                                   "overflow: outstanding Issend",
                                                   "overflow: outstanding Irecv"};
 
@@ -504,6 +508,93 @@ static void errors(MPI_Request *rq, want_t *want)
     EVT_CHECK(2 * N == failed, "errors: %d of %d truncated receives failed", failed, 2 * N);
 }
 
+/** Complete @p r, a started persistent receive, with member @p call of
+ *  the Wait/Test family (0 Wait ... 7 Testsome). @return its return code. */
+static int complete_with(int call, MPI_Request *r)
+{
+    MPI_Status s;
+    int rc, flag = 0, idx, out = 0;
+
+    switch (call) {
+    case 0:
+        return MPI_Wait(r, &s);
+    case 1:
+        do {
+            rc = MPI_Test(r, &flag, &s);
+        } while (MPI_SUCCESS == rc && !flag);
+        return rc;
+    case 2:
+        return MPI_Waitall(1, r, &s);
+    case 3:
+        do {
+            rc = MPI_Testall(1, r, &flag, &s);
+        } while (MPI_SUCCESS == rc && !flag);
+        return rc;
+    case 4:
+        return MPI_Waitany(1, r, &idx, &s);
+    case 5:
+        do {
+            rc = MPI_Testany(1, r, &idx, &flag, &s);
+        } while (MPI_SUCCESS == rc && !flag);
+        return rc;
+    case 6:
+        return MPI_Waitsome(1, r, &out, &idx, &s);
+    default:
+        do {
+            rc = MPI_Testsome(1, r, &out, &idx, &s);
+        } while (MPI_SUCCESS == rc && 0 == out);
+        return rc;
+    }
+}
+
+/**
+ * Persistent receives that fail (truncated), ROUNDS times through each
+ * member of the Wait/Test family (tags 0..2 of the scenario): not raised,
+ * not dropped, and not left in the table, although Open MPI 4.1 frees a
+ * failed persistent request in its error path (the handle comes back
+ * MPI_REQUEST_NULL) and Testany/Testall say success for it (the error is
+ * in the request only). Their sends are raised. Then Sendrecv whose
+ * receive truncates (tag 3): its send completed and is raised, its
+ * receive is not.
+ */
+static void errors_persistent(MPI_Request *rq, want_t *want)
+{
+    const int sc = T_ERROR_PERSIST, calls = 8, rounds = 20;
+    int failed = 0;
+
+    memset(want, 0, sizeof(*want));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int round = 0; round < rounds; ++round) {
+        for (int c = 0; c < calls; ++c) {
+            MPI_Recv_init(&rbufs[c], 0, MPI_DOUBLE, left, TAG(sc, c % 3), MPI_COMM_WORLD, &rq[c]);
+            MPI_Start(&rq[c]);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int c = 0; c < calls; ++c) {
+            MPI_Isend(&sbuf, 1, MPI_DOUBLE, right, TAG(sc, c % 3), MPI_COMM_WORLD, &rq[calls + c]);
+            ++want->n[0][c % 3][right];
+        }
+        MPI_Waitall(calls, &rq[calls], MPI_STATUSES_IGNORE);
+        for (int c = 0; c < calls; ++c) {
+            failed += MPI_SUCCESS != complete_with(c, &rq[c]);
+            if (MPI_REQUEST_NULL != rq[c]) {
+                MPI_Request_free(&rq[c]);
+            }
+        }
+    }
+    for (int i = 0; i < rounds; ++i) {
+        failed += MPI_SUCCESS
+                  != MPI_Sendrecv(&sbuf, 1, MPI_DOUBLE, right, TAG(sc, 3), &rbufs[0], 0, MPI_DOUBLE,
+                                  left, TAG(sc, 3), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        ++want->n[0][3][right];
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    /* which members of the family say so varies (Testany and Testall
+     * never do); MPI_Wait and Sendrecv always do */
+    EVT_CHECK(2 * rounds <= failed, "errors: %d failed calls, want at least %d", failed,
+              2 * rounds);
+}
+
 /** Right, self and MPI_PROC_NULL; Isend, Ibsend, Irsend, Issend by tag. */
 static void mix(MPI_Request *rq, MPI_Status *st, want_t *want)
 {
@@ -584,6 +675,7 @@ int main(int argc, char **argv)
     for (int t = 0; t < MAX_TAG; ++t) {
         mode_of[t] = T_PERSIST == t / SUBS ? 2 : 1;
     }
+    mode_of[TAG(T_ERROR_PERSIST, 3)] = 0; /* Sendrecv */
     for (int k = 0; k < 2; ++k) {
         for (int j = 0; j < 2; ++j) {
             regs[k][j].is_send = 0 == k;
@@ -647,6 +739,11 @@ int main(int argc, char **argv)
     mark(&m);
     errors(rq, &want);
     expect(T_ERROR, &want, &m, -1);
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    mark(&m);
+    errors_persistent(rq, &want);
+    expect(T_ERROR_PERSIST, &want, &m, -1);
 
     /* More outstanding synchronous sends than the table holds: none can
      * complete before the peer posts its receives, after the barrier. */
