@@ -52,7 +52,8 @@
  * Testall, Testany, Testsome, and by Request_free of a completed request.
  * Probe, Iprobe, Cancel and Request_get_status complete nothing and raise
  * nothing. Not raised: MPI_PROC_NULL peers (MPI_MESSAGE_NO_PROC), cancelled
- * requests, requests completed with an error. Not covered: partitioned
+ * requests, requests completed with an error (a Sendrecv whose receive
+ * truncated raises its send, which completed). Not covered: partitioned
  * traffic, the point-to-point traffic inside collectives (a collective has
  * its own event), the Fortran bindings, and nonblocking or persistent
  * requests started while nobody listened (their start was never seen).
