@@ -46,8 +46,6 @@
 #include "evt_listen_live.h"
 #include "listen/evt_listen.h"
 
-enum { FMT_JSONL = 1, FMT_PERFETTO = 2, FMT_OTF2 = 4, FMT_REPORT = 8 };
-
 static void usage(FILE *f, const char *argv0)
 {
     fprintf(
@@ -133,38 +131,9 @@ static int usable_cpus(void)
     return n;
 }
 
-static int parse_formats(const char *s, int *fmt, char *err, size_t errlen)
+static void stop_signal(int sig)
 {
-    char *copy = strdup(s), *save = NULL, *tok;
-    int f = 0;
-
-    if (NULL == copy) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    for (tok = strtok_r(copy, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
-        if (0 == strcmp(tok, "jsonl")) {
-            f |= FMT_JSONL;
-        } else if (0 == strcmp(tok, "perfetto") || 0 == strcmp(tok, "chrome")) {
-            f |= FMT_PERFETTO;
-        } else if (0 == strcmp(tok, "otf2")) {
-            f |= FMT_OTF2;
-        } else if (0 == strcmp(tok, "report")) {
-            f |= FMT_REPORT;
-        } else {
-            snprintf(err, errlen,
-                     "--format: unknown format \"%s\" (known: jsonl, perfetto, otf2, report)", tok);
-            free(copy);
-            return -1;
-        }
-    }
-    free(copy);
-    if (0 == f) {
-        snprintf(err, errlen, "--format: no format given");
-        return -1;
-    }
-    *fmt = f;
-    return 0;
+    listen_stop_signal = sig;
 }
 
 static volatile sig_atomic_t follow_stop;
@@ -270,7 +239,7 @@ int main(int argc, char **argv)
     size_t nsinks = 0;
     const char *outdir = NULL, *events = NULL, *nspace = NULL;
     char *defdir = NULL, err[1024] = "", outputs[128] = "";
-    int fmt = FMT_JSONL | FMT_PERFETTO | FMT_OTF2 | FMT_REPORT;
+    int fmt = LISTEN_FMT_JSONL | LISTEN_FMT_PERFETTO | LISTEN_FMT_OTF2 | LISTEN_FMT_REPORT;
     bool reading = false, summary_only = false, quiet = false, bad_input = false;
     const char *follow_dir = NULL;
     double interval = 1.0;
@@ -311,7 +280,7 @@ int main(int argc, char **argv)
             outdir = optarg;
             break;
         case 'f':
-            if (0 != parse_formats(optarg, &fmt, err, sizeof(err))) {
+            if (0 != listen_formats_parse(optarg, &fmt, err, sizeof(err))) {
                 fprintf(stderr, "ompi-evt-listen: %s\n", err);
                 goto usage_error;
             }
@@ -524,39 +493,55 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    /* pass 2: merge and write */
+    /* pass 2: merge and write; a signal from here on stops the merge, and
+     * the outputs' temporaries are removed on the way out (a signal we were
+     * started ignoring, as under nohup or in a background job, stays so) */
+    {
+        static const int stops[] = {SIGINT, SIGTERM, SIGHUP};
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = stop_signal;
+        sigemptyset(&sa.sa_mask);
+        for (size_t k = 0; k < sizeof(stops) / sizeof(stops[0]); ++k) {
+            if (0 == sigaction(stops[k], NULL, &old) && SIG_IGN != old.sa_handler) {
+                (void) sigaction(stops[k], &sa, NULL);
+            }
+        }
+    }
     if (!summary_only) {
-        if ((fmt & FMT_JSONL) && 0 == listen_sink_jsonl(&sinks[nsinks], outdir, err, sizeof(err))) {
+        if ((fmt & LISTEN_FMT_JSONL)
+            && 0 == listen_sink_jsonl(&sinks[nsinks], outdir, err, sizeof(err))) {
             nsinks++;
             strcat(outputs, "events.jsonl ");
-        } else if (fmt & FMT_JSONL) {
+        } else if (fmt & LISTEN_FMT_JSONL) {
             fprintf(stderr, "ompi-evt-listen: %s\n", err);
             goto done;
         }
-        if ((fmt & FMT_PERFETTO)
+        if ((fmt & LISTEN_FMT_PERFETTO)
             && 0 == listen_sink_perfetto(&sinks[nsinks], outdir, err, sizeof(err))) {
             /* the two traces on the second thread, events.jsonl and the
              * report beside the merge: about half of the work each */
             sinks[nsinks].on_worker = 2 == threads;
             nsinks++;
             strcat(outputs, "trace.json ");
-        } else if (fmt & FMT_PERFETTO) {
+        } else if (fmt & LISTEN_FMT_PERFETTO) {
             fprintf(stderr, "ompi-evt-listen: %s\n", err);
             goto done;
         }
-        if ((fmt & FMT_OTF2) && 0 == listen_sink_otf2(&sinks[nsinks], outdir, err, sizeof(err))) {
+        if ((fmt & LISTEN_FMT_OTF2)
+            && 0 == listen_sink_otf2(&sinks[nsinks], outdir, err, sizeof(err))) {
             sinks[nsinks].on_worker = 2 == threads;
             nsinks++;
             strcat(outputs, "trace.otf2/ ");
-        } else if (fmt & FMT_OTF2) {
+        } else if (fmt & LISTEN_FMT_OTF2) {
             fprintf(stderr, "ompi-evt-listen: %s\n", err);
             goto done;
         }
-        if ((fmt & FMT_REPORT)
+        if ((fmt & LISTEN_FMT_REPORT)
             && 0 == listen_sink_report(&sinks[nsinks], outdir, err, sizeof(err))) {
             nsinks++;
             strcat(outputs, "report.html report.csv ");
-        } else if (fmt & FMT_REPORT) {
+        } else if (fmt & LISTEN_FMT_REPORT) {
             fprintf(stderr, "ompi-evt-listen: %s\n", err);
             goto done;
         }
@@ -626,5 +611,10 @@ done:
     listen_filter_free(&filter);
     listen_inputs_free(&inputs);
     free(defdir);
+    if (0 != listen_stop_signal) {
+        /* temporaries gone: end as the signal would have ended us */
+        signal((int) listen_stop_signal, SIG_DFL);
+        raise((int) listen_stop_signal);
+    }
     return ret;
 }

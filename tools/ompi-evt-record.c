@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -191,8 +192,8 @@ static int listener_path(char *path, size_t size)
 static bool is_recording_name(const char *name)
 {
     static const char *const suffixes[] = {MCA_COMMON_EVT_NODEFILE_SUFFIX, ".idx", ".oevt"};
-    static const char *const outputs[] = {"events.jsonl", "trace.json", "trace.otf2",
-                                          "summary.txt"};
+    static const char *const outputs[] = {"events.jsonl", "trace.json",  "trace.otf2",
+                                          "summary.txt",  "report.html", "report.csv"};
     size_t n = strlen(name);
     for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); ++i) {
         size_t s = strlen(suffixes[i]);
@@ -206,6 +207,27 @@ static bool is_recording_name(const char *name)
         }
     }
     return false;
+}
+
+/* The folder's lock, held until we exit: two recorders given the same -o
+ * would otherwise both find it empty and merge each other's ranks. */
+static int dir_lock_fd = -1;
+
+static int take_dir_lock(const char *dir, int fd)
+{
+    int lfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (lfd < 0 || 0 != flock(lfd, LOCK_EX | LOCK_NB)) {
+        fprintf(stderr,
+                RECORD_NAME ": %s is being recorded into by another " RECORD_NAME
+                            "; choose another folder with -o\n",
+                dir);
+        if (lfd >= 0) {
+            close(lfd);
+        }
+        return -1;
+    }
+    dir_lock_fd = lfd;
+    return 0;
 }
 
 /* An existing -o folder is used only when it is a real folder of the
@@ -244,6 +266,17 @@ static int check_existing_dir(const char *dir)
         if (fd >= 0) {
             close(fd);
         }
+        return 2;
+    }
+    if (0 != faccessat(fd, ".", W_OK | X_OK, AT_EACCESS)) {
+        fprintf(stderr,
+                RECORD_NAME ": %s: cannot write there (%s); choose another folder with -o\n", dir,
+                strerror(errno));
+        close(fd);
+        return 2;
+    }
+    if (0 != take_dir_lock(dir, fd)) {
+        close(fd);
         return 2;
     }
     DIR *d = fdopendir(fd);
@@ -289,8 +322,21 @@ static int prepare_dir(record_options_t *opt, char *abs, size_t size)
         }
         opt->dir = made;
         opt->made_dir = true;
+        int fd = open(made, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0) {
+            (void) take_dir_lock(made, fd);
+            close(fd);
+        }
     } else if (0 == mkdir(opt->dir, 0700)) {
         opt->made_dir = true;
+        int fd = open(opt->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || 0 != take_dir_lock(opt->dir, fd)) {
+            if (fd >= 0) {
+                close(fd);
+            }
+            return 2;
+        }
+        close(fd);
     } else {
         if (EEXIST != errno) {
             fprintf(stderr, RECORD_NAME ": cannot create %s: %s\n", opt->dir, strerror(errno));
@@ -756,11 +802,14 @@ typedef struct record_view_t {
 /* ------------------------------------------------------------------------ */
 
 static volatile sig_atomic_t forward_pid;
+static volatile sig_atomic_t got_signal; /**< SIGTERM/SIGHUP received (the last one) */
+static struct sigaction saved_int;       /**< SIGINT as we found it, for our children */
 
 /* SIGTERM/SIGHUP to us reach the job; SIGINT from a terminal reaches the
  * job by itself (same process group) and we keep going to decode. */
 static void forward_signal(int sig)
 {
+    got_signal = sig;
     if (0 < forward_pid) {
         kill((pid_t) forward_pid, sig);
     }
@@ -990,16 +1039,19 @@ static int run_listener(const record_options_t *opt)
         /* the summary goes where our messages go: the job's stdout, maybe
          * redirected to a file, stays the program's own */
         dup2(STDERR_FILENO, STDOUT_FILENO);
+        sigaction(SIGINT, &saved_int, NULL); /* Ctrl-C stops the outputs */
         execv(path, argv);
         fprintf(stderr, RECORD_NAME ": cannot run %s: %s\n", path, strerror(errno));
         _exit(127);
     }
+    forward_pid = pid; /* SIGTERM/SIGHUP stop it (it removes its temporaries) */
     int status;
     while (pid != waitpid(pid, &status, 0)) {
         if (EINTR != errno) {
             return 127;
         }
     }
+    forward_pid = 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -1103,6 +1155,26 @@ int main(int argc, char **argv)
         fprintf(stderr, RECORD_NAME ": --events needs at least one pattern\n");
         return 2;
     }
+    if (NULL != opt.events) {
+        /* the ranks and the listener refuse what this refuses: say it
+         * before the job runs, not after */
+        listen_filter_t filter;
+        char why[512];
+        memset(&filter, 0, sizeof(filter));
+        if (0 != listen_filter_parse(&filter, opt.events, why, sizeof(why))) {
+            fprintf(stderr, RECORD_NAME ": %s\n", why);
+            return 2;
+        }
+        listen_filter_free(&filter);
+    }
+    if (NULL != opt.formats) {
+        char why[512];
+        int fmt;
+        if (0 != listen_formats_parse(opt.formats, &fmt, why, sizeof(why))) {
+            fprintf(stderr, RECORD_NAME ": %s\n", why);
+            return 2;
+        }
+    }
 
     if (RECORD_TRANSPORT_SHM == opt.transport && opt.live) {
         fprintf(stderr, RECORD_NAME ": --live follows the node files of --transport pmix; it "
@@ -1171,6 +1243,9 @@ int main(int argc, char **argv)
     char **job = build_job_argv(&opt, library, &preload);
     if (NULL == job) {
         remove_live_dir(&opt);
+        if (opt.made_dir) {
+            rmdir(opt.dir); /* ours, still empty */
+        }
         return 2;
     }
     if (!opt.quiet) {
@@ -1187,6 +1262,7 @@ int main(int argc, char **argv)
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGINT, &ign, &old_int);
+    saved_int = old_int;
 
     record_spool_t *spool = NULL;
     if (RECORD_TRANSPORT_PMIX != opt.transport) {
@@ -1290,6 +1366,9 @@ int main(int argc, char **argv)
                                 : "the program does not call MPI_Init, or the evt component "
                                   "could not be loaded or write there: see the messages "
                                   "above");
+        if (opt.made_dir && 0 == rmdir(opt.dir)) {
+            fprintf(stderr, RECORD_NAME ": %s removed (it was empty)\n", opt.dir);
+        }
         return 0 != job_status ? job_status : 1;
     }
     if (0 != job_status && !opt.quiet) {
@@ -1305,6 +1384,11 @@ int main(int argc, char **argv)
          * in its ranks) and the outputs written after it */
         fprintf(stderr, RECORD_NAME ": job %.2f s, outputs %.2f s\n", t_job - t_start,
                 record_now() - t_job);
+    }
+    if (0 != got_signal) {
+        /* stopped by SIGTERM/SIGHUP: say so in the status, whatever mpirun
+         * or the listener made of it */
+        return 128 + got_signal;
     }
     return 0 != job_status ? job_status : listen_status;
 }

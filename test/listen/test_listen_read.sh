@@ -266,6 +266,37 @@ for c in "1 some" "2 some" "1 none --sources 8" "2 none --sources 8" "1 all" "2 
     fi
 done
 
+# a signal while the outputs are written (SIGTERM, SIGHUP; the listener
+# stopped at once so that it takes the signal there): the merge stops, the
+# temporaries are removed, nothing is half-written, and the listener ends
+# by that signal
+if gen sig --ranks 4 --nodes 1 --iters 100000; then
+    for c in "TERM 15" "HUP 1"; do
+        s=${c% *}
+        rm -rf "$W/sig.out" && mkdir -m 700 "$W/sig.out"
+        "$L" --read "$W/sig" -o "$W/sig.out" --quiet >"$W/out.txt" 2>"$W/err.txt" &
+        pid=$!
+        n=0
+        while [ $n -lt 3000 ] && ! ls -A "$W/sig.out" | grep -q '\.tmp\.'; do
+            sleep 0.01
+            n=$((n + 1))
+        done
+        kill -STOP $pid
+        kill -$s $pid
+        kill -CONT $pid
+        wait $pid
+        st=$?
+        if [ $n -lt 3000 ] && [ $st = $((128 + ${c#* })) ] &&
+            grep -q "interrupted by signal" "$W/err.txt" && [ -z "$(ls -A "$W/sig.out")" ]; then
+            ok "SIG$s while the outputs are written: exit $st, no temporary left"
+        else
+            bad "SIG$s while the outputs are written (exit $st, looked $n times)"
+            cat "$W/err.txt"
+            ls -A "$W/sig.out"
+        fi
+    done
+fi
+
 # 10. clear errors (exit 2)
 listen 2 --read "$W/nosuch" && grep -q "No such file" "$W/err.txt" && ok "no such folder" || bad "no such folder"
 echo '{"not": "a node file"}' >"$W/foreign.evt"

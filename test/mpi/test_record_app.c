@@ -16,7 +16,9 @@
  *   send N         the ring again with MPI_Send and MPI_Recv (N of each), for a
  *                  PMPI tool that wraps MPI_Send
  *   print N        rank 0 writes N numbered lines to stdout (output that is the
- *                  same in every run) */
+ *                  same in every run)
+ *   sleep N SECS   every rank sleeps SECS seconds before MPI_Finalize (a job
+ *                  still running when a test signals its recorder) */
 
 #include <mpi.h>
 #include <stdio.h>
@@ -29,7 +31,7 @@ int main(int argc, char **argv)
     int rank, size, n, arg = 0;
 
     if (argc < 3) {
-        fprintf(stderr, "usage: %s ok|exit|abort|send|print N [CODE|RANK]\n", argv[0]);
+        fprintf(stderr, "usage: %s ok|exit|abort|send|print|sleep N [CODE|RANK|SECS]\n", argv[0]);
         return 2;
     }
     n = atoi(argv[2]);
@@ -79,6 +81,9 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 7);
         }
         MPI_Barrier(MPI_COMM_WORLD);
+    }
+    if (0 == strcmp(argv[1], "sleep")) {
+        sleep((unsigned int) arg);
     }
     MPI_Finalize();
     if (0 == strcmp(argv[1], "exit") && 0 == rank) {

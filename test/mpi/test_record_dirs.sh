@@ -9,7 +9,16 @@
 #   owner     an -o folder of another user is refused (exit 2; as root only)
 #   earlier   an -o folder that holds any earlier recording (node file, its
 #             index, a flight-recorder file, an output) is refused (exit 2)
-#   nothing   a job that records nothing (not an MPI program) is an error
+#   nothing   a job that records nothing (not an MPI program) is an error,
+#             and the folder the recorder made for it is removed
+#   busy      a second recorder given the -o of one still running is
+#             refused (exit 2) before its job starts
+#   readonly  an -o folder the caller cannot write into is refused (exit 2)
+#             before the job (as a normal user only: root writes anywhere)
+#   options   an unknown --format or a bad --events is refused (exit 2)
+#             before the job, no folder made
+#   signal    SIGTERM to the recorder during its job: the job ends, the
+#             outputs are written, the exit status is 143
 set -u
 fail=0
 B=${EVT_TOP_BUILDDIR:?run from make check}
@@ -81,6 +90,52 @@ done
 timeout 240 "$rec" -o "$tmp/none" -- ${MPIRUN:-mpirun} -np 1 /bin/true >"$tmp/n.out" 2>&1; rc=$?
 echo "=== nothing (rc $rc)"; cat "$tmp/n.out"
 [ "$rc" -ne 0 ] && grep -q 'left no recording' "$tmp/n.out" || ko "nothing: rc $rc"
+[ ! -e "$tmp/none" ] && grep -q 'removed (it was empty)' "$tmp/n.out" ||
+    ko "nothing: the empty folder was left"
+
+# busy: the first recorder holds its folder until it exits
+(timeout 240 "$rec" -o "$tmp/busy" -- ${MPIRUN:-mpirun} -np 1 sleep 6 >"$tmp/b1.out" 2>&1) &
+first=$!
+n=0
+while [ $n -lt 500 ] && [ ! -d "$tmp/busy" ]; do sleep 0.01; n=$((n + 1)); done
+sleep 1
+timeout 240 "$rec" -o "$tmp/busy" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/b2.out" 2>&1; rc=$?
+echo "=== busy (rc $rc)"; cat "$tmp/b2.out"
+[ "$rc" -eq 2 ] && grep -q 'is being recorded into by another' "$tmp/b2.out" || ko "busy: rc $rc"
+grep -q 'ompi.mpi' "$tmp/b2.out" && ko "busy: the second job ran"
+wait $first
+
+# readonly
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir -m 500 "$tmp/ro"
+    timeout 240 "$rec" -o "$tmp/ro" -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/r.out" 2>&1; rc=$?
+    echo "=== readonly (rc $rc)"; cat "$tmp/r.out"
+    [ "$rc" -eq 2 ] && grep -q 'cannot write there' "$tmp/r.out" || ko "readonly: rc $rc"
+    chmod 700 "$tmp/ro"
+else
+    echo "SKIP readonly: root writes into any folder"
+fi
+
+# options: checked before the job
+for o in "--format jsonl,bogus" "--events ompi.mpi.p2p_*,"; do
+    timeout 240 "$rec" -o "$tmp/opt" $o -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/p.out" 2>&1; rc=$?
+    echo "=== options $o (rc $rc)"; cat "$tmp/p.out"
+    [ "$rc" -eq 2 ] && [ ! -e "$tmp/opt" ] && ! grep -q 'ompi-evt-record: job' "$tmp/p.out" ||
+        ko "options $o: rc $rc"
+done
+
+# signal: SIGTERM during the job
+(timeout 240 "$rec" -o "$tmp/sig" -- ${MPIRUN:-mpirun} -np 2 "$app" sleep 10 30 >"$tmp/t.out" 2>&1
+    echo $? >"$tmp/t.rc") &
+n=0
+while [ $n -lt 1000 ] && ! ls "$tmp/sig" 2>/dev/null | grep -q .; do sleep 0.01; n=$((n + 1)); done
+sleep 1
+pkill -TERM -f "ompi-evt-record -o $tmp/sig" || ko "signal: no recorder to stop"
+wait
+rc=$(cat "$tmp/t.rc")
+echo "=== signal (rc $rc)"; grep -v '^\[' "$tmp/t.out" | head -20
+[ "$rc" -eq 143 ] || ko "signal: rc $rc, want 143"
+[ -s "$tmp/sig/summary.txt" ] || ko "signal: no outputs written"
 
 [ "$fail" -eq 0 ] && echo "test_record_dirs: all checks passed"
 exit $fail

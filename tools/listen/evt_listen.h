@@ -39,6 +39,7 @@
 #ifndef EVT_LISTEN_H
 #define EVT_LISTEN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -434,6 +435,17 @@ typedef struct listen_merge_opts {
     int64_t window_ns;    /**< time window (job ns) */
     size_t window_events; /**< most records held */
 } listen_merge_opts_t;
+
+/** The outputs --format names (jsonl; perfetto or chrome; otf2; report). */
+enum { LISTEN_FMT_JSONL = 1, LISTEN_FMT_PERFETTO = 2, LISTEN_FMT_OTF2 = 4, LISTEN_FMT_REPORT = 8 };
+/** Parse a --format list ("jsonl,otf2") into LISTEN_FMT_* bits in @p fmt.
+ *  @retval 0, -1 (an unknown or empty list: message in err) */
+int listen_formats_parse(const char *s, int *fmt, char *err, size_t errlen);
+
+/** Set (to the signal) by the listener's SIGINT/SIGTERM/SIGHUP handler:
+ *  the merge stops at its next batch and fails, so the outputs'
+ *  temporaries are removed (sinks' destroy) instead of left behind. */
+extern volatile sig_atomic_t listen_stop_signal;
 
 /** Pass 2: read every file again, merge by time, feed the sinks.
  *  @retval 0, -1 (I/O or allocation failure: message in err) */

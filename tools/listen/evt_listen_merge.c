@@ -365,6 +365,8 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
     return n;
 }
 
+volatile sig_atomic_t listen_stop_signal;
+
 int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_filter_t *filter,
                      const listen_merge_opts_t *opts, listen_sink_t *sinks, size_t num_sinks,
                      listen_merge_stats_t *stats, char *err, size_t errlen)
@@ -415,6 +417,12 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
     }
     while (live > 0) {
         size_t pick = SIZE_MAX;
+        if (0 != listen_stop_signal) {
+            snprintf(err, errlen, "interrupted by signal %d: no output written",
+                     (int) listen_stop_signal);
+            ret = -1;
+            goto cleanup;
+        }
         int64_t frontier = INT64_MAX;
         listen_batch_t *b;
         long pushed;

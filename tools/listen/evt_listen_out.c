@@ -422,3 +422,37 @@ int listen_out_private_tree(const char *dir)
 
     return 0 > fd ? -1 : private_tree_at(fd, 0);
 }
+
+int listen_formats_parse(const char *s, int *fmt, char *err, size_t errlen)
+{
+    char *copy = strdup(s), *save = NULL, *tok;
+    int f = 0;
+
+    if (NULL == copy) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (tok = strtok_r(copy, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
+        if (0 == strcmp(tok, "jsonl")) {
+            f |= LISTEN_FMT_JSONL;
+        } else if (0 == strcmp(tok, "perfetto") || 0 == strcmp(tok, "chrome")) {
+            f |= LISTEN_FMT_PERFETTO;
+        } else if (0 == strcmp(tok, "otf2")) {
+            f |= LISTEN_FMT_OTF2;
+        } else if (0 == strcmp(tok, "report")) {
+            f |= LISTEN_FMT_REPORT;
+        } else {
+            snprintf(err, errlen,
+                     "--format: unknown format \"%s\" (known: jsonl, perfetto, otf2, report)", tok);
+            free(copy);
+            return -1;
+        }
+    }
+    free(copy);
+    if (0 == f) {
+        snprintf(err, errlen, "--format: no format given");
+        return -1;
+    }
+    *fmt = f;
+    return 0;
+}
