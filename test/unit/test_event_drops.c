@@ -433,20 +433,30 @@ static void drop_cb_self(opal_count_t count, mca_base_event_registration_t *r, i
     }
 }
 
-Test(event_drops, handler_freeing_its_registration_stops_the_delivery)
+/* @p ndrops records dropped, then @p action armed and one raise delivered:
+ * the drop report before that delivery runs the handler. The callback must
+ * not have run. */
+static mca_base_event_registration_t *report_before_a_delivery(const char *name, int ndrops,
+                                                               bool *action)
 {
-    mca_base_event_t *ev = mk("self_free", 0, NULL);
+    mca_base_event_t *ev = mk(name, 0, NULL);
     mca_base_event_registration_t *h = sub(ev, 0, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL);
 
     cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb_self), OPAL_SUCCESS);
     cr_assert_eq(mca_base_event_delivery_set(&toggledel), OPAL_SUCCESS);
     drop_next = true;
-    raise_n(ev, 3);
+    raise_n(ev, ndrops);
     drop_next = false;
-    handler_frees_itself = true;
-    raise_n(ev, 1); /* the report before this delivery frees the registration */
-    cr_expect_eq(seen, 0, "the callback ran after its registration was freed");
+    *action = true;
+    raise_n(ev, 1);
+    cr_expect_eq(seen, 0, "%s: the callback ran after the dropped handler", name);
     cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
+    return h;
+}
+
+Test(event_drops, handler_freeing_its_registration_stops_the_delivery)
+{
+    (void) report_before_a_delivery("self_free", 3, &handler_frees_itself);
     cr_expect_eq(drops_of[0], 4);
     cr_expect_gt(free_order, 0);
     cr_expect_lt(drop_order, free_order);
@@ -454,18 +464,9 @@ Test(event_drops, handler_freeing_its_registration_stops_the_delivery)
 
 Test(event_drops, handler_clearing_the_callback_stops_the_delivery)
 {
-    mca_base_event_t *ev = mk("self_clear", 0, NULL);
-    mca_base_event_registration_t *h = sub(ev, 0, MCA_BASE_EVENT_CB_REQUIRE_NONE, NULL);
+    mca_base_event_registration_t *h = report_before_a_delivery("self_clear", 2,
+                                                                &handler_clears_cb);
 
-    cr_assert_eq(mca_base_event_set_dropped_handler(h, drop_cb_self), OPAL_SUCCESS);
-    cr_assert_eq(mca_base_event_delivery_set(&toggledel), OPAL_SUCCESS);
-    drop_next = true;
-    raise_n(ev, 2);
-    drop_next = false;
-    handler_clears_cb = true;
-    raise_n(ev, 1); /* the report clears the callback this delivery would call */
-    cr_expect_eq(seen, 0, "a cleared callback ran");
-    cr_assert_eq(mca_base_event_flush(), OPAL_SUCCESS);
     cr_expect_eq(drops_of[0], 3);
     cr_assert_eq(mca_base_event_handle_free(h, NULL, free_cb), OPAL_SUCCESS);
 }
