@@ -141,8 +141,11 @@ void ompi_evt_base_kit_close(void)
 
     ompi_evt_base_kit_timer_stop();
     pool = atomic_exchange_explicit(&k->pool, NULL, memory_order_acq_rel);
-    /* relaxed: see kit_open */
-    atomic_fetch_add_explicit(&k->generation, 1, memory_order_relaxed);
+    /* seq_cst: the Dekker pair with a thread's exit, which counts itself
+     * and then looks at the generation (kit_thread_exit()); once the count
+     * is zero, no exiting thread writes into this pool */
+    atomic_fetch_add_explicit(&k->generation, 1, memory_order_seq_cst);
+    ompi_evt_kit_pool_exits_wait();
     if (NULL != pool) {
         if (!ompi_evt_kit_draining_tls && ompi_evt_kit_token_try()) {
             /* withdraws that waited count what the pool still holds (the

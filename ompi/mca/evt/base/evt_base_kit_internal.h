@@ -164,6 +164,11 @@ void ompi_evt_kit_pool_release(evt_kit_pool_t *pool);
 /** Thread-exit key, created once per open. Context: INIT. */
 int ompi_evt_kit_pool_key_create(void);
 void ompi_evt_kit_pool_key_delete(void);
+/** Wait until no thread-exit destructor runs any more: after the kit moved
+ *  its generation on, none that starts later touches the old pool. The wait
+ *  is on a few instructions of each destructor, never on user code.
+ *  Context: INIT (the kit closing). */
+void ompi_evt_kit_pool_exits_wait(void);
 /** The child of a fork: forget the parent's pending records and the rings of
  *  threads that do not exist here. Context: the atfork child handler. */
 void ompi_evt_kit_pool_atfork_child(evt_kit_pool_t *pool);

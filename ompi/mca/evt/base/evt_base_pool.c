@@ -34,6 +34,7 @@
 
 #include "ompi_config.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -58,8 +59,14 @@ __thread unsigned int ompi_evt_kit_mine_gen __attribute__((tls_model("initial-ex
 /* The page size for first touch (a smaller step only touches more). */
 #define KIT_TOUCH_STEP 4096
 
+/* Key destructors running now: a closing kit waits for them before it
+ * frees its pool (ompi_evt_kit_pool_exits_wait()). */
+static atomic_int kit_exits_running;
+
 /* pthread key destructor: the thread exits; its ring goes back to the pool
- * at once, records and all. Context: thread exit (ANY). */
+ * at once, records and all, unless the kit closed meanwhile (its pool may be
+ * freed: a deleted key does not stop a destructor already running).
+ * Context: thread exit (ANY). */
 static void kit_thread_exit(void *arg)
 {
     ompi_evt_kit_ring_t *ring = arg;
@@ -68,10 +75,27 @@ static void kit_thread_exit(void *arg)
         return;
     }
     ompi_evt_kit_mine = OMPI_EVT_KIT_EXITED;
-    /* release: our last commits and private producer fields are visible to
-     * the next owner (pairs with the acquire CAS in ring_claim()); the
-     * drainer reaches the records through tail as always. */
-    atomic_store_explicit(&ring->pool.state, OMPI_EVT_KIT_RING_FREE, memory_order_release);
+    /* seq_cst, with the generation's load: the Dekker pair with the close,
+     * which moves the generation on and then waits for this count */
+    atomic_fetch_add_explicit(&kit_exits_running, 1, memory_order_seq_cst);
+    if (ompi_evt_kit_mine_gen
+        == atomic_load_explicit(&ompi_evt_kit.generation, memory_order_seq_cst)) {
+        /* release: our last commits and private producer fields are visible
+         * to the next owner (pairs with the acquire CAS in ring_claim());
+         * the drainer reaches the records through tail as always. */
+        atomic_store_explicit(&ring->pool.state, OMPI_EVT_KIT_RING_FREE, memory_order_release);
+    }
+    /* release: the store above comes before the close sees the count fall */
+    atomic_fetch_sub_explicit(&kit_exits_running, 1, memory_order_release);
+}
+
+/* Context: INIT (the kit closing, its generation moved on). */
+void ompi_evt_kit_pool_exits_wait(void)
+{
+    /* a destructor runs a few instructions and no user code */
+    while (0 != atomic_load_explicit(&kit_exits_running, memory_order_seq_cst)) {
+        sched_yield();
+    }
 }
 
 /* Context: INIT. */
@@ -339,31 +363,56 @@ ompi_evt_kit_ring_t *ompi_evt_kit_pool_mine_slow(bool signal_context)
     /* relaxed: the generation changes only in INIT context, while no raise
      * reaches the kit. */
     unsigned int gen = atomic_load_explicit(&k->generation, memory_order_relaxed);
-    ompi_evt_kit_ring_t *ring = ompi_evt_kit_mine;
+    ompi_evt_kit_ring_t *ring, *claimed, *none = NULL;
     evt_kit_pool_t *pool;
 
-    if (OPAL_UNLIKELY(OMPI_EVT_KIT_EXITED == ring)) {
-        return NULL; /* after the thread's destructors: see OMPI_EVT_KIT_EXITED */
-    }
-    if (OPAL_LIKELY(NULL != ring && gen == ompi_evt_kit_mine_gen)) {
-        if (OPAL_UNLIKELY(ring->own.needs_key) && !signal_context) {
-            ring->own.needs_key = false;
-            (void) pthread_setspecific(k->key, ring);
+    /* A signal handler on this thread may run anywhere below and claim a
+     * ring of its own (its raise finds none either). This thread's pointer
+     * changes only by compare-and-swap: NULL while a claim is under way, so
+     * that a handler neither takes a stale ring for this generation's nor
+     * has the ring it published overwritten; the claim that publishes
+     * second gives its ring back. */
+    do {
+        ring = ompi_evt_kit_mine;
+        if (OPAL_UNLIKELY(OMPI_EVT_KIT_EXITED == ring)) {
+            return NULL; /* after the thread's destructors: see OMPI_EVT_KIT_EXITED */
         }
-        return ring;
-    }
+        if (OPAL_LIKELY(NULL != ring && gen == ompi_evt_kit_mine_gen)) {
+            if (OPAL_UNLIKELY(ring->own.needs_key) && !signal_context) {
+                ring->own.needs_key = false;
+                (void) pthread_setspecific(k->key, ring);
+            }
+            return ring;
+        }
+    } while (!__atomic_compare_exchange_n(&ompi_evt_kit_mine, &ring, NULL, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
     /* acquire: the pool was built before it was published (kit open) */
     pool = atomic_load_explicit(&k->pool, memory_order_acquire);
     if (NULL == pool) {
         return NULL;
     }
-    ring = ring_claim(pool, signal_context);
-    if (NULL != ring) {
-        ompi_evt_kit_mine = ring;
-        ompi_evt_kit_mine_gen = gen;
-    } else {
+    claimed = ring_claim(pool, signal_context);
+    if (NULL == claimed) {
         /* relaxed: statistics */
         atomic_fetch_add_explicit(&pool->dropped_pool, 1, memory_order_relaxed);
+        return NULL;
+    }
+    ompi_evt_kit_mine_gen = gen;
+    if (__atomic_compare_exchange_n(&ompi_evt_kit_mine, &none, claimed, false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+        return claimed;
+    }
+    /* a handler published its ring during our claim: keep that one (its
+     * raises are in it), give ours back unused (release: as a thread's exit
+     * does), and point the key at the one kept, which our claim may have
+     * set to ours */
+    atomic_store_explicit(&claimed->pool.state, OMPI_EVT_KIT_RING_FREE, memory_order_release);
+    ring = none;
+    if (k->key_created && (!signal_context || k->key_signal_safe)) {
+        ring->own.needs_key = false;
+        (void) pthread_setspecific(k->key, ring);
+    } else {
+        ring->own.needs_key = true; /* until a raise outside a handler */
     }
     return ring;
 }
