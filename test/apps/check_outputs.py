@@ -10,8 +10,8 @@ and exits 1 if any check failed:
     synchronisation calls per kind, in events.jsonl equal the preloaded
     oracle's counts of the same rank
   - every rank of the job wrote its initialization and finalization event
-  - trace.json parses, and every flow start has exactly one end with the
-    same id and the other way round
+  - trace.json parses, every flow start has exactly one end with the
+    same id and the other way round, and no arrow points back in time
   - summary.txt reports no receive completing before its send started
 """
 import collections
@@ -80,14 +80,20 @@ for r in range(np_):
 with open(outdir + "/trace.json") as f:
     trace = json.load(f)
 starts, ends = collections.Counter(), collections.Counter()
+start_ts, end_ts = {}, {}
 for e in trace["traceEvents"]:
     if e.get("ph") == "s":
         starts[e["id"]] += 1
+        start_ts[e["id"]] = e["ts"]
     elif e.get("ph") == "f":
         ends[e["id"]] += 1
+        end_ts[e["id"]] = e["ts"]
 bad = [i for i in set(starts) | set(ends) if starts[i] != 1 or ends[i] != 1]
 check(not bad, "trace.json: %d flows, each one start and one end" % len(starts), "none unmatched",
       "%d unmatched (e.g. id %s)" % (len(bad), bad[:3]))
+back = [i for i in start_ts if i in end_ts and end_ts[i] < start_ts[i]]
+check(not back, "trace.json: no arrow points back in time", "none",
+      "%d of %d (e.g. id %s)" % (len(back), len(start_ts), back[:3]))
 
 with open(outdir + "/summary.txt") as f:
     summary = f.read()

@@ -391,7 +391,10 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         start = p2p.start;
         end = p2p.end < start ? start : p2p.end;
         slice(s, pt, ev, 0, start, end, pt->name, pt->name_len, &tid);
-        me.ts = start + (end - start) / 2; /* inside the slice: the arrow binds to it */
+        /* inside the slice (the arrow binds to it): a send's arrow leaves at
+         * its start, a receive's arrives just before its completion, so an
+         * arrow never points back in time unless the flow is acausal */
+        me.ts = LISTEN_P2P_SEND == t->p2p ? start : (end > start ? end - 1 : start);
         me.start = start;
         me.end = end;
         me.rank = ev->proc->rank;
