@@ -133,7 +133,7 @@ static int usable_cpus(void)
 
 static void stop_signal(int sig)
 {
-    listen_stop_signal = sig;
+    atomic_store_explicit(&listen_stop_signal, sig, memory_order_relaxed);
 }
 
 static volatile sig_atomic_t follow_stop;
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
     bool reading = false, summary_only = false, quiet = false, bad_input = false;
     const char *follow_dir = NULL;
     double interval = 1.0;
-    int c, ret = 2, threads = usable_cpus() > 1 ? 2 : 1;
+    int c, ret = 2, stop, threads = usable_cpus() > 1 ? 2 : 1;
 
     /* batches are allocated and freed by the thousand: keep freed memory
      * instead of returning it to the kernel and faulting it in again */
@@ -611,10 +611,11 @@ done:
     listen_filter_free(&filter);
     listen_inputs_free(&inputs);
     free(defdir);
-    if (0 != listen_stop_signal) {
+    stop = atomic_load_explicit(&listen_stop_signal, memory_order_relaxed);
+    if (0 != stop) {
         /* temporaries gone: end as the signal would have ended us */
-        signal((int) listen_stop_signal, SIG_DFL);
-        raise((int) listen_stop_signal);
+        signal(stop, SIG_DFL);
+        raise(stop);
     }
     return ret;
 }

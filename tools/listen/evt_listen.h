@@ -40,6 +40,7 @@
 #define EVT_LISTEN_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -444,8 +445,10 @@ int listen_formats_parse(const char *s, int *fmt, char *err, size_t errlen);
 
 /** Set (to the signal) by the listener's SIGINT/SIGTERM/SIGHUP handler:
  *  the merge stops at its next batch and fails, so the outputs'
- *  temporaries are removed (sinks' destroy) instead of left behind. */
-extern volatile sig_atomic_t listen_stop_signal;
+ *  temporaries are removed (sinks' destroy) instead of left behind. An
+ *  atomic (lock-free, so async-signal-safe): the handler may run on the
+ *  output thread while the merge's thread reads it. */
+extern atomic_int listen_stop_signal;
 
 /** Pass 2: read every file again, merge by time, feed the sinks.
  *  @retval 0, -1 (I/O or allocation failure: message in err) */

@@ -365,7 +365,7 @@ static long take_batch(listen_registry_t *reg, heap_t *h, listen_batch_t *b, uin
     return n;
 }
 
-volatile sig_atomic_t listen_stop_signal;
+atomic_int listen_stop_signal;
 
 int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_filter_t *filter,
                      const listen_merge_opts_t *opts, listen_sink_t *sinks, size_t num_sinks,
@@ -417,9 +417,10 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
     }
     while (live > 0) {
         size_t pick = SIZE_MAX;
-        if (0 != listen_stop_signal) {
-            snprintf(err, errlen, "interrupted by signal %d: no output written",
-                     (int) listen_stop_signal);
+        /* relaxed: a flag; the handler's store is seen at some batch */
+        int stop = atomic_load_explicit(&listen_stop_signal, memory_order_relaxed);
+        if (0 != stop) {
+            snprintf(err, errlen, "interrupted by signal %d: no output written", stop);
             ret = -1;
             goto cleanup;
         }
