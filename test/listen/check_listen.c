@@ -13,7 +13,8 @@
  *                 every flow start has its finish; slice durations >= 0;
  *                 otherData.flows
  *   trace.otf2/   read back with otf2-print: Enter records per (region,
- *                 rank), MpiSend/MpiRecv counts, time order per location
+ *                 rank), message records (MpiSend or MpiIsend, MpiRecv or
+ *                 MpiIrecv) counted, time order per location
  *   summary.txt   the per (event, rank) counts, drops, lost batches, ranks
  *                 that ended early
  * and requires the counts of all three formats to equal EXPECTED's.
@@ -485,9 +486,9 @@ static void check_otf2(const char *dir, const char *otf2_print, const expected_t
             if (NULL != q && 1 == sscanf(q, "Region: \"%255[^\"]\"", region)) {
                 bump(&got, region, loc_rank[loc], 1);
             }
-        } else if (0 == strcmp(what, "MPI_SEND")) {
-            sends++;
-        } else if (0 == strcmp(what, "MPI_RECV")) {
+        } else if (0 == strcmp(what, "MPI_SEND") || 0 == strcmp(what, "MPI_ISEND")) {
+            sends++; /* a blocking call's, or a request's at its start */
+        } else if (0 == strcmp(what, "MPI_RECV") || 0 == strcmp(what, "MPI_IRECV")) {
             recvs++;
         }
     }
@@ -507,7 +508,8 @@ static void check_otf2(const char *dir, const char *otf2_print, const expected_t
         exp_recvs = e->mpi_recvs;
     }
     check(sends == exp_sends && recvs == exp_recvs,
-          "otf2: %" PRIu64 " MPI_SEND / %" PRIu64 " MPI_RECV, expected %" PRIu64 " / %" PRIu64,
+          "otf2: %" PRIu64 " MPI_[I]SEND / %" PRIu64 " MPI_[I]RECV, expected %" PRIu64
+          " / %" PRIu64,
           sends, recvs, exp_sends, exp_recvs);
     same(&e->count, &got, "trace.otf2 vs expected");
 }

@@ -56,8 +56,9 @@
  *                                 their start: no batch lost, no drops
  *   total <n>
  *   ranks <n>                     the job size
- *   otf2_msgs <sends> <recvs>     p2p records written as MpiSend / MpiRecv
- *                                 (those of pairs the listener pairs)
+ *   otf2_msgs <sends> <recvs>     p2p records with message records (MpiSend
+ *                                 or MpiIsend, MpiRecv or MpiIrecv): those
+ *                                 of pairs the listener pairs
  */
 
 #include "opal_config.h"

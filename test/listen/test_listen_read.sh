@@ -71,6 +71,13 @@ listen 0 --read "$W/job/nodeA.evt" "$W/job/nodeB.evt" "$W/job/nodeC.evt" -o "$W/
 #    complete before their sends start; without the samples they do (control)
 gen plain --ranks 4 --nodes 2 --iters 40 && listen 0 --read "$W/plain" --quiet &&
     checkout "$W/plain" "$W/plain.exp" --causal
+# trace.otf2 as a timeline draws it
+if [ -x /usr/bin/python3 ]; then
+    /usr/bin/python3 "$EVT_TOP_SRCDIR/test/listen/check_otf2.py" "$W/plain/trace.otf2/traces.otf2" \
+        --print "$P" --min-requests 1 >"$W/otf2check.txt" 2>&1 &&
+        ok "trace.otf2: $(grep -c '^PASS' "$W/otf2check.txt") checks of check_otf2.py" ||
+        { bad "trace.otf2: check_otf2.py"; grep -v '^PASS' "$W/otf2check.txt"; }
+fi
 gen skew --ranks 4 --nodes 2 --iters 40 --skew 1:5000000000 && listen 0 --read "$W/skew" --quiet &&
     checkout "$W/skew" "$W/skew.exp" --causal
 # the events are identical; the per-rank lines differ by the offsets applied

@@ -20,6 +20,10 @@
  *              0, waiting MS milliseconds
  *   slow N     the ring, one round every 100 ms: a job that lasts N / 10
  *              seconds, for following it while it runs
+ *   halo N     N rounds of a halo exchange of 64 KiB: every rank posts its
+ *              receives from both neighbours, then sends to both (Irecv,
+ *              Irecv, Isend, Isend, Waitall), the pattern whose receives a
+ *              timeline must not draw before their sends
  */
 
 #include <mpi.h>
@@ -38,7 +42,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 3 || NULL == buf) {
         if (0 == rank) {
-            fprintf(stderr, "usage: report_patterns ring N | gather N | late MS | slow N\n");
+            fprintf(stderr,
+                    "usage: report_patterns ring N | gather N | late MS | slow N | halo N\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -65,6 +70,21 @@ int main(int argc, char **argv)
                          (rank + size - 1) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             nanosleep(&ts, NULL);
         }
+    } else if (0 == strcmp(argv[1], "halo")) {
+        /* 64 KiB: past the eager limits, a send completes after the
+         * receive has matched it */
+        const int len = 64 * 1024;
+        int left = (rank + size - 1) % size, right = (rank + 1) % size;
+        char *halo = calloc(4, (size_t) len);
+        MPI_Request req[4];
+        for (int i = 0; NULL != halo && i < n; ++i) {
+            MPI_Irecv(halo, len, MPI_BYTE, left, 5, MPI_COMM_WORLD, &req[0]);
+            MPI_Irecv(halo + len, len, MPI_BYTE, right, 6, MPI_COMM_WORLD, &req[1]);
+            MPI_Isend(halo + 2 * len, len, MPI_BYTE, right, 5, MPI_COMM_WORLD, &req[2]);
+            MPI_Isend(halo + 3 * len, len, MPI_BYTE, left, 6, MPI_COMM_WORLD, &req[3]);
+            MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+        }
+        free(halo);
     } else if (0 == strcmp(argv[1], "late")) {
         /* both start from the same moment; rank 1 then sleeps */
         MPI_Barrier(MPI_COMM_WORLD);

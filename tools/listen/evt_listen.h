@@ -107,6 +107,9 @@ typedef struct listen_type {
     /** Element indexes of the p2p fields (valid when p2p is SEND or RECV;
      *  start and complete also when it is COLL). */
     int p2p_comm, p2p_bytes, p2p_start, p2p_complete, p2p_peer, p2p_tag;
+    /** Element index of a p2p completion's "mode" (0 blocking, 1
+     *  nonblocking, 2 persistent), -1 when its type has none. */
+    int p2p_mode;
     /** Element indexes of the collective's fields (p2p == COLL). */
     int coll[LISTEN_COLL_FIELDS];
     /** Element indexes of a one-sided call's fields (p2p == RMA_*). */
@@ -546,6 +549,53 @@ void *listen_slot_get(listen_slots_t *t, size_t id, void *(*make)(void *ctx, con
 /** Free every cached object with @p free_entry, then the table. */
 void listen_slots_free(listen_slots_t *t, void (*free_entry)(void *));
 
+/* ------------------------------------------------------------------------
+ * Time order and nesting per location, for a format that wants both
+ * (evt_listen_nest.c). Context: the thread of the sink using it.
+ * ------------------------------------------------------------------------ */
+
+/** What a location's records are made of: a region from t0 to t1 (its
+ *  opening records at t0, its closing ones at t1), or a point at t0. A
+ *  caller's item begins with this and is malloc'ed; the buffer frees it. */
+typedef struct listen_nest_item {
+    uint64_t t0, t1;
+    bool point;
+    bool moved;   /**< set by the buffer: counted as moved once */
+    uint64_t seq; /**< set by the buffer: order of adding */
+} listen_nest_item_t;
+
+/** Write the opening records of @p it (a point's only ones) at @p ts.
+ *  @retval 0, -1 stops everything */
+typedef int (*listen_nest_open_fn)(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
+/** Write the closing records of region @p it at @p ts. @retval 0, -1 */
+typedef int (*listen_nest_close_fn)(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
+
+typedef struct listen_nest_stats {
+    uint64_t late;       /**< opened after later records already written: moved up to them */
+    uint64_t overlapped; /**< would have ended outside an open region: opened after it */
+    uint64_t early;      /**< written before the horizon passed, the location being full */
+} listen_nest_stats_t;
+
+/** Fewest items a location may hold, however many locations share. */
+#define LISTEN_NEST_MIN_ITEMS 4096
+
+typedef struct listen_nest listen_nest_t;
+/** A buffer for @p num_locs locations holding at most @p max_items items
+ *  in all (but LISTEN_NEST_MIN_ITEMS per location at least); an item is
+ *  written when its location's stream is @p horizon_ns past its t0.
+ *  @retval the buffer, NULL when no memory */
+listen_nest_t *listen_nest_new(size_t num_locs, uint64_t horizon_ns, size_t max_items,
+                               listen_nest_open_fn open, listen_nest_close_fn close, void *ctx);
+/** Hand @p it (its t0, t1, point set) to location @p loc, whose stream
+ *  has reached @p now, and write what is due. @p it is the buffer's even
+ *  on failure. @retval 0, -1 (no memory, or a callback failed) */
+int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64_t now);
+/** Write everything left, closing every region. @retval 0, -1 */
+int listen_nest_finish(listen_nest_t *n);
+const listen_nest_stats_t *listen_nest_stats(const listen_nest_t *n);
+/** Free the buffer and the items it still holds (nothing is written). */
+void listen_nest_free(listen_nest_t *n);
+
 /** Fill in @p sink (begin and report may be NULL; see listen_sink_t). */
 void listen_sink_set(listen_sink_t *sink, const char *name, void *ctx,
                      int (*begin)(void *, const listen_registry_t *),
@@ -588,6 +638,9 @@ typedef struct listen_p2p {
     int64_t start, end; /**< the request's start and completion (job ns) */
     int64_t peer, tag;
     uint64_t bytes;
+    /** 0 a blocking call, 1 a nonblocking request, 2 a persistent one
+     *  (0 when the type has no mode) */
+    int64_t mode;
 } listen_p2p_t;
 /** Read the p2p fields of @p ev, whose type's p2p is not LISTEN_P2P_NONE
  *  (a collective or one-sided call: start and end; bytes its bytes sent;

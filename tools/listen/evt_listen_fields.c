@@ -48,11 +48,13 @@ void listen_event_p2p(const listen_event_t *ev, listen_p2p_t *out)
         out->peer = 0;
         out->tag = 0;
         out->bytes = 0 <= sent ? (uint64_t) element_i64(ev, sent) : 0;
+        out->mode = 0;
         return;
     }
     out->peer = element_i64(ev, t->p2p_peer);
     out->tag = element_i64(ev, t->p2p_tag);
     out->bytes = (uint64_t) element_i64(ev, t->p2p_bytes);
+    out->mode = 0 <= t->p2p_mode ? element_i64(ev, t->p2p_mode) : 0;
 }
 
 void listen_event_coll(const listen_event_t *ev, listen_coll_t *out)

@@ -18,13 +18,18 @@
  *   - every event type is a region; an event is an Enter and a Leave of its
  *     region at the event's time, the Enter carrying the fields as
  *     attributes (one attribute definition per field name and type)
- *   - a point-to-point completion is an Enter of its region (role
- *     point2point, paradigm MPI) at the request's start, an MpiSend there
- *     (or an MpiRecv at the completion), and a Leave at the completion;
- *     peer = world rank in a communicator per namespace ("MPI_COMM_WORLD"
- *     of that namespace: ranks 0..job size - 1, a location for every rank
- *     even one that sent nothing), tag and bytes from the event; not when
- *     either side's recording misses records (readers match by order)
+ *   - a blocking point-to-point call (mode 0, or a type without a mode) is
+ *     its region (role point2point, paradigm MPI) from the call's start
+ *     to its completion, with an MpiSend at the start or an MpiRecv at
+ *     the completion; a nonblocking or persistent request is an MpiIsend
+ *     or MpiIrecvRequest at its start and, at its completion, its region
+ *     (no length: the request's life spans other calls, and regions nest)
+ *     around an MpiIsendComplete or MpiIrecv, as Score-P writes requests
+ *     (request ids per location). Peer = world rank in a communicator per
+ *     namespace ("MPI_COMM_WORLD" of that namespace: ranks 0..job size -
+ *     1, a location for every rank even one that sent nothing), tag and
+ *     bytes from the event; no message records when either side's
+ *     recording misses records (readers match by order)
  *   - a collective completion is an Enter of a region per collective kind
  *     ("MPI_Allreduce", ..., role and paradigm MPI) and an
  *     MpiCollectiveBegin at the call's start, an MpiCollectiveEnd (kind,
@@ -50,9 +55,13 @@
  *     ranks. Completions of the operations are not records of their own:
  *     MPI completes them in the synchronisation calls, which are. A target
  *     outside the world is the plain Enter and Leave (counted)
- * OTF2 wants each location's records in time order; records come in order
- * of their own timestamps, so a slice's start that lies before the rank's
- * previous record is written at that record's time instead (counted). The
+ * OTF2 wants each location's records in time order and its regions
+ * nested, but events come in order of their completion, after what they
+ * began: the records wait per location (evt_listen_nest.c) until the
+ * rank's events are a second past them, or its share of the waiting room
+ * is full, and are written in time order; what begins longer before is
+ * moved up to the rank's last record, and a region overlapping another
+ * of its rank (two threads' calls) opens after it (both counted). The
  * clock: 1 ns resolution, timestamps are job timeline ns (Unix epoch), the
  * global offset is the first event's.
  */
@@ -93,8 +102,10 @@ typedef struct {
     char *tmpdir;
     OTF2_Archive *ar;
     OTF2_AttributeList *al;
-    OTF2_EvtWriter **w; /**< per location */
-    uint64_t *last;     /**< last timestamp written per location */
+    OTF2_EvtWriter **w;  /**< per location */
+    listen_nest_t *nest; /**< the records waiting for their location's time order */
+    uint64_t *req_ids;   /**< per location: the next request id */
+    uint64_t requests;   /**< nonblocking p2p requests written as such */
     size_t num_locs;    /**< procs + placeholder ranks */
     size_t num_procs;
     /* namespaces: per proc, its namespace number; per namespace, max rank
@@ -111,7 +122,7 @@ typedef struct {
     listen_slots_t type_attrs;
     attr_t *attrs;
     size_t num_attrs;
-    uint64_t clamped, unmapped_peers, unsafe;
+    uint64_t unmapped_peers, unsafe;
     ocomm_t *comms; /**< communicators of collectives, refs num_ns.. */
     size_t num_comms;
     uint64_t coll_plain;     /**< collectives written without collective records */
@@ -225,6 +236,15 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
     return remove(p);
 }
 
+/* How long a record waits for those of its location that begin before it
+ * (a request's start comes with its completion), and how many may wait in
+ * all: about 200 bytes each. */
+#define OTF2_HORIZON_NS  UINT64_C(1000000000)
+#define OTF2_WAITING_MAX (256u * 1024)
+
+static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
+static int nest_close(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
+
 static int ot_begin(void *ctx, const listen_registry_t *reg)
 {
     otf_t *s = ctx;
@@ -281,9 +301,11 @@ static int ot_begin(void *ctx, const listen_registry_t *reg)
     }
     s->reg = reg;
     s->w = calloc(s->num_locs + 1, sizeof(*s->w));
-    s->last = calloc(s->num_locs + 1, sizeof(*s->last));
+    s->req_ids = calloc(s->num_locs + 1, sizeof(*s->req_ids));
     s->rma_ids = calloc(s->num_locs + 1, sizeof(*s->rma_ids));
-    if (NULL == s->w || NULL == s->last || NULL == s->rma_ids) {
+    s->nest = listen_nest_new(s->num_locs, OTF2_HORIZON_NS, OTF2_WAITING_MAX, nest_open, nest_close,
+                              s);
+    if (NULL == s->w || NULL == s->req_ids || NULL == s->rma_ids || NULL == s->nest) {
         return -1;
     }
 
@@ -302,7 +324,6 @@ static int ot_begin(void *ctx, const listen_registry_t *reg)
         if (NULL == s->w[l]) {
             return -1;
         }
-        s->last[l] = 0;
     }
     s->al = OTF2_AttributeList_New();
     return NULL == s->al ? -1 : 0;
@@ -349,41 +370,66 @@ static void *attrs_make(void *ctx, const void *key)
     return ids;
 }
 
-static uint64_t ts_of(otf_t *s, size_t loc, int64_t t)
+/* An event as the records it becomes, waiting in the nest buffer for its
+ * location's time order (see the file comment). */
+typedef enum {
+    OREC_PLAIN,     /**< its type's region, at the event's time */
+    OREC_P2P_CALL,  /**< a blocking call's region: MpiSend at its start, MpiRecv at its end */
+    OREC_P2P_DONE,  /**< a request's completion: MpiIsendComplete or MpiIrecv in its region */
+    OREC_ISEND,     /**< point: MpiIsend at a request's start */
+    OREC_IRECV_REQ, /**< point: MpiIrecvRequest at a request's start */
+    OREC_COLL,
+    OREC_RMA,
+} orec_kind_t;
+
+typedef struct {
+    listen_nest_item_t n;
+    uint8_t kind;     /**< orec_kind_t */
+    bool records;     /**< with its MPI records (else its region alone) */
+    bool send;        /**< p2p: a send */
+    uint32_t comm_ns; /**< p2p: the namespace's MPI_COMM_WORLD */
+    uint64_t req;     /**< p2p request: its id in the location */
+    OTF2_RegionRef region;
+    OTF2_CommRef comm; /**< collective */
+    OTF2_RmaWinRef win;
+    union {
+        listen_p2p_t p2p;
+        listen_coll_t coll;
+        listen_rma_t rma;
+    } f;
+    const uint32_t *ids; /**< attribute ids of the values */
+    uint16_t num_vals;
+    mca_common_evt_wire_value_t vals[];
+} orec_t;
+
+static uint64_t ts_of(int64_t t)
 {
-    uint64_t v = t < 0 ? 0 : (uint64_t) t;
-    if (v < s->last[loc]) {
-        s->clamped++;
-        v = s->last[loc];
-    }
-    s->last[loc] = v;
-    return v;
+    return t < 0 ? 0 : (uint64_t) t;
 }
 
-static int add_attrs(otf_t *s, const uint32_t *ids, const listen_event_t *ev)
+static int add_attrs(otf_t *s, const orec_t *o)
 {
-    for (uint16_t i = 0; i < ev->wire_type->num_elements; ++i) {
-        mca_common_evt_wire_value_t v;
+    for (uint16_t i = 0; i < o->num_vals; ++i) {
+        const mca_common_evt_wire_value_t *v = &o->vals[i];
         OTF2_ErrorCode rc;
-        (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
-        switch (v.type) {
+        switch (v->type) {
         case MCA_COMMON_EVT_WIRE_ELEM_INT32:
-            rc = OTF2_AttributeList_AddInt32(s->al, ids[i], (int32_t) v.v.i);
+            rc = OTF2_AttributeList_AddInt32(s->al, o->ids[i], (int32_t) v->v.i);
             break;
         case MCA_COMMON_EVT_WIRE_ELEM_UINT32:
-            rc = OTF2_AttributeList_AddUint32(s->al, ids[i], (uint32_t) v.v.u);
+            rc = OTF2_AttributeList_AddUint32(s->al, o->ids[i], (uint32_t) v->v.u);
             break;
         case MCA_COMMON_EVT_WIRE_ELEM_INT64:
-            rc = OTF2_AttributeList_AddInt64(s->al, ids[i], v.v.i);
+            rc = OTF2_AttributeList_AddInt64(s->al, o->ids[i], v->v.i);
             break;
         case MCA_COMMON_EVT_WIRE_ELEM_UINT64:
-            rc = OTF2_AttributeList_AddUint64(s->al, ids[i], v.v.u);
+            rc = OTF2_AttributeList_AddUint64(s->al, o->ids[i], v->v.u);
             break;
         case MCA_COMMON_EVT_WIRE_ELEM_DOUBLE:
-            rc = OTF2_AttributeList_AddDouble(s->al, ids[i], v.v.d);
+            rc = OTF2_AttributeList_AddDouble(s->al, o->ids[i], v->v.d);
             break;
         default:
-            rc = OTF2_AttributeList_AddUint8(s->al, ids[i], v.v.b ? 1 : 0);
+            rc = OTF2_AttributeList_AddUint8(s->al, o->ids[i], v->v.b ? 1 : 0);
             break;
         }
         if (OTF2_SUCCESS != rc) {
@@ -472,49 +518,32 @@ static OTF2_CommRef comm_ref(otf_t *s, uint32_t ns, int64_t rank, const listen_c
     return (OTF2_CommRef) (s->num_ns + (size_t) (m - s->comms));
 }
 
-/* A collective completion: see the file comment. */
-static int ot_coll(otf_t *s, const listen_event_t *ev, size_t loc, OTF2_EvtWriter *w)
+/* A collective completion: see the file comment. @retval 0, -1 no memory */
+static int coll_prepare(otf_t *s, const listen_event_t *ev, orec_t *o)
 {
-    const listen_type_t *t = ev->type;
-    listen_coll_t c;
-    uint64_t ts0, ts1;
-    OTF2_CommRef comm = OTF2_UNDEFINED_COMM;
-    OTF2_RegionRef region = t->id;
-    bool named, records;
+    listen_coll_t *c = &o->f.coll;
+    bool named;
 
-    listen_event_coll(ev, &c);
-    named = 0 <= c.kind && c.kind < (int64_t) COLL_KINDS;
-    records = named && !coll_kinds[c.kind].no_op && 0 == (c.flags & LISTEN_COLL_FLAG_INTER)
-              && 0 < c.comm_size && c.comm_size <= s->ns_max_rank[s->ns_of[ev->proc->id]] + 1
-              && 0 <= c.comm_rank && c.comm_rank < c.comm_size && c.root < c.comm_size
-              && 0 <= c.cid;
-    if (records) {
-        comm = comm_ref(s, s->ns_of[ev->proc->id], ev->proc->rank, &c);
-        if (OTF2_UNDEFINED_COMM == comm) {
+    listen_event_coll(ev, c);
+    named = 0 <= c->kind && c->kind < (int64_t) COLL_KINDS;
+    o->kind = OREC_COLL;
+    o->records = named && !coll_kinds[c->kind].no_op && 0 == (c->flags & LISTEN_COLL_FLAG_INTER)
+                 && 0 < c->comm_size && c->comm_size <= s->ns_max_rank[s->ns_of[ev->proc->id]] + 1
+                 && 0 <= c->comm_rank && c->comm_rank < c->comm_size && c->root < c->comm_size
+                 && 0 <= c->cid;
+    if (o->records) {
+        o->comm = comm_ref(s, s->ns_of[ev->proc->id], ev->proc->rank, c);
+        if (OTF2_UNDEFINED_COMM == o->comm) {
             return -1;
         }
-        region = (OTF2_RegionRef) (s->reg->num_types + (size_t) c.kind);
     } else {
         s->coll_plain++;
-        if (named) {
-            region = (OTF2_RegionRef) (s->reg->num_types + (size_t) c.kind);
-        }
     }
-    ts0 = ts_of(s, loc, c.start);
-    if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)
-        || (records && OTF2_SUCCESS != OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts0))) {
-        return -1;
+    if (named) {
+        o->region = (OTF2_RegionRef) (s->reg->num_types + (size_t) c->kind);
     }
-    ts1 = ts_of(s, loc, c.end);
-    if ((records
-         && OTF2_SUCCESS
-                != OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts1, coll_kinds[c.kind].op, comm,
-                                                   0 <= c.root ? (uint32_t) c.root
-                                                               : OTF2_UNDEFINED_UINT32,
-                                                   c.sent, c.recv))
-        || OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts1, region)) {
-        return -1;
-    }
+    o->n.t0 = ts_of(c->start);
+    o->n.t1 = ts_of(c->end);
     return 0;
 }
 
@@ -602,77 +631,206 @@ static OTF2_ErrorCode rma_op_record(otf_t *s, OTF2_EvtWriter *w, size_t loc, uin
     }
 }
 
-/* A one-sided call: see the file comment. */
-static int ot_rma(otf_t *s, const listen_event_t *ev, size_t loc, OTF2_EvtWriter *w)
+/* A one-sided call: see the file comment. @retval 0, -1 no memory */
+static int rma_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o)
 {
     const listen_type_t *t = ev->type;
+    listen_rma_t *r = &o->f.rma;
     bool op = LISTEN_P2P_RMA_OP == t->p2p;
     int64_t kinds = op ? LISTEN_RMA_OP_KINDS : LISTEN_RMA_SYNC_KINDS;
     uint32_t ns = s->ns_of[ev->proc->id];
-    OTF2_RegionRef region = t->id;
-    OTF2_RmaWinRef win = OTF2_UNDEFINED_RMA_WIN;
-    OTF2_ErrorCode rc = OTF2_SUCCESS;
-    listen_rma_t r;
-    uint64_t ts0, ts1;
-    bool known, remote_ok, records = false;
+    bool known, remote_ok, locking;
 
-    listen_event_rma(ev, &r);
-    known = 0 <= r.kind && r.kind < kinds;
-    remote_ok = 0 <= r.peer && r.peer <= s->ns_max_rank[ns];
+    listen_event_rma(ev, r);
+    known = 0 <= r->kind && r->kind < kinds;
+    remote_ok = 0 <= r->peer && r->peer <= s->ns_max_rank[ns];
+    locking = !op && (6 == r->kind || 7 == r->kind || 10 == r->kind); /* lock, unlock, flush */
+    o->kind = OREC_RMA;
+    o->send = op;
     if (known) {
-        region = (OTF2_RegionRef) ((op ? RMA_REGION_FIRST(s) : RMA_SYNC_REGION_FIRST(s))
-                                   + (size_t) r.kind);
+        o->region = (OTF2_RegionRef) ((op ? RMA_REGION_FIRST(s) : RMA_SYNC_REGION_FIRST(s))
+                                      + (size_t) r->kind);
         /* which calls have records, and whether their remote is a world rank */
-        records = op ? remote_ok
-                     : (0 == r.kind /* fence */
-                        || ((6 == r.kind || 7 == r.kind || 10 == r.kind) && remote_ok));
+        o->records = op ? remote_ok : (0 == r->kind /* fence */ || (locking && remote_ok));
     }
-    if (records) {
-        win = win_ref(s, loc, r.win);
-        if (OTF2_UNDEFINED_RMA_WIN == win) {
+    if (o->records) {
+        o->win = win_ref(s, loc, r->win);
+        if (OTF2_UNDEFINED_RMA_WIN == o->win) {
             return -1;
         }
-    } else if (op || (known && (6 == r.kind || 7 == r.kind || 10 == r.kind))) {
+        s->rma_records += op || 0 != r->kind ? 1 : 2;
+    } else if (op || (known && locking)) {
         s->rma_plain++;
     }
-    ts0 = ts_of(s, loc, r.start);
-    if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)) {
+    o->n.t0 = ts_of(r->start);
+    o->n.t1 = ts_of(r->end);
+    return 0;
+}
+
+/* A point-to-point completion: see the file comment. A request's start
+ * becomes a point of its own (added first: at equal times it is written
+ * first). @retval 0, -1 */
+static int p2p_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o, uint64_t now)
+{
+    const listen_type_t *t = ev->type;
+    listen_p2p_t *p = &o->f.p2p;
+    uint32_t ns = s->ns_of[ev->proc->id];
+
+    listen_event_p2p(ev, p);
+    o->send = LISTEN_P2P_SEND == t->p2p;
+    o->comm_ns = ns;
+    o->records = 0 <= p->peer && p->peer <= s->ns_max_rank[ns] && 0 <= p->tag
+                 && p->tag <= UINT32_MAX;
+    if (!o->records) {
+        s->unmapped_peers++;
+    } else if (!(o->send
+                     ? listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, p->peer)
+                     : listen_procs_pairable(s->reg, ev->proc->nspace, p->peer, ev->proc->rank))) {
+        /* readers match sends and receives by order: not where a side
+         * misses records */
+        o->records = false;
+        s->unsafe++;
+    }
+    if (0 == p->mode) {
+        o->kind = OREC_P2P_CALL;
+        o->n.t0 = ts_of(p->start);
+        o->n.t1 = ts_of(p->end);
+        return 0;
+    }
+    o->kind = OREC_P2P_DONE;
+    o->n.t0 = o->n.t1 = ts_of(p->end);
+    if (o->records) {
+        orec_t *start = calloc(1, sizeof(*start));
+        if (NULL == start) {
+            return -1;
+        }
+        *start = *o;
+        start->kind = o->send ? OREC_ISEND : OREC_IRECV_REQ;
+        start->n.point = true;
+        start->n.t0 = ts_of(p->start);
+        start->num_vals = 0;
+        start->req = o->req = s->req_ids[loc]++;
+        s->requests++;
+        return listen_nest_add(s->nest, loc, &start->n, now);
+    }
+    return 0;
+}
+
+/* listen_nest_open_fn: an item's records at its start */
+static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts)
+{
+    otf_t *s = ctx;
+    const orec_t *o = (const orec_t *) it;
+    const listen_p2p_t *p = &o->f.p2p;
+    OTF2_EvtWriter *w = s->w[loc];
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+
+    switch (o->kind) {
+    case OREC_ISEND:
+        rc = OTF2_EvtWriter_MpiIsend(w, NULL, ts, (uint32_t) p->peer, o->comm_ns, (uint32_t) p->tag,
+                                     p->bytes, o->req);
+        return OTF2_SUCCESS == rc ? 0 : -1;
+    case OREC_IRECV_REQ:
+        rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, o->req);
+        return OTF2_SUCCESS == rc ? 0 : -1;
+    default:
+        break;
+    }
+    if (0 != add_attrs(s, o) || OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts, o->region)) {
         return -1;
     }
-    if (records && op) {
-        rc = rma_op_record(s, w, loc, ts0, win, &r);
-    } else if (records && 0 == r.kind) {
-        rc = OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, ts0);
+    if (!o->records) {
+        return 0;
     }
-    ts1 = ts_of(s, loc, r.end);
-    if (OTF2_SUCCESS == rc && records && !op) {
-        switch (r.kind) {
-        case 0:
-            rc = OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, ts1, OTF2_COLLECTIVE_OP_BARRIER,
-                                                 OTF2_RMA_SYNC_LEVEL_PROCESS
-                                                     | OTF2_RMA_SYNC_LEVEL_MEMORY,
-                                                 win, OTF2_UNDEFINED_UINT32, 0, 0);
+    switch (o->kind) {
+    case OREC_P2P_CALL:
+        if (o->send) {
+            rc = OTF2_EvtWriter_MpiSend(w, NULL, ts, (uint32_t) p->peer, o->comm_ns,
+                                        (uint32_t) p->tag, p->bytes);
+        }
+        break;
+    case OREC_P2P_DONE:
+        rc = o->send ? OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, o->req)
+                     : OTF2_EvtWriter_MpiIrecv(w, NULL, ts, (uint32_t) p->peer, o->comm_ns,
+                                               (uint32_t) p->tag, p->bytes, o->req);
+        break;
+    case OREC_COLL:
+        rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts);
+        break;
+    case OREC_RMA:
+        if (o->send) {
+            rc = rma_op_record(s, w, loc, ts, o->win, &o->f.rma);
+        } else if (0 == o->f.rma.kind) {
+            rc = OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, ts);
+        }
+        break;
+    default:
+        break;
+    }
+    return OTF2_SUCCESS == rc ? 0 : -1;
+}
+
+/* The closing records of a one-sided synchronisation with records. */
+static OTF2_ErrorCode rma_sync_end(OTF2_EvtWriter *w, uint64_t ts, const orec_t *o)
+{
+    const listen_rma_t *r = &o->f.rma;
+
+    switch (r->kind) {
+    case 0:
+        return OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, ts, OTF2_COLLECTIVE_OP_BARRIER,
+                                               OTF2_RMA_SYNC_LEVEL_PROCESS
+                                                   | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                               o->win, OTF2_UNDEFINED_UINT32, 0, 0);
+    case 6:
+        return OTF2_EvtWriter_RmaAcquireLock(w, NULL, ts, o->win, (uint32_t) r->peer,
+                                             (uint64_t) r->peer,
+                                             1 == r->lock_type ? OTF2_LOCK_EXCLUSIVE
+                                                               : OTF2_LOCK_SHARED);
+    case 7:
+        return OTF2_EvtWriter_RmaReleaseLock(w, NULL, ts, o->win, (uint32_t) r->peer,
+                                             (uint64_t) r->peer);
+    default: /* flush */
+        return OTF2_EvtWriter_RmaSync(w, NULL, ts, o->win, (uint32_t) r->peer,
+                                      OTF2_RMA_SYNC_TYPE_MEMORY);
+    }
+}
+
+/* listen_nest_close_fn: a region's records at its end */
+static int nest_close(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts)
+{
+    otf_t *s = ctx;
+    const orec_t *o = (const orec_t *) it;
+    const listen_p2p_t *p = &o->f.p2p;
+    const listen_coll_t *c = &o->f.coll;
+    OTF2_EvtWriter *w = s->w[loc];
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+
+    if (o->records) {
+        switch (o->kind) {
+        case OREC_P2P_CALL:
+            if (!o->send) {
+                rc = OTF2_EvtWriter_MpiRecv(w, NULL, ts, (uint32_t) p->peer, o->comm_ns,
+                                            (uint32_t) p->tag, p->bytes);
+            }
             break;
-        case 6:
-            rc = OTF2_EvtWriter_RmaAcquireLock(w, NULL, ts1, win, (uint32_t) r.peer,
-                                               (uint64_t) r.peer,
-                                               1 == r.lock_type ? OTF2_LOCK_EXCLUSIVE
-                                                                : OTF2_LOCK_SHARED);
+        case OREC_COLL:
+            rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, coll_kinds[c->kind].op, o->comm,
+                                                 0 <= c->root ? (uint32_t) c->root
+                                                              : OTF2_UNDEFINED_UINT32,
+                                                 c->sent, c->recv);
             break;
-        case 7:
-            rc = OTF2_EvtWriter_RmaReleaseLock(w, NULL, ts1, win, (uint32_t) r.peer,
-                                               (uint64_t) r.peer);
+        case OREC_RMA:
+            if (!o->send) {
+                rc = rma_sync_end(w, ts, o);
+            }
             break;
-        default: /* flush */
-            rc = OTF2_EvtWriter_RmaSync(w, NULL, ts1, win, (uint32_t) r.peer,
-                                        OTF2_RMA_SYNC_TYPE_MEMORY);
+        default:
             break;
         }
     }
-    if (OTF2_SUCCESS != rc || OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts1, region)) {
+    if (OTF2_SUCCESS != rc || OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts, o->region)) {
         return -1;
     }
-    s->rma_records += records ? (op || 0 != r.kind ? 1 : 2) : 0;
     return 0;
 }
 
@@ -681,71 +839,36 @@ static int ot_event(void *ctx, const listen_event_t *ev)
     otf_t *s = ctx;
     const listen_type_t *t = ev->type;
     size_t loc = s->loc_of[ev->proc->id];
-    OTF2_EvtWriter *w = s->w[loc];
     const uint32_t *ids = listen_slot_get(&s->type_attrs, t->id, attrs_make, s, t);
-    OTF2_RegionRef region = t->id;
+    uint16_t n = ev->wire_type->num_elements;
+    uint64_t now = ts_of(ev->time_ns);
+    orec_t *o;
+    int rc = 0;
 
-    if (NULL == ids || 0 != add_attrs(s, ids, ev)) {
+    if (NULL == ids || NULL == (o = calloc(1, sizeof(*o) + n * sizeof(o->vals[0])))) {
         return -1;
     }
+    o->ids = ids;
+    o->num_vals = n;
+    for (uint16_t i = 0; i < n; ++i) {
+        (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, i, &o->vals[i]);
+    }
+    o->region = t->id;
     if (LISTEN_P2P_COLL == t->p2p) {
-        return ot_coll(s, ev, loc, w);
+        rc = coll_prepare(s, ev, o);
+    } else if (LISTEN_P2P_RMA_OP == t->p2p || LISTEN_P2P_RMA_SYNC == t->p2p) {
+        rc = rma_prepare(s, ev, loc, o);
+    } else if (LISTEN_P2P_NONE == t->p2p) {
+        o->kind = OREC_PLAIN;
+        o->n.t0 = o->n.t1 = now;
+    } else {
+        rc = p2p_prepare(s, ev, loc, o, now);
     }
-    if (LISTEN_P2P_RMA_OP == t->p2p || LISTEN_P2P_RMA_SYNC == t->p2p) {
-        return ot_rma(s, ev, loc, w);
+    if (0 != rc) {
+        free(o);
+        return -1;
     }
-    if (LISTEN_P2P_NONE == t->p2p) {
-        uint64_t ts = ts_of(s, loc, ev->time_ns);
-        if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts, region)
-            || OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts, region)) {
-            return -1;
-        }
-        return 0;
-    }
-    {
-        listen_p2p_t p2p;
-        int64_t peer, tag;
-        uint64_t bytes, ts0, ts1;
-        uint32_t ns = s->ns_of[ev->proc->id];
-        bool mapped;
-
-        listen_event_p2p(ev, &p2p);
-        peer = p2p.peer;
-        tag = p2p.tag;
-        bytes = p2p.bytes;
-        mapped = 0 <= peer && peer <= s->ns_max_rank[ns] && 0 <= tag && tag <= UINT32_MAX;
-        if (!mapped) {
-            s->unmapped_peers++;
-        } else if (!(LISTEN_P2P_SEND == t->p2p
-                         ? listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, peer)
-                         : listen_procs_pairable(s->reg, ev->proc->nspace, peer, ev->proc->rank))) {
-            /* readers match MpiSend and MpiRecv by order: not where a side
-             * misses records */
-            mapped = false;
-            s->unsafe++;
-        }
-        ts0 = ts_of(s, loc, p2p.start);
-        if (OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts0, region)) {
-            return -1;
-        }
-        if (mapped && LISTEN_P2P_SEND == t->p2p
-            && OTF2_SUCCESS
-                   != OTF2_EvtWriter_MpiSend(w, NULL, ts0, (uint32_t) peer, ns, (uint32_t) tag,
-                                             bytes)) {
-            return -1;
-        }
-        ts1 = ts_of(s, loc, p2p.end);
-        if (mapped && LISTEN_P2P_RECV == t->p2p
-            && OTF2_SUCCESS
-                   != OTF2_EvtWriter_MpiRecv(w, NULL, ts1, (uint32_t) peer, ns, (uint32_t) tag,
-                                             bytes)) {
-            return -1;
-        }
-        if (OTF2_SUCCESS != OTF2_EvtWriter_Leave(w, NULL, ts1, region)) {
-            return -1;
-        }
-    }
-    return 0;
+    return listen_nest_add(s->nest, loc, &o->n, now);
 }
 
 /* String definitions, numbered as written. */
@@ -1033,6 +1156,9 @@ static int ot_end(void *ctx, const listen_registry_t *reg)
     if (NULL == nev) {
         return -1;
     }
+    if (0 != listen_nest_finish(s->nest)) {
+        ret = -1;
+    }
     for (size_t l = 0; l < s->num_locs; ++l) {
         if (OTF2_SUCCESS != OTF2_EvtWriter_GetNumberOfEvents(s->w[l], &nev[l])
             || OTF2_SUCCESS != OTF2_Archive_CloseEvtWriter(s->ar, s->w[l])) {
@@ -1099,14 +1225,26 @@ static int ot_end(void *ctx, const listen_registry_t *reg)
 static void ot_report(void *ctx, FILE *f)
 {
     otf_t *s = ctx;
+    const listen_nest_stats_t *ns = NULL == s->nest ? NULL : listen_nest_stats(s->nest);
+    if (NULL == ns) {
+        return; /* never began */
+    }
     fprintf(f,
-            "  trace.otf2/: %llu record times moved up to their rank's previous record (OTF2 "
-            "wants time order per location; overlapping requests), %llu p2p records with a peer "
-            "or tag outside the namespace's ranks (no MpiSend/MpiRecv), %llu p2p records whose "
-            "partner's recording or its own misses records (no MpiSend/MpiRecv: order would "
-            "match the wrong messages)\n",
-            (unsigned long long) s->clamped, (unsigned long long) s->unmapped_peers,
+            "  trace.otf2/: %llu nonblocking p2p requests (MpiIsend or MpiIrecvRequest at the "
+            "start, MpiIsendComplete or MpiIrecv at the completion), %llu p2p records with a peer "
+            "or tag outside the namespace's ranks (no MPI message records), %llu p2p records "
+            "whose partner's recording or its own misses records (no MPI message records: "
+            "order would match the wrong messages)\n",
+            (unsigned long long) s->requests, (unsigned long long) s->unmapped_peers,
             (unsigned long long) s->unsafe);
+    fprintf(f,
+            "  trace.otf2/: %llu records moved up to their rank's previous record (OTF2 wants "
+            "time order per location: they began more than %.0f s before their rank's latest "
+            "event, or %llu of them were written early, their rank holding its share of %u "
+            "waiting records), %llu regions opened after an overlapping one of their rank ends "
+            "(OTF2 regions nest: two threads' calls)\n",
+            (unsigned long long) ns->late, (double) OTF2_HORIZON_NS / 1e9,
+            (unsigned long long) ns->early, OTF2_WAITING_MAX, (unsigned long long) ns->overlapped);
     fprintf(f,
             "  trace.otf2/: %zu communicators of collectives defined, %llu collectives without "
             "MpiCollectiveBegin/End (on an intercommunicator, a neighbourhood collective, or "
@@ -1151,7 +1289,8 @@ static void ot_destroy(void *ctx)
     free(s->ns_of);
     free(s->ns_max_rank);
     free(s->w);
-    free(s->last);
+    free(s->req_ids);
+    listen_nest_free(s->nest);
     free(s->rma_ids);
     free(s->wins);
     free(s->win_index);

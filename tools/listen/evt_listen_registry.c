@@ -311,6 +311,12 @@ static void classify_p2p(listen_type_t *t)
     t->p2p_complete = mca_common_evt_wire_element_find(&w, "complete_time");
     t->p2p_peer = mca_common_evt_wire_element_find(&w, "peer");
     t->p2p_tag = mca_common_evt_wire_element_find(&w, "tag");
+    t->p2p_mode = mca_common_evt_wire_element_find(&w, "mode");
+    if (0 <= t->p2p_mode
+        && (MCA_COMMON_EVT_WIRE_ELEM_DOUBLE == t->elements[t->p2p_mode].type
+            || MCA_COMMON_EVT_WIRE_ELEM_BOOL == t->elements[t->p2p_mode].type)) {
+        t->p2p_mode = -1; /* not a mode this reader knows */
+    }
     if (0 > t->p2p_comm || 0 > t->p2p_bytes || 0 > t->p2p_start || 0 > t->p2p_complete
         || 0 > t->p2p_peer || 0 > t->p2p_tag) {
         kind = LISTEN_P2P_NONE;

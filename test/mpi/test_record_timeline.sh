@@ -1,0 +1,39 @@
+#!/bin/sh
+# trace.otf2 as a timeline reader draws it, for the patterns whose records
+# come in another order than their times (check_otf2.py: time order per
+# location, regions that nest, every request started and completed once,
+# no receive before its send):
+#   halo     Irecv, Irecv, Isend, Isend, Waitall of 64 KiB between
+#            neighbours: every request is written as one (MpiIsend at the
+#            start, MpiIsendComplete at the completion; MpiIrecvRequest,
+#            MpiIrecv), 4 ranks x 4 per round
+#   ring     blocking Sendrecv: MpiSend and MpiRecv in their calls' regions
+#   gather   blocking sends into one rank's blocking receives
+set -u
+B=${EVT_TOP_BUILDDIR:?run from make check}
+S=${EVT_TOP_SRCDIR:?run from make check}
+py=/usr/bin/python3
+[ -x "$py" ] || { echo "SKIP: $py is needed to read otf2-print's output (apt-get install python3)"; exit 77; }
+rec="$B/tools/ompi-evt-record"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+N=40
+for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0"; do
+    set -- $pattern
+    name=$1 rounds=$2 requests=$3
+    timeout 180 "$rec" -o "$tmp/$name" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
+        "$PWD/report_patterns" "$name" "$rounds" >"$tmp/$name.log" 2>&1 || {
+        echo "FAIL: $name: the recording failed"
+        cat "$tmp/$name.log"
+        fail=1
+        continue
+    }
+    "$py" "$S/test/listen/check_otf2.py" "$tmp/$name/trace.otf2/traces.otf2" \
+        --print "${OTF2_PRINT:-otf2-print}" --min-requests "$requests" >"$tmp/$name.check" 2>&1
+    rc=$?
+    sed "s/^\(PASS\|FAIL\): /\1: $name: /" "$tmp/$name.check"
+    grep -q '^PASS' "$tmp/$name.check" && [ "$rc" -eq 0 ] || fail=1
+    grep 'trace.otf2/: .*moved up' "$tmp/$name/summary.txt"
+done
+exit $fail

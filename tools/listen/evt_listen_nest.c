@@ -1,0 +1,259 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Puts each location's records into time order with regions that nest, for
+ * a format (OTF2) that wants both. Events come in order of their own time
+ * (a completion), but what they open lies earlier: a request's start, a
+ * collective's entry. So items wait in a heap per location, ordered by the
+ * time they open, until the location's stream is a horizon past them (or
+ * the location holds its share of items); then they open in that order.
+ * Open regions stay on a stack and close, innermost first, before anything
+ * later opens. A region that would end after the region open around it
+ * (two threads' calls of one rank overlapping) waits until that one has
+ * closed. What opens after records already written is moved up to them.
+ */
+
+#include <stdlib.h>
+
+#include "evt_listen.h"
+
+typedef struct {
+    listen_nest_item_t **heap; /**< by (t0, seq) */
+    size_t num, cap;
+    listen_nest_item_t **open; /**< the open regions, innermost last */
+    size_t depth, open_cap;
+    uint64_t last;   /**< time of the last record written */
+    uint64_t newest; /**< latest event time added */
+    uint64_t seq;
+} nest_loc_t;
+
+struct listen_nest {
+    nest_loc_t *locs;
+    size_t num_locs;
+    uint64_t horizon;
+    size_t cap; /**< items a location may hold */
+    listen_nest_open_fn open;
+    listen_nest_close_fn close;
+    void *ctx;
+    listen_nest_stats_t stats;
+};
+
+static bool before(const listen_nest_item_t *a, const listen_nest_item_t *b)
+{
+    return a->t0 < b->t0 || (a->t0 == b->t0 && a->seq < b->seq);
+}
+
+static int heap_push(nest_loc_t *l, listen_nest_item_t *it)
+{
+    size_t i;
+
+    if (l->num == l->cap) {
+        size_t n = 0 == l->cap ? 64 : 2 * l->cap;
+        listen_nest_item_t **h = realloc(l->heap, n * sizeof(*h));
+        if (NULL == h) {
+            return -1;
+        }
+        l->heap = h;
+        l->cap = n;
+    }
+    for (i = l->num++; 0 < i && before(it, l->heap[(i - 1) / 2]); i = (i - 1) / 2) {
+        l->heap[i] = l->heap[(i - 1) / 2];
+    }
+    l->heap[i] = it;
+    return 0;
+}
+
+static listen_nest_item_t *heap_pop(nest_loc_t *l)
+{
+    listen_nest_item_t *top = l->heap[0], *last = l->heap[--l->num];
+    size_t i = 0;
+
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= l->num) {
+            break;
+        }
+        if (c + 1 < l->num && before(l->heap[c + 1], l->heap[c])) {
+            c++;
+        }
+        if (!before(l->heap[c], last)) {
+            break;
+        }
+        l->heap[i] = l->heap[c];
+        i = c;
+    }
+    if (0 < l->num) {
+        l->heap[i] = last;
+    }
+    return top;
+}
+
+/* Close the open regions that end at or before @p ts, innermost first. */
+static int close_until(listen_nest_t *n, size_t loc, uint64_t ts)
+{
+    nest_loc_t *l = &n->locs[loc];
+
+    while (0 < l->depth && l->open[l->depth - 1]->t1 <= ts) {
+        listen_nest_item_t *it = l->open[--l->depth];
+        uint64_t t = it->t1 < l->last ? l->last : it->t1;
+        int rc = n->close(n->ctx, loc, it, t);
+        l->last = t;
+        free(it);
+        if (0 != rc) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Write the earliest waiting item of @p loc. */
+static int open_next(listen_nest_t *n, size_t loc)
+{
+    nest_loc_t *l = &n->locs[loc];
+    listen_nest_item_t *it = heap_pop(l);
+    uint64_t ts = it->t0;
+    int rc;
+
+    if (ts < l->last) {
+        if (!it->moved) {
+            n->stats.late++;
+            it->moved = true;
+        }
+        ts = l->last;
+    }
+    if (0 != close_until(n, loc, ts)) {
+        free(it);
+        return -1;
+    }
+    if (it->point) {
+        rc = n->open(n->ctx, loc, it, ts);
+        l->last = ts;
+        free(it);
+        return rc;
+    }
+    if (it->t1 < ts) {
+        it->t1 = ts;
+    }
+    if (0 < l->depth && it->t1 > l->open[l->depth - 1]->t1) {
+        /* it would end outside the region around it: after that one */
+        if (!it->moved) {
+            n->stats.overlapped++;
+            it->moved = true;
+        }
+        it->t0 = l->open[l->depth - 1]->t1;
+        if (0 != heap_push(l, it)) {
+            free(it);
+            return -1;
+        }
+        return 0;
+    }
+    if (l->depth == l->open_cap) {
+        size_t c = 0 == l->open_cap ? 16 : 2 * l->open_cap;
+        listen_nest_item_t **o = realloc(l->open, c * sizeof(*o));
+        if (NULL == o) {
+            free(it);
+            return -1;
+        }
+        l->open = o;
+        l->open_cap = c;
+    }
+    rc = n->open(n->ctx, loc, it, ts);
+    l->last = ts;
+    l->open[l->depth++] = it;
+    return rc;
+}
+
+listen_nest_t *listen_nest_new(size_t num_locs, uint64_t horizon_ns, size_t max_items,
+                               listen_nest_open_fn open, listen_nest_close_fn close, void *ctx)
+{
+    listen_nest_t *n = calloc(1, sizeof(*n));
+    size_t share;
+
+    if (NULL == n || NULL == (n->locs = calloc(num_locs + 1, sizeof(*n->locs)))) {
+        free(n);
+        return NULL;
+    }
+    n->num_locs = num_locs;
+    n->horizon = horizon_ns;
+    share = 0 == num_locs ? max_items : max_items / num_locs;
+    n->cap = share < LISTEN_NEST_MIN_ITEMS ? LISTEN_NEST_MIN_ITEMS : share;
+    n->open = open;
+    n->close = close;
+    n->ctx = ctx;
+    return n;
+}
+
+int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64_t now)
+{
+    nest_loc_t *l = &n->locs[loc];
+
+    it->seq = l->seq++;
+    it->moved = false;
+    if (it->point || it->t1 < it->t0) {
+        it->t1 = it->t0;
+    }
+    if (0 != heap_push(l, it)) {
+        free(it);
+        return -1;
+    }
+    if (now > l->newest) {
+        l->newest = now;
+    }
+    while (0 < l->num && (l->heap[0]->t0 + n->horizon <= l->newest || l->num > n->cap)) {
+        if (l->num > n->cap && l->heap[0]->t0 + n->horizon > l->newest) {
+            n->stats.early++;
+        }
+        if (0 != open_next(n, loc)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int listen_nest_finish(listen_nest_t *n)
+{
+    for (size_t loc = 0; loc < n->num_locs; ++loc) {
+        nest_loc_t *l = &n->locs[loc];
+        while (0 < l->num) {
+            if (0 != open_next(n, loc)) {
+                return -1;
+            }
+        }
+        if (0 != close_until(n, loc, UINT64_MAX)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const listen_nest_stats_t *listen_nest_stats(const listen_nest_t *n)
+{
+    return &n->stats;
+}
+
+void listen_nest_free(listen_nest_t *n)
+{
+    if (NULL == n) {
+        return;
+    }
+    for (size_t loc = 0; loc < n->num_locs; ++loc) {
+        nest_loc_t *l = &n->locs[loc];
+        for (size_t i = 0; i < l->num; ++i) {
+            free(l->heap[i]);
+        }
+        for (size_t i = 0; i < l->depth; ++i) {
+            free(l->open[i]);
+        }
+        free(l->heap);
+        free(l->open);
+    }
+    free(n->locs);
+    free(n);
+}
