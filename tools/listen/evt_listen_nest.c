@@ -24,8 +24,14 @@
 
 #include "evt_listen.h"
 
+/* A waiting item with its key beside it: the heap's walks touch no item. */
 typedef struct {
-    listen_nest_item_t **heap; /**< by (t0, seq) */
+    uint64_t t0, seq;
+    listen_nest_item_t *it;
+} waiting_t;
+
+typedef struct {
+    waiting_t *heap; /**< by (t0, seq) */
     size_t num, cap;
     listen_nest_item_t **open; /**< the open regions, innermost last */
     size_t depth, open_cap;
@@ -45,34 +51,36 @@ struct listen_nest {
     listen_nest_stats_t stats;
 };
 
-static bool before(const listen_nest_item_t *a, const listen_nest_item_t *b)
+static bool before(const waiting_t *a, const waiting_t *b)
 {
     return a->t0 < b->t0 || (a->t0 == b->t0 && a->seq < b->seq);
 }
 
 static int heap_push(nest_loc_t *l, listen_nest_item_t *it)
 {
+    waiting_t w = {it->t0, it->seq, it};
     size_t i;
 
     if (l->num == l->cap) {
         size_t n = 0 == l->cap ? 64 : 2 * l->cap;
-        listen_nest_item_t **h = realloc(l->heap, n * sizeof(*h));
+        waiting_t *h = realloc(l->heap, n * sizeof(*h));
         if (NULL == h) {
             return -1;
         }
         l->heap = h;
         l->cap = n;
     }
-    for (i = l->num++; 0 < i && before(it, l->heap[(i - 1) / 2]); i = (i - 1) / 2) {
+    for (i = l->num++; 0 < i && before(&w, &l->heap[(i - 1) / 2]); i = (i - 1) / 2) {
         l->heap[i] = l->heap[(i - 1) / 2];
     }
-    l->heap[i] = it;
+    l->heap[i] = w;
     return 0;
 }
 
 static listen_nest_item_t *heap_pop(nest_loc_t *l)
 {
-    listen_nest_item_t *top = l->heap[0], *last = l->heap[--l->num];
+    listen_nest_item_t *top = l->heap[0].it;
+    waiting_t last = l->heap[--l->num];
     size_t i = 0;
 
     for (;;) {
@@ -80,10 +88,10 @@ static listen_nest_item_t *heap_pop(nest_loc_t *l)
         if (c >= l->num) {
             break;
         }
-        if (c + 1 < l->num && before(l->heap[c + 1], l->heap[c])) {
+        if (c + 1 < l->num && before(&l->heap[c + 1], &l->heap[c])) {
             c++;
         }
-        if (!before(l->heap[c], last)) {
+        if (!before(&l->heap[c], &last)) {
             break;
         }
         l->heap[i] = l->heap[c];
@@ -206,8 +214,8 @@ int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64
     if (now > l->newest) {
         l->newest = now;
     }
-    while (0 < l->num && (l->heap[0]->t0 + n->horizon <= l->newest || l->num > n->cap)) {
-        if (l->num > n->cap && l->heap[0]->t0 + n->horizon > l->newest) {
+    while (0 < l->num && (l->heap[0].t0 + n->horizon <= l->newest || l->num > n->cap)) {
+        if (l->num > n->cap && l->heap[0].t0 + n->horizon > l->newest) {
             n->stats.early++;
         }
         if (0 != open_next(n, loc)) {
@@ -246,7 +254,7 @@ void listen_nest_free(listen_nest_t *n)
     for (size_t loc = 0; loc < n->num_locs; ++loc) {
         nest_loc_t *l = &n->locs[loc];
         for (size_t i = 0; i < l->num; ++i) {
-            free(l->heap[i]);
+            free(l->heap[i].it);
         }
         for (size_t i = 0; i < l->depth; ++i) {
             free(l->open[i]);

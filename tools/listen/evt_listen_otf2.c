@@ -382,6 +382,24 @@ typedef enum {
     OREC_RMA,
 } orec_kind_t;
 
+/** What the message records need of a p2p completion. */
+typedef struct {
+    int64_t peer, tag;
+    uint64_t bytes;
+} op2p_t;
+
+/** What MpiCollectiveEnd needs of a collective. */
+typedef struct {
+    int64_t kind, root;
+    uint64_t sent, recv;
+} ocoll_t;
+
+/** What an RMA record needs of a one-sided call. */
+typedef struct {
+    int64_t kind, peer, lock_type;
+    uint64_t sent, recv;
+} orma_t;
+
 typedef struct {
     listen_nest_item_t n;
     uint8_t kind;     /**< orec_kind_t */
@@ -393,13 +411,14 @@ typedef struct {
     OTF2_CommRef comm; /**< collective */
     OTF2_RmaWinRef win;
     union {
-        listen_p2p_t p2p;
-        listen_coll_t coll;
-        listen_rma_t rma;
+        op2p_t p2p;
+        ocoll_t coll;
+        orma_t rma;
     } f;
-    const uint32_t *ids; /**< attribute ids of the values */
+    const listen_type_t *type; /**< its elements' types */
+    const uint32_t *ids;       /**< attribute ids of the values */
     uint16_t num_vals;
-    mca_common_evt_wire_value_t vals[];
+    uint64_t vals[]; /**< the values' bits (mca_common_evt_wire_value_t's v) */
 } orec_t;
 
 static uint64_t ts_of(int64_t t)
@@ -410,8 +429,10 @@ static uint64_t ts_of(int64_t t)
 static int add_attrs(otf_t *s, const orec_t *o)
 {
     for (uint16_t i = 0; i < o->num_vals; ++i) {
-        const mca_common_evt_wire_value_t *v = &o->vals[i];
+        mca_common_evt_wire_value_t value = {.type = o->type->elements[i].type};
+        const mca_common_evt_wire_value_t *v = &value;
         OTF2_ErrorCode rc;
+        memcpy(&value.v, &o->vals[i], sizeof(value.v));
         switch (v->type) {
         case MCA_COMMON_EVT_WIRE_ELEM_INT32:
             rc = OTF2_AttributeList_AddInt32(s->al, o->ids[i], (int32_t) v->v.i);
@@ -521,10 +542,15 @@ static OTF2_CommRef comm_ref(otf_t *s, uint32_t ns, int64_t rank, const listen_c
 /* A collective completion: see the file comment. @retval 0, -1 no memory */
 static int coll_prepare(otf_t *s, const listen_event_t *ev, orec_t *o)
 {
-    listen_coll_t *c = &o->f.coll;
+    listen_coll_t call;
+    const listen_coll_t *c = &call;
     bool named;
 
-    listen_event_coll(ev, c);
+    listen_event_coll(ev, &call);
+    o->f.coll.kind = c->kind;
+    o->f.coll.root = c->root;
+    o->f.coll.sent = c->sent;
+    o->f.coll.recv = c->recv;
     named = 0 <= c->kind && c->kind < (int64_t) COLL_KINDS;
     o->kind = OREC_COLL;
     o->records = named && !coll_kinds[c->kind].no_op && 0 == (c->flags & LISTEN_COLL_FLAG_INTER)
@@ -604,7 +630,7 @@ static OTF2_RmaWinRef win_ref(otf_t *s, size_t loc, uint64_t handle)
 
 /* The RMA record of a communication call @p r at @p ts. */
 static OTF2_ErrorCode rma_op_record(otf_t *s, OTF2_EvtWriter *w, size_t loc, uint64_t ts,
-                                    OTF2_RmaWinRef win, const listen_rma_t *r)
+                                    OTF2_RmaWinRef win, const orma_t *r)
 {
     uint32_t remote = (uint32_t) r->peer;
     uint64_t id = s->rma_ids[loc]++;
@@ -635,13 +661,19 @@ static OTF2_ErrorCode rma_op_record(otf_t *s, OTF2_EvtWriter *w, size_t loc, uin
 static int rma_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o)
 {
     const listen_type_t *t = ev->type;
-    listen_rma_t *r = &o->f.rma;
+    listen_rma_t call;
+    const listen_rma_t *r = &call;
     bool op = LISTEN_P2P_RMA_OP == t->p2p;
     int64_t kinds = op ? LISTEN_RMA_OP_KINDS : LISTEN_RMA_SYNC_KINDS;
     uint32_t ns = s->ns_of[ev->proc->id];
     bool known, remote_ok, locking;
 
-    listen_event_rma(ev, r);
+    listen_event_rma(ev, &call);
+    o->f.rma = (orma_t){.kind = r->kind,
+                        .peer = r->peer,
+                        .lock_type = r->lock_type,
+                        .sent = r->sent,
+                        .recv = r->recv};
     known = 0 <= r->kind && r->kind < kinds;
     remote_ok = 0 <= r->peer && r->peer <= s->ns_max_rank[ns];
     locking = !op && (6 == r->kind || 7 == r->kind || 10 == r->kind); /* lock, unlock, flush */
@@ -673,10 +705,14 @@ static int rma_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o
 static int p2p_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o, uint64_t now)
 {
     const listen_type_t *t = ev->type;
-    listen_p2p_t *p = &o->f.p2p;
+    listen_p2p_t call;
+    const listen_p2p_t *p = &call;
     uint32_t ns = s->ns_of[ev->proc->id];
 
-    listen_event_p2p(ev, p);
+    listen_event_p2p(ev, &call);
+    o->f.p2p.peer = p->peer;
+    o->f.p2p.tag = p->tag;
+    o->f.p2p.bytes = p->bytes;
     o->send = LISTEN_P2P_SEND == t->p2p;
     o->comm_ns = ns;
     o->records = 0 <= p->peer && p->peer <= s->ns_max_rank[ns] && 0 <= p->tag
@@ -721,7 +757,7 @@ static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts)
 {
     otf_t *s = ctx;
     const orec_t *o = (const orec_t *) it;
-    const listen_p2p_t *p = &o->f.p2p;
+    const op2p_t *p = &o->f.p2p;
     OTF2_EvtWriter *w = s->w[loc];
     OTF2_ErrorCode rc = OTF2_SUCCESS;
 
@@ -773,7 +809,7 @@ static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts)
 /* The closing records of a one-sided synchronisation with records. */
 static OTF2_ErrorCode rma_sync_end(OTF2_EvtWriter *w, uint64_t ts, const orec_t *o)
 {
-    const listen_rma_t *r = &o->f.rma;
+    const orma_t *r = &o->f.rma;
 
     switch (r->kind) {
     case 0:
@@ -800,8 +836,8 @@ static int nest_close(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts
 {
     otf_t *s = ctx;
     const orec_t *o = (const orec_t *) it;
-    const listen_p2p_t *p = &o->f.p2p;
-    const listen_coll_t *c = &o->f.coll;
+    const op2p_t *p = &o->f.p2p;
+    const ocoll_t *c = &o->f.coll;
     OTF2_EvtWriter *w = s->w[loc];
     OTF2_ErrorCode rc = OTF2_SUCCESS;
 
@@ -848,10 +884,13 @@ static int ot_event(void *ctx, const listen_event_t *ev)
     if (NULL == ids || NULL == (o = calloc(1, sizeof(*o) + n * sizeof(o->vals[0])))) {
         return -1;
     }
+    o->type = t;
     o->ids = ids;
     o->num_vals = n;
     for (uint16_t i = 0; i < n; ++i) {
-        (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, i, &o->vals[i]);
+        mca_common_evt_wire_value_t v;
+        (void) mca_common_evt_wire_element_value(ev->wire_type, ev->payload, i, &v);
+        memcpy(&o->vals[i], &v.v, sizeof(o->vals[i]));
     }
     o->region = t->id;
     if (LISTEN_P2P_COLL == t->p2p) {
