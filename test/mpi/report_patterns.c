@@ -20,6 +20,11 @@
  *              0, waiting MS milliseconds
  *   slow N     the ring, one round every 100 ms: a job that lasts N / 10
  *              seconds, for following it while it runs
+ *   bigsmall N N rounds of an Isend of 64 KiB and an Isend of 8 bytes from
+ *              rank 0 to rank 1 with one tag, then Waitall; rank 1
+ *              receives them with two Recvs: the small send completes
+ *              first (eager), yet MPI matches the large one with the first
+ *              receive
  *   halo N     N rounds of a halo exchange of 64 KiB: every rank posts its
  *              receives from both neighbours, then sends to both (Irecv,
  *              Irecv, Isend, Isend, Waitall), the pattern whose receives a
@@ -42,8 +47,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 3 || NULL == buf) {
         if (0 == rank) {
-            fprintf(stderr,
-                    "usage: report_patterns ring N | gather N | late MS | slow N | halo N\n");
+            fprintf(stderr, "usage: report_patterns ring N | gather N | late MS | slow N | "
+                            "bigsmall N | halo N\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -70,6 +75,21 @@ int main(int argc, char **argv)
                          (rank + size - 1) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             nanosleep(&ts, NULL);
         }
+    } else if (0 == strcmp(argv[1], "bigsmall")) {
+        const int len = 64 * 1024;
+        char *big = calloc(1, (size_t) len);
+        for (int i = 0; NULL != big && i < n; ++i) {
+            if (0 == rank) {
+                MPI_Request r[2];
+                MPI_Isend(big, len, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &r[0]);
+                MPI_Isend(buf, 8, MPI_BYTE, 1, 7, MPI_COMM_WORLD, &r[1]);
+                MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+            } else if (1 == rank) {
+                MPI_Recv(big, len, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Recv(buf, 8, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
+        }
+        free(big);
     } else if (0 == strcmp(argv[1], "halo")) {
         /* 64 KiB: past the eager limits, a send completes after the
          * receive has matched it */

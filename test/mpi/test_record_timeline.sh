@@ -9,6 +9,11 @@
 #            MpiIrecv), 4 ranks x 4 per round
 #   ring     blocking Sendrecv: MpiSend and MpiRecv in their calls' regions
 #   gather   blocking sends into one rank's blocking receives
+#   bigsmall an Isend of 64 KiB, then one of 8 bytes with the same tag,
+#            received by two Recvs: the small one completes first, and
+#            trace.json pairs each send with the receive MPI matched it
+#            with (in order of their start): every message one arrow, no
+#            pair with different byte counts
 set -u
 B=${EVT_TOP_BUILDDIR:?run from make check}
 S=${EVT_TOP_SRCDIR:?run from make check}
@@ -19,7 +24,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 N=40
-for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0"; do
+for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0" "bigsmall $N $((2 * N))"; do
     set -- $pattern
     name=$1 rounds=$2 requests=$3
     timeout 180 "$rec" -o "$tmp/$name" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
@@ -36,4 +41,12 @@ for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0"; do
     grep -q '^PASS' "$tmp/$name.check" && [ "$rc" -eq 0 ] || fail=1
     grep 'trace.otf2/: .*moved up' "$tmp/$name/summary.txt"
 done
+want="trace.json: $((2 * N)) send->receive flows; 0 sends or receives without a partner, 0 pairs with different byte counts"
+if grep -q "$want" "$tmp/bigsmall/summary.txt"; then
+    echo "PASS: bigsmall: $want"
+else
+    echo "FAIL: bigsmall: expected \"$want\", got:"
+    grep 'trace.json:' "$tmp/bigsmall/summary.txt"
+    fail=1
+fi
 exit $fail

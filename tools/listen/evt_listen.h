@@ -702,9 +702,13 @@ void listen_follow_free(listen_follow_t *f);
  * Pairing sends with receives (evt_listen_match.c)
  * ------------------------------------------------------------------------ */
 
-/** Sends or receives waiting for their partner, at most (then not
- *  paired, counted). */
+/** Sends or receives waiting for their partner, at most (then paired
+ *  with the oldest partner waiting, or not paired: both counted). */
 #define LISTEN_MATCH_MAX_PENDING (1u << 20)
+/** How long after a message started the stream must be before it is
+ *  paired: a message of the same pair started earlier but not yet come
+ *  would have been open that long (job ns). */
+#define LISTEN_MATCH_HORIZON_NS INT64_C(1000000000)
 
 /** One send or receive, as the pairing carries it to its caller. */
 typedef struct listen_msg {
@@ -716,8 +720,9 @@ typedef struct listen_msg {
     uint32_t pid, tid; /**< the caller's */
 } listen_msg_t;
 
-/** A send and its receive were paired. */
-typedef void (*listen_match_pair_fn)(void *ctx, const listen_msg_t *send, const listen_msg_t *recv);
+/** A send and its receive were paired. @retval 0, -1 stops the pairing
+ *  (listen_match_add or listen_match_finish fails) */
+typedef int (*listen_match_pair_fn)(void *ctx, const listen_msg_t *send, const listen_msg_t *recv);
 
 struct listen_match_queue;
 typedef struct listen_match {
@@ -729,18 +734,28 @@ typedef struct listen_match {
     uint64_t paired;     /**< pairs handed to pair() */
     uint64_t unpaired;   /**< not paired: beyond LISTEN_MATCH_MAX_PENDING */
     uint64_t mismatched; /**< the partner in order had another byte count: not paired */
+    uint64_t reordered;  /**< messages that completed before one of their pair started earlier */
+    uint64_t early;      /**< paired at once, LISTEN_MATCH_MAX_PENDING waiting */
+    int64_t now;         /**< the latest completion added */
+    int64_t swept;       /**< when the queues were last looked through */
 } listen_match_t;
 
 /** An empty pairing that hands its pairs to @p pair(@p ctx, ...). */
 void listen_match_init(listen_match_t *m, listen_match_pair_fn pair, void *ctx);
 /**
  * A send (@p is_send) from @p src to @p dst with @p tag in namespace
- * number @p ns, or a receive: paired with the oldest waiting partner of
- * the other kind (pair() called, or counted mismatched when the byte
- * counts differ), else left waiting. @retval 0, -1 no memory.
+ * number @p ns, or a receive, which completed at me->end (the stream's
+ * time): waits with those of its pair in order of their start; the
+ * oldest send and receive of a pair are paired (pair() called, or counted
+ * mismatched when the byte counts differ) once the stream is
+ * LISTEN_MATCH_HORIZON_NS past their starts. @retval 0, -1 no memory or
+ * pair() failed.
  */
 int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, int64_t tag,
                      bool is_send, const listen_msg_t *me);
+/** After the last message: pair every pair's waiting sends and receives
+ *  in order (what is left is unpaired). @retval 0, -1 pair() failed */
+int listen_match_finish(listen_match_t *m);
 /** Free what still waits. */
 void listen_match_fini(listen_match_t *m);
 

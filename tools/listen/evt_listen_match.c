@@ -10,11 +10,16 @@
  *
  * Pairing sends with receives (what trace.json's flow arrows and
  * report.html's late senders are made of): same namespace, sender,
- * receiver (world ranks) and tag, in order (MPI's non-overtaking rule),
- * equal byte counts. A table of queues, one per (namespace, sender,
- * receiver, tag) with something waiting, each holding the sends or the
- * receives that wait for their partner; at most LISTEN_MATCH_MAX_PENDING
- * wait at once (beyond: not paired, counted).
+ * receiver (world ranks) and tag, in the order they were started (MPI's
+ * non-overtaking rule), equal byte counts. Events come in order of their
+ * completion, and a later message of a pair can complete first (Wait on
+ * the second Isend first): so each (namespace, sender, receiver, tag) with
+ * something waiting has its sends and its receives each kept in order of
+ * their start, and its oldest send and receive are paired once the stream
+ * is LISTEN_MATCH_HORIZON_NS past both starts (an earlier one not yet
+ * come would have been open that long), at the latest at the end. At most
+ * LISTEN_MATCH_MAX_PENDING wait at once: beyond, the pair's oldest are
+ * paired at once (counted), or the message is not paired (counted).
  */
 
 #include <stdlib.h>
@@ -28,14 +33,18 @@ typedef struct listen_match_wait {
     struct listen_match_wait *next;
 } wait_t;
 
-/* Queue of one (namespace, sender, receiver, tag): sends or receives
- * waiting; in the table only while not empty. */
+/* The sends or the receives of a queue, in order of their start. */
+typedef struct {
+    wait_t *head, *tail;
+} waits_t;
+
+/* Queue of one (namespace, sender, receiver, tag): in the table only
+ * while something waits. */
 struct listen_match_queue {
     uint32_t ns;
     int64_t src, dst, tag;
     bool used;
-    bool sends; /**< the queue holds sends (else receives) */
-    wait_t *head, *tail;
+    waits_t sends, recvs;
 };
 typedef struct listen_match_queue queue_t;
 
@@ -130,13 +139,116 @@ static void queue_del(listen_match_t *m, size_t i)
     m->qn--;
 }
 
+/* Insert @p w in order of its start (after those started at the same
+ * time: arrival order). */
+static void insert(listen_match_t *m, waits_t *l, wait_t *w)
+{
+    wait_t **at;
+
+    w->next = NULL;
+    if (NULL == l->head) {
+        l->head = l->tail = w;
+        return;
+    }
+    if (w->msg.start >= l->tail->msg.start) {
+        l->tail->next = w;
+        l->tail = w;
+        return;
+    }
+    m->reordered++; /* completed before a message started earlier */
+    for (at = &l->head; (*at)->msg.start <= w->msg.start; at = &(*at)->next) {
+    }
+    w->next = *at;
+    *at = w;
+}
+
+static wait_t *take(waits_t *l)
+{
+    wait_t *w = l->head;
+
+    l->head = w->next;
+    if (NULL == l->head) {
+        l->tail = NULL;
+    }
+    return w;
+}
+
+/* Pair the oldest send and receive of queue @p i while the stream is the
+ * horizon past both (or always: @p force); remove the queue once empty.
+ * @retval 0, -1 pair() failed */
+static int pair_due(listen_match_t *m, size_t i, bool force)
+{
+    queue_t *q = &m->q[i];
+    int rc = 0;
+
+    while (0 == rc && NULL != q->sends.head && NULL != q->recvs.head) {
+        int64_t latest = q->sends.head->msg.start > q->recvs.head->msg.start
+                             ? q->sends.head->msg.start
+                             : q->recvs.head->msg.start;
+        /* unsigned: hostile starts near INT64_MIN */
+        if (!force
+            && (latest > m->now
+                || (uint64_t) m->now - (uint64_t) latest < (uint64_t) LISTEN_MATCH_HORIZON_NS)) {
+            break;
+        }
+        wait_t *snd = take(&q->sends), *rcv = take(&q->recvs);
+        m->pending -= 2;
+        if (snd->msg.bytes == rcv->msg.bytes) {
+            rc = m->pair(m->ctx, &snd->msg, &rcv->msg);
+            m->paired++;
+        } else {
+            m->mismatched++;
+        }
+        free(snd);
+        free(rcv);
+    }
+    if (NULL == q->sends.head && NULL == q->recvs.head) {
+        queue_del(m, i);
+    }
+    return rc;
+}
+
+/* Every queue's pairs that are due (all of them: @p force). A queue
+ * removed moves a later one into its slot: that slot is looked at again
+ * (one moved from the table's start is looked at twice: harmless). */
+static int sweep(listen_match_t *m, bool force)
+{
+    for (size_t i = 0; i < m->qcap;) {
+        queue_t was = m->q[i];
+        if (!was.used) {
+            ++i;
+            continue;
+        }
+        if (0 != pair_due(m, i, force)) {
+            return -1;
+        }
+        if (m->q[i].used && m->q[i].ns == was.ns && m->q[i].src == was.src && m->q[i].dst == was.dst
+            && m->q[i].tag == was.tag) {
+            ++i; /* still there: next */
+        }
+    }
+    return 0;
+}
+
 int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, int64_t tag,
                      bool is_send, const listen_msg_t *me)
 {
     bool full;
-    queue_t *q = queue(m, ns, src, dst, tag, &full);
+    queue_t *q;
     wait_t *w;
+    size_t i;
 
+    if (me->end > m->now) {
+        m->now = me->end;
+    }
+    /* what is due in queues nobody adds to any more, a few times per horizon */
+    if (m->now - m->swept >= LISTEN_MATCH_HORIZON_NS / 8) { /* now >= swept >= 0 */
+        m->swept = m->now;
+        if (0 != sweep(m, false)) {
+            return -1;
+        }
+    }
+    q = queue(m, ns, src, dst, tag, &full);
     if (NULL == q) {
         if (full) {
             m->unpaired++;
@@ -144,52 +256,63 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
         }
         return -1;
     }
-    if (NULL != q->head && q->sends != is_send) {
-        wait_t *other = q->head;
-        q->head = other->next;
-        m->pending--;
-        if (NULL == q->head) {
-            queue_del(m, (size_t) (q - m->q));
-        }
-        if (other->msg.bytes == me->bytes) {
-            m->pair(m->ctx, is_send ? me : &other->msg, is_send ? &other->msg : me);
-            m->paired++;
-        } else {
-            m->mismatched++;
-        }
-        free(other);
-        return 0;
-    }
+    i = (size_t) (q - m->q);
     if (m->pending >= LISTEN_MATCH_MAX_PENDING) {
-        m->unpaired++;
-        return 0;
+        /* no room to wait: paired with the oldest partner now, if any */
+        waits_t *other = is_send ? &q->recvs : &q->sends;
+        wait_t *o;
+        int rc = 0;
+        if (NULL == other->head) {
+            m->unpaired++;
+        } else {
+            o = take(other);
+            m->pending--;
+            m->early++;
+            if (o->msg.bytes == me->bytes) {
+                rc = is_send ? m->pair(m->ctx, me, &o->msg) : m->pair(m->ctx, &o->msg, me);
+                m->paired++;
+            } else {
+                m->mismatched++;
+            }
+            free(o);
+        }
+        if (NULL == q->sends.head && NULL == q->recvs.head) {
+            queue_del(m, i);
+        }
+        return rc;
     }
     w = malloc(sizeof(*w));
     if (NULL == w) {
+        if (NULL == q->sends.head && NULL == q->recvs.head) {
+            queue_del(m, i);
+        }
         return -1;
     }
     w->msg = *me;
-    w->next = NULL;
-    if (NULL == q->head) {
-        q->head = w;
-        q->sends = is_send;
-    } else {
-        q->tail->next = w;
-    }
-    q->tail = w;
+    insert(m, is_send ? &q->sends : &q->recvs, w);
     m->pending++;
-    return 0;
+    return pair_due(m, i, false);
+}
+
+int listen_match_finish(listen_match_t *m)
+{
+    return sweep(m, true);
+}
+
+static void free_waits(wait_t *w)
+{
+    while (NULL != w) {
+        wait_t *n = w->next;
+        free(w);
+        w = n;
+    }
 }
 
 void listen_match_fini(listen_match_t *m)
 {
     for (size_t i = 0; i < m->qcap; ++i) {
-        wait_t *w = m->q[i].head;
-        while (NULL != w) {
-            wait_t *n = w->next;
-            free(w);
-            w = n;
-        }
+        free_waits(m->q[i].sends.head);
+        free_waits(m->q[i].recvs.head);
     }
     free(m->q);
     m->q = NULL;

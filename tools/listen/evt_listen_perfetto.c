@@ -22,8 +22,9 @@
  * "MPI_Win_fence", ...) on "one-sided" threads; a send and the
  * receive that matches it are joined by a
  * flow arrow ("ph":"s" / "ph":"f"). Matching: same namespace, sender,
- * receiver (world ranks) and tag, in order (MPI's non-overtaking rule), and
- * equal byte counts; communicators are not compared (their handles are
+ * receiver (world ranks) and tag, in the order they were started (MPI's
+ * non-overtaking rule, whatever order they completed in), and equal byte
+ * counts (evt_listen_match.c); communicators are not compared (their handles are
  * addresses local to each process), so messages of one pair and tag on
  * two communicators can be paired across them. The events carry no
  * message sequence number, so order identifies a message only when both
@@ -233,11 +234,15 @@ static void flow_point(pf_t *s, const char *head, size_t head_len, const listen_
 }
 #define FLOW_POINT(s, lit, at) flow_point(s, lit, sizeof(lit) - 1, at)
 
-/* listen_match_pair_fn: a send and its receive, joined by an arrow */
-static void flow(void *ctx, const listen_msg_t *snd, const listen_msg_t *rcv)
+/* listen_match_pair_fn: a send and its receive, joined by an arrow
+ * (pairs come a while after their events, many at a time) */
+static int flow(void *ctx, const listen_msg_t *snd, const listen_msg_t *rcv)
 {
     pf_t *s = ctx;
 
+    if (0 != listen_outbuf_room(&s->out)) {
+        return -1;
+    }
     /* a receive cannot complete before its send started: a flow that
      * says so shows a clock alignment (or a pairing) that is wrong */
     if (rcv->end < snd->start) {
@@ -255,6 +260,7 @@ static void flow(void *ctx, const listen_msg_t *snd, const listen_msg_t *rcv)
     FLOW_POINT(s, "{\"ph\":\"s\",\"id\":", snd);
     FLOW_POINT(s, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":", rcv);
     s->flows++;
+    return 0;
 }
 
 /**
@@ -426,7 +432,7 @@ static int pf_end(void *ctx, const listen_registry_t *reg)
     json_object *o = json_object_new_object();
     const char *txt;
 
-    if (NULL == o || 0 != listen_outbuf_flush(&s->out)) {
+    if (NULL == o || 0 != listen_match_finish(&s->match) || 0 != listen_outbuf_flush(&s->out)) {
         json_object_put(o);
         return -1;
     }
@@ -466,6 +472,12 @@ static void pf_report(void *ctx, FILE *f)
             (unsigned long long) s->flows,
             (unsigned long long) (s->match.pending + s->match.unpaired),
             (unsigned long long) s->match.mismatched, (unsigned long long) s->unsafe);
+    fprintf(f,
+            "  trace.json: %llu messages completed before one of their sender, receiver and tag "
+            "started earlier (paired in order of their start, as MPI matches them), %llu paired "
+            "with the oldest partner at once because %u waited\n",
+            (unsigned long long) s->match.reordered, (unsigned long long) s->match.early,
+            LISTEN_MATCH_MAX_PENDING);
     fprintf(f,
             "  causality: %llu violations of %llu flows (a receive completing before its "
             "send started, after clock alignment)",

@@ -147,27 +147,28 @@ static int size_bucket(uint64_t bytes)
 
 /* listen_match_pair_fn: a send and its receive; ts carries nothing here,
  * pid the process ids */
-static void late_sender(void *ctx, const listen_msg_t *snd, const listen_msg_t *rcv)
+static int late_sender(void *ctx, const listen_msg_t *snd, const listen_msg_t *rcv)
 {
     rp_t *s = ctx;
     pair_t *pr;
     int64_t until, wait;
 
     if (rcv->start >= snd->start) {
-        return; /* the send had started: nobody waited for it */
+        return 0; /* the send had started: nobody waited for it */
     }
     until = rcv->end < snd->start ? rcv->end : snd->start;
     wait = until - rcv->start;
     pr = pair_of(s, snd->pid, rcv->pid);
     if (NULL == pr) {
         s->failed = true;
-        return;
+        return -1;
     }
     pr->late++;
     pr->late_ns += (uint64_t) wait;
     if ((uint64_t) wait > pr->late_max_ns) {
         pr->late_max_ns = (uint64_t) wait;
     }
+    return 0;
 }
 
 /** Add [@p a, @p b) of process @p p to the bins of kind @p k (a bin
@@ -807,6 +808,10 @@ static int rp_end(void *ctx, const listen_registry_t *reg)
     FILE *f;
 
     (void) reg;
+    if (0 != listen_match_finish(&s->match)) {
+        fprintf(stderr, "ompi-evt-listen: report: out of memory\n");
+        return -1;
+    }
     f = listen_out_open(s->dir, "report.csv", &tmp, err, sizeof(err));
     if (NULL == f) {
         fprintf(stderr, "ompi-evt-listen: %s\n", err);

@@ -1,0 +1,178 @@
+/*
+ * Copyright (c) 2026      The ompi-evt developers.
+ * $COPYRIGHT$
+ *
+ * $HEADER$
+ */
+
+/* The listener's pairing of sends with receives (trace.json's arrows,
+ * report.html's late senders): in order of their start whatever order
+ * they complete in, once the stream is a horizon past them or at the
+ * end; every message paired or counted. */
+
+#include "opal_config.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "tools/listen/evt_listen.h"
+
+#define H LISTEN_MATCH_HORIZON_NS
+
+typedef struct {
+    int64_t send_start, recv_start;
+} got_t;
+
+static got_t got[20000];
+static size_t ngot;
+static int fail_after = -1;
+
+static int on_pair(void *ctx, const listen_msg_t *snd, const listen_msg_t *rcv)
+{
+    (void) ctx;
+    cr_assert_lt(ngot, sizeof(got) / sizeof(got[0]));
+    got[ngot++] = (got_t){snd->start, rcv->start};
+    return (int) ngot == fail_after ? -1 : 0;
+}
+
+static void setup(void)
+{
+    ngot = 0;
+    fail_after = -1;
+}
+
+static int add(listen_match_t *m, int64_t tag, bool send, int64_t start, int64_t end,
+               uint64_t bytes)
+{
+    listen_msg_t me = {.start = start, .end = end, .rank = send ? 0 : 1, .bytes = bytes};
+    return listen_match_add(m, 0, 0, 1, tag, send, &me);
+}
+
+TestSuite(listen_match, .init = setup);
+
+/* Two sends of one tag started at 10 and 20; the second completes first.
+ * The receives, started at 5 and 6, are matched by MPI in that order: the
+ * send started at 10 goes with the receive started at 5. */
+Test(listen_match, pairs_in_order_of_start)
+{
+    listen_match_t m;
+    listen_match_init(&m, on_pair, NULL);
+    cr_assert_eq(0, add(&m, 7, true, 20, 25, 8));
+    cr_assert_eq(0, add(&m, 7, false, 5, 30, 8));
+    cr_assert_eq(0, add(&m, 7, true, 10, 40, 8));
+    cr_assert_eq(0, add(&m, 7, false, 6, 45, 8));
+    cr_assert_eq(ngot, 0, "nothing is due before the horizon");
+    cr_assert_eq(0, listen_match_finish(&m));
+    cr_assert_eq(ngot, 2);
+    cr_assert_eq(got[0].send_start, 10);
+    cr_assert_eq(got[0].recv_start, 5);
+    cr_assert_eq(got[1].send_start, 20);
+    cr_assert_eq(got[1].recv_start, 6);
+    cr_assert_eq(m.reordered, 1);
+    cr_assert_eq(m.paired, 2);
+    cr_assert_eq(m.pending, 0);
+    listen_match_fini(&m);
+}
+
+/* A pair is paired once the stream is the horizon past both starts, not
+ * before; other tags' pairs are found by the sweep. */
+Test(listen_match, paired_after_the_horizon)
+{
+    listen_match_t m;
+    listen_match_init(&m, on_pair, NULL);
+    cr_assert_eq(0, add(&m, 1, true, 100, 110, 8));
+    cr_assert_eq(0, add(&m, 1, false, 90, 120, 8));
+    cr_assert_eq(0, add(&m, 2, true, 100 + H / 2, 100 + H / 2, 8));
+    cr_assert_eq(ngot, 0);
+    cr_assert_eq(0, add(&m, 2, false, 100 + H, 100 + H, 8)); /* the stream is at 100 + H */
+    cr_assert_eq(ngot, 1, "tag 1's pair is due (its starts are a horizon back)");
+    cr_assert_eq(got[0].send_start, 100);
+    cr_assert_eq(0, listen_match_finish(&m));
+    cr_assert_eq(ngot, 2);
+    cr_assert_eq(m.pending, 0);
+    listen_match_fini(&m);
+}
+
+/* Different byte counts in order: counted, not paired; a send without a
+ * receive stays waiting and is left unpaired at the end. */
+Test(listen_match, mismatched_and_left)
+{
+    listen_match_t m;
+    listen_match_init(&m, on_pair, NULL);
+    cr_assert_eq(0, add(&m, 3, true, 10, 11, 8));
+    cr_assert_eq(0, add(&m, 3, false, 9, 12, 16));
+    cr_assert_eq(0, add(&m, 4, true, 10, 11, 8));
+    cr_assert_eq(0, listen_match_finish(&m));
+    cr_assert_eq(ngot, 0);
+    cr_assert_eq(m.mismatched, 1);
+    cr_assert_eq(m.pending, 1);
+    listen_match_fini(&m);
+}
+
+/* Thousands of pairs waiting in as many queues (the table grows, and
+ * removing one moves another into its slot): every one is paired at the
+ * end. */
+Test(listen_match, finish_pairs_every_queue)
+{
+    listen_match_t m;
+    const int n = 5000;
+    listen_match_init(&m, on_pair, NULL);
+    for (int i = 0; i < n; ++i) {
+        cr_assert_eq(0, add(&m, i, true, 1000 + i, 1000 + i, 8));
+        cr_assert_eq(0, add(&m, i, false, 1000 + i, 1000 + i, 8));
+    }
+    cr_assert_eq(ngot, 0);
+    cr_assert_eq(m.pending, 2 * (uint64_t) n);
+    cr_assert_eq(0, listen_match_finish(&m));
+    cr_assert_eq(ngot, (size_t) n);
+    cr_assert_eq(m.pending, 0);
+    cr_assert_eq(m.qn, 0, "%zu queues left", m.qn);
+    listen_match_fini(&m);
+}
+
+/* The same, paired by the sweep as the stream moves on. */
+Test(listen_match, sweep_pairs_every_queue)
+{
+    listen_match_t m;
+    const int n = 5000;
+    listen_match_init(&m, on_pair, NULL);
+    for (int i = 0; i < n; ++i) {
+        cr_assert_eq(0, add(&m, i, true, 1000 + i, 1000 + i, 8));
+        cr_assert_eq(0, add(&m, i, false, 1000 + i, 1000 + i, 8));
+    }
+    cr_assert_eq(0, add(&m, n, true, 3 * H, 3 * H, 8)); /* the stream moves on */
+    cr_assert_eq(ngot, (size_t) n);
+    cr_assert_eq(m.pending, 1);
+    listen_match_fini(&m);
+}
+
+/* A pair callback's failure stops the pairing. */
+Test(listen_match, callback_failure)
+{
+    listen_match_t m;
+    listen_match_init(&m, on_pair, NULL);
+    fail_after = 2;
+    for (int i = 0; i < 3; ++i) {
+        cr_assert_eq(0, add(&m, i, true, 10, 10, 8));
+        cr_assert_eq(0, add(&m, i, false, 10, 10, 8));
+    }
+    cr_assert_eq(-1, listen_match_finish(&m));
+    cr_assert_eq(ngot, 2);
+    listen_match_fini(&m);
+}
+
+/* Hostile times: starts at the ends of the range (UBSan watches). */
+Test(listen_match, hostile_times)
+{
+    listen_match_t m;
+    listen_match_init(&m, on_pair, NULL);
+    cr_assert_eq(0, add(&m, 1, true, INT64_MIN, INT64_MIN, 8));
+    cr_assert_eq(0, add(&m, 1, false, INT64_MIN, INT64_MAX, 8));
+    cr_assert_eq(ngot, 1, "a start of INT64_MIN is long past");
+    cr_assert_eq(0, add(&m, 2, true, INT64_MAX, INT64_MAX, 8));
+    cr_assert_eq(0, add(&m, 2, false, INT64_MAX, INT64_MAX, 8));
+    cr_assert_eq(ngot, 1, "a start at the stream's time is not yet due");
+    cr_assert_eq(0, listen_match_finish(&m));
+    cr_assert_eq(ngot, 2);
+    listen_match_fini(&m);
+}
