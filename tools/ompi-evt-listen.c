@@ -109,6 +109,20 @@ static void usage(FILE *f, const char *argv0)
 
 /* The CPUs this process may run on (a job's cpuset or taskset may allow
  * fewer than the machine has). */
+/* A positive count in decimal digits alone: strtoull would take a sign or
+ * leading blanks ("-5" is 2^64 - 5) and wrap on overflow. */
+static bool parse_count(const char *s, unsigned long long *out)
+{
+    char *end;
+
+    if ('0' > s[0] || '9' < s[0]) {
+        return false;
+    }
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    return 0 == errno && '\0' == *end && 0 < *out;
+}
+
 static int usable_cpus(void)
 {
     long online = sysconf(_SC_NPROCESSORS_CONF);
@@ -308,9 +322,8 @@ int main(int argc, char **argv)
             break;
         }
         case 'W': {
-            char *end;
-            unsigned long long n = strtoull(optarg, &end, 10);
-            if ('\0' != *end || 0 == n) {
+            unsigned long long n;
+            if (!parse_count(optarg, &n) || n > SIZE_MAX) {
                 fprintf(stderr, "ompi-evt-listen: --window-events: not a positive count: %s\n",
                         optarg);
                 goto usage_error;
@@ -350,9 +363,8 @@ int main(int argc, char **argv)
             live.ready = optarg;
             break;
         case 'R': {
-            char *end;
-            unsigned long long n = strtoull(optarg, &end, 10);
-            if ('\0' == optarg[0] || '\0' != *end || 0 == n || '-' == optarg[0]) {
+            unsigned long long n;
+            if (!parse_count(optarg, &n)) {
                 fprintf(stderr, "ompi-evt-listen: --ranks: not a positive count: %s\n", optarg);
                 goto usage_error;
             }

@@ -317,6 +317,13 @@ listen 2 --read "$W/opt" --format jsonl,svg && grep -q 'unknown format "svg"' "$
 listen 2 && grep -q "nothing to read" "$W/err.txt" && ok "no input" || bad "no input"
 listen 2 --read "$W/opt" --events 'a,,b' && grep -q "empty pattern" "$W/err.txt" && ok "bad --events" ||
     bad "bad --events"
+# counts: digits alone (strtoull takes "-5" as 2^64 - 5 and wraps on overflow)
+for v in -5 " 7" +7 0 99999999999999999999999 7x ""; do
+    listen 2 --read "$W/opt" --window-events "$v" && grep -q "window-events: not a positive count" "$W/err.txt" &&
+        ok "--window-events '$v' refused" || bad "--window-events '$v' refused"
+    listen 2 --follow "$W/opt" --ranks "$v" && grep -q "ranks: not a positive count" "$W/err.txt" &&
+        ok "--ranks '$v' refused" || bad "--ranks '$v' refused"
+done
 
 echo "$pass passed, $fail failed"
 test "$fail" = 0

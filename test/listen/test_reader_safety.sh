@@ -2,8 +2,8 @@
 # The readers (ompi-evt-listen --read, ompi-evt-file-read) on what a shared
 # or hostile folder may hold: a huge sparse recording (memory follows what
 # its header locates, not its size), names with bytes >= 0x80 (the JSON
-# stays valid UTF-8), FIFOs (never waited on), other users' and unreadable
-# files (skipped and said, the rest read), and the modes of the OTF2
+# stays valid UTF-8), FIFOs (never waited on), other users', unreadable
+# and empty files (skipped and said, the rest read), and the modes of the OTF2
 # archive under umask 000. Each case prints "ok" or "FAIL"; the last line is
 # "N passed, M failed".
 set -u
@@ -93,9 +93,20 @@ mkdir -m 700 "$W/ldir" && ./gen_nodefiles "$W/ldir" "$W/ldir.exp" --ranks 2 --no
     test "$(grep -c '"time_ns"' "$W/ldir/events.jsonl")" = "$(awk '$1 == "total" {print $2}' "$W/ldir.exp")" &&
     ok "listen DIR with a FIFO *.evt: every event read, the FIFO skipped, exit 1" ||
     bad "listen DIR with a FIFO"
+# an empty *.evt / *.oevt (its writer ended before its header): skipped and
+# said, the rest of the folder read; named alone, refused with the cause
+rm -f "$W/ldir/nodeZ.evt"
+: >"$W/ldir/nodeY.evt" && : >"$W/ldir/evt.1.3.h.9.oevt" && run 60 1 "$L" --read "$W/ldir" --quiet &&
+    grep -q "SKIPPED .*nodeY.evt: empty" "$W/ldir/summary.txt" &&
+    grep -q "SKIPPED .*evt.1.3.h.9.oevt: empty" "$W/ldir/summary.txt" &&
+    test "$(grep -c '"time_ns"' "$W/ldir/events.jsonl")" = "$(awk '$1 == "total" {print $2}' "$W/ldir.exp")" &&
+    ok "listen DIR with empty *.evt and *.oevt: every event read, the empty ones skipped, exit 1" ||
+    bad "listen DIR with empty inputs"
+run 60 2 "$L" --read "$W/ldir/nodeY.evt" -o "$W/empty.out" && grep -q "nodeY.evt: empty" "$W/err.txt" &&
+    ok "listen --read an empty file: exit 2, said" || bad "listen --read an empty file"
+rm -f "$W/ldir/nodeY.evt" "$W/ldir/evt.1.3.h.9.oevt"
 
 # 4. OTF2 archive modes under umask 000
-rm -f "$W/ldir/nodeZ.evt"
 (umask 000 && run 120 0 "$L" --read "$W/ldir" -o "$W/u0" --quiet) &&
     test -d "$W/u0/trace.otf2" &&
     test -z "$(find "$W/u0" -type f ! -perm 600)" && test -z "$(find "$W/u0" -type d ! -perm 700)" &&

@@ -12,7 +12,8 @@
  * node files named one by one), and reading them batch by batch. A file is
  * a node file when its first bytes say so; a folder contributes every node
  * file in it (sorted by name), and a file in it named *.evt that is not one
- * is an error (a foreign file where a node file was expected). Files are
+ * is an error (a foreign file where a node file was expected), but an
+ * empty one is skipped (and said): its writer ended before its first bytes. Files are
  * opened without blocking or following links (common_evt_input_open.h): a FIFO
  * planted in a shared folder must not hang the reader, and another user's
  * file there is not part of the caller's job unless asked. Each batch
@@ -109,6 +110,10 @@ static int skip(listen_inputs_t *in, const char *path, const char *why, char *er
     return 0;
 }
 
+/* What a 0-byte input is: a file whose writer ended before its header
+ * (skipped in a folder, so the other processes' files are read). */
+#define EMPTY_INPUT "empty: nothing was written to it (its writer ended before its first bytes)"
+
 /* The file open on @p fd starts with a node file's or evt/file's magic. */
 static bool has_magic(int fd)
 {
@@ -138,6 +143,11 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
         if (MCA_COMMON_EVT_INPUT_OK
             != mca_common_evt_input_open(AT_FDCWD, arg, false, &fd, NULL, why, sizeof(why))) {
             snprintf(err, errlen, "%s: %s", arg, why);
+            return -1;
+        }
+        if (0 == fstat(fd, &st) && 0 == st.st_size) {
+            (void) close(fd);
+            snprintf(err, errlen, "%s: %s", arg, EMPTY_INPUT);
             return -1;
         }
         (void) close(fd);
@@ -182,7 +192,9 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
             }
             continue;
         }
-        if (named || has_magic(fd)) {
+        if (named && 0 == fstat(fd, &st) && 0 == st.st_size) {
+            ret = skip(in, path, EMPTY_INPUT, err, errlen); /* the rest of the folder is read */
+        } else if (named || has_magic(fd)) {
             /* a *.evt that is not a node file is an error (add_file says why) */
             ret = add_file(in, path, err, errlen);
             ++found;
