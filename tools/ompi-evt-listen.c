@@ -174,10 +174,16 @@ static int follow(const char *dir, uint64_t ranks, double seconds, double interv
     struct timespec t0, now, nap = {0, 100 * 1000 * 1000};
     double next_view = interval, t;
     int end = -1;
+    struct stat st;
 
     if (NULL == f) {
         fprintf(stderr, "ompi-evt-listen: out of memory\n");
         return -1;
+    }
+    if (0 != stat(dir, &st)) {
+        /* a job not started yet creates it; a mistyped path never does */
+        fprintf(stderr, "ompi-evt-listen: --follow %s: %s: waiting for it to appear%s\n", dir,
+                strerror(errno), 0 < seconds ? " (until --timeout)" : " (Ctrl-C stops)");
     }
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = follow_signal;

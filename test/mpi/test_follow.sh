@@ -18,6 +18,7 @@
 # 4. on a terminal (a pty from script(1)) the view is a screen redrawn in
 #    place: cleared, a header, a row per rank with its state.
 # 5. ompi-evt-record --live: the view's lines during the recorded run.
+# 6. a folder not there (yet): said at once, then waited for until --timeout.
 . "$(dirname "$0")/evt_output_test.sh"
 
 # 1. a job in progress
@@ -140,5 +141,11 @@ grep "^follow: " "$tmp/rec.err" | tail -2
     grep -q "^follow: .*ranks 4 of 4, FINAL 4" "$tmp/rec.err" && [ -s "$tmp/rec/report.html" ] &&
     ok "ompi-evt-record --live: the view during the run, then the outputs" ||
     ko "ompi-evt-record --live"
+# 6. a folder not there yet
+timeout 30 "$listen" --follow "$tmp/not-yet" --timeout 1 --quiet 2>"$tmp/notyet.err"
+st=$?
+[ $st -eq 2 ] && head -1 "$tmp/notyet.err" | grep -q "not-yet: No such file or directory: waiting for it to appear (until --timeout)" &&
+    ok "--follow a folder not there yet: said at once, waited until --timeout (exit 2)" ||
+    { ko "--follow a folder not there yet (exit $st)"; cat "$tmp/notyet.err"; }
 [ $fail -eq 0 ] && echo "PASS: test_follow"
 exit $fail
