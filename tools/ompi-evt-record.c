@@ -230,6 +230,26 @@ static int take_dir_lock(const char *dir, int fd)
     return 0;
 }
 
+/* Lock the folder this run has just made, or remove it and say why.
+ * Returns 0 or -1. */
+static int lock_made_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+    if (fd < 0) {
+        fprintf(stderr, RECORD_NAME ": %s: %s\n", dir, strerror(errno));
+    }
+    if (fd < 0 || 0 != take_dir_lock(dir, fd)) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        (void) rmdir(dir); /* empty: ours */
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
 /* An existing -o folder is used only when it is a real folder of the
  * caller (not a symlink that someone else may have planted, not someone
  * else's folder) and holds no earlier recording to be merged with ours.
@@ -320,23 +340,16 @@ static int prepare_dir(record_options_t *opt, char *abs, size_t size)
             fprintf(stderr, RECORD_NAME ": cannot create a folder %s: %s\n", made, strerror(errno));
             return 1;
         }
-        opt->dir = made;
-        opt->made_dir = true;
-        int fd = open(made, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd >= 0) {
-            (void) take_dir_lock(made, fd);
-            close(fd);
-        }
-    } else if (0 == mkdir(opt->dir, 0700)) {
-        opt->made_dir = true;
-        int fd = open(opt->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0 || 0 != take_dir_lock(opt->dir, fd)) {
-            if (fd >= 0) {
-                close(fd);
-            }
+        if (0 != lock_made_dir(made)) {
             return 2;
         }
-        close(fd);
+        opt->dir = made; /* until its absolute path replaces it below */
+        opt->made_dir = true;
+    } else if (0 == mkdir(opt->dir, 0700)) {
+        if (0 != lock_made_dir(opt->dir)) {
+            return 2;
+        }
+        opt->made_dir = true;
     } else {
         if (EEXIST != errno) {
             fprintf(stderr, RECORD_NAME ": cannot create %s: %s\n", opt->dir, strerror(errno));
@@ -352,6 +365,10 @@ static int prepare_dir(record_options_t *opt, char *abs, size_t size)
         fprintf(stderr, RECORD_NAME ": %s: %s\n", opt->dir,
                 NULL == real ? strerror(errno) : "path too long");
         free(real);
+        if (opt->made_dir) {
+            (void) rmdir(opt->dir);
+        }
+        opt->dir = NULL; /* it may be this function's own array */
         return 1;
     }
     strcpy(abs, real);
