@@ -98,8 +98,8 @@ for line in run([otf2_print, anchor]).splitlines():
         opening = what in ("MPI_ISEND", "MPI_IRECV_REQUEST")
         requests += opening
         if opening == (req in table[loc]):
-            bad_requests.append((what, loc, req))
-        if opening:
+            bad_requests.append((what, loc, req))  # started twice, or completed unstarted
+        elif opening:
             table[loc][req] = ts
         else:
             del table[loc][req]

@@ -25,6 +25,11 @@
  *              receives them with two Recvs: the small send completes
  *              first (eager), yet MPI matches the large one with the first
  *              receive
+ *   threads N  two threads per rank (MPI_THREAD_MULTIPLE) each doing N
+ *              blocking ping-pongs with the partner rank (rank ^ 1), every
+ *              third of 64 KiB, on their own tag, while the main thread
+ *              runs Allreduces on a duplicate of MPI_COMM_WORLD: a rank's
+ *              calls overlap
  *   halo N     N rounds of a halo exchange of 64 KiB: every rank posts its
  *              receives from both neighbours, then sends to both (Irecv,
  *              Irecv, Isend, Isend, Waitall), the pattern whose receives a
@@ -32,23 +37,46 @@
  */
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+static int rank, size, n;
+
+/* "threads": a thread's ping-pongs with the partner rank on its own tag */
+static void *pingpong(void *arg)
+{
+    int tag = (int) (long) arg, peer = rank ^ 1;
+    char *buf = calloc(1, 65536);
+
+    for (int i = 0; NULL != buf && peer < size && i < n; ++i) {
+        int len = 0 == i % 3 ? 65536 : 8 * (tag + 1);
+        if (rank & 1) {
+            MPI_Recv(buf, len, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, len, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
+        } else {
+            MPI_Send(buf, len, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
+            MPI_Recv(buf, len, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    }
+    free(buf);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
-    int rank, size, n;
     char *buf = calloc(2048, 1);
+    int provided;
 
-    MPI_Init(&argc, &argv);
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 3 || NULL == buf) {
         if (0 == rank) {
             fprintf(stderr, "usage: report_patterns ring N | gather N | late MS | slow N | "
-                            "bigsmall N | halo N\n");
+                            "bigsmall N | threads N | halo N\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -90,6 +118,25 @@ int main(int argc, char **argv)
             }
         }
         free(big);
+    } else if (0 == strcmp(argv[1], "threads")) {
+        pthread_t t[2];
+        MPI_Comm dup;
+        if (MPI_THREAD_MULTIPLE != provided) {
+            fprintf(stderr, "report_patterns: threads: no MPI_THREAD_MULTIPLE (%d)\n", provided);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        for (long i = 0; i < 2; ++i) {
+            pthread_create(&t[i], NULL, pingpong, (void *) i);
+        }
+        for (int i = 0; i < n / 4; ++i) {
+            double x = i, y;
+            MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, dup);
+        }
+        for (int i = 0; i < 2; ++i) {
+            pthread_join(t[i], NULL);
+        }
+        MPI_Comm_free(&dup);
     } else if (0 == strcmp(argv[1], "halo")) {
         /* 64 KiB: past the eager limits, a send completes after the
          * receive has matched it */

@@ -9,6 +9,10 @@
 #            MpiIrecv), 4 ranks x 4 per round
 #   ring     blocking Sendrecv: MpiSend and MpiRecv in their calls' regions
 #   gather   blocking sends into one rank's blocking receives
+#   threads  two threads per rank in blocking ping-pongs (MPI_THREAD_MULTIPLE)
+#            while the main thread runs Allreduces: regions of one rank
+#            overlap; one that overlaps another is written with no length
+#            at its end, its send at its start (no receive before its send)
 #   bigsmall an Isend of 64 KiB, then one of 8 bytes with the same tag,
 #            received by two Recvs: the small one completes first, and
 #            trace.json pairs each send with the receive MPI matched it
@@ -24,7 +28,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 N=40
-for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0" "bigsmall $N $((2 * N))"; do
+for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0" "bigsmall $N $((2 * N))" \
+    "threads $((5 * N)) 0"; do
     set -- $pattern
     name=$1 rounds=$2 requests=$3
     timeout 180 "$rec" -o "$tmp/$name" -- ${MPIRUN:-mpirun} -np 4 --oversubscribe \
@@ -41,6 +46,13 @@ for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0" "bigsmall $N $((2
     grep -q '^PASS' "$tmp/$name.check" && [ "$rc" -eq 0 ] || fail=1
     grep 'trace.otf2/: .*moved up' "$tmp/$name/summary.txt"
 done
+# the threads' calls did overlap: the split was exercised
+if grep -q "trace.otf2/: .* [1-9][0-9]* regions that overlapped another" "$tmp/threads/summary.txt"; then
+    echo "PASS: threads: regions of one rank overlapped and were split"
+else
+    echo "FAIL: threads: no region overlapped another (the pattern did not exercise the split)"
+    fail=1
+fi
 want="trace.json: $((2 * N)) send->receive flows; 0 sends or receives without a partner, 0 pairs with different byte counts"
 if grep -q "$want" "$tmp/bigsmall/summary.txt"; then
     echo "PASS: bigsmall: $want"

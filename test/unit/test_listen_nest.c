@@ -23,13 +23,13 @@ typedef struct {
 } item_t;
 
 typedef struct {
-    char what; /* 'o' open, 'c' close, 'p' point */
+    char what; /* 'o' open, 'c' close, 'p' point, 's' a split region's start */
     int id;
     size_t loc;
     uint64_t ts;
 } rec_t;
 
-static rec_t log_[20000];
+static rec_t log_[100000];
 static size_t nlog;
 static int fail_at_id = -1;
 
@@ -38,7 +38,10 @@ static int on_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts)
     item_t *i = (item_t *) it;
     (void) ctx;
     cr_assert_lt(nlog, sizeof(log_) / sizeof(log_[0]));
-    log_[nlog++] = (rec_t){it->point ? 'p' : 'o', i->id, loc, ts};
+    log_[nlog++] = (rec_t){it->point                       ? 'p'
+                           : LISTEN_NEST_START == it->part ? 's'
+                                                           : 'o',
+                           i->id, loc, ts};
     return i->id == fail_at_id ? -1 : 0;
 }
 
@@ -141,7 +144,8 @@ Test(listen_nest, requests_in_order_of_their_start)
 }
 
 /* Regions within regions stay where they are; equal ends close the inner
- * first; a region ending outside the one open around it opens after it. */
+ * first; a region ending outside the one open around it is split: its
+ * start's records at its start, its region at its end with no length. */
 Test(listen_nest, regions_nest)
 {
     listen_nest_t *n = listen_nest_new(1, 1000, 1 << 16, on_open, on_close, NULL);
@@ -153,12 +157,62 @@ Test(listen_nest, regions_nest)
     cr_assert_eq(0, listen_nest_finish(n));
     check_well_formed(1);
     cr_assert(find('c', 2) < find('c', 1), "the inner region closes first");
-    cr_assert(find('c', 4) < find('o', 3));
-    cr_assert_eq(log_[find('o', 3)].ts, 30, "3 opens when 1 has closed");
+    cr_assert_eq(log_[find('s', 3)].ts, 20, "3's start's records at its start");
+    cr_assert_eq(log_[find('o', 3)].ts, 40, "3's region at its end");
     cr_assert_eq(log_[find('c', 3)].ts, 40);
     cr_assert_eq(log_[find('o', 4)].ts, 25);
     cr_assert_eq(listen_nest_stats(n)->overlapped, 1);
     cr_assert_eq(listen_nest_stats(n)->late, 0);
+    listen_nest_free(n);
+}
+
+/* Regions opening at one time nest whatever order they came in: the
+ * longer opens first. */
+Test(listen_nest, equal_starts_nest)
+{
+    listen_nest_t *n = listen_nest_new(1, 1 << 30, 1 << 16, on_open, on_close, NULL);
+    cr_assert_not_null(n);
+    cr_assert_eq(0, add(n, 0, 1, 1000, 2000, false, 2000)); /* a send in ... */
+    cr_assert_eq(0, add(n, 0, 2, 1000, 5000, false, 5000)); /* ... a collective */
+    cr_assert_eq(0, listen_nest_finish(n));
+    check_well_formed(1);
+    cr_assert(find('o', 2) < find('o', 1), "the longer opens first");
+    cr_assert_eq(log_[find('o', 1)].ts, 1000);
+    cr_assert_eq(listen_nest_stats(n)->overlapped, 0);
+    listen_nest_free(n);
+}
+
+/* Thousands of regions each overlapping the last (a staircase, as threads'
+ * calls make): each is split once, in time linear in their number. */
+Test(listen_nest, staircase_split_once, .timeout = 10)
+{
+    const int k = 40000; /* split by delaying it past each: about 26 s */
+    listen_nest_t *n = listen_nest_new(1, UINT64_C(1) << 40, 1 << 16, on_open, on_close, NULL);
+    cr_assert_not_null(n);
+    for (int i = 0; i < k / 2; ++i) {
+        cr_assert_eq(0, add(n, 0, i, 1000 + (uint64_t) i, 500000000 + (uint64_t) i, false,
+                            500000000 + (uint64_t) i));
+    }
+    cr_assert_eq(0, listen_nest_finish(n));
+    check_well_formed(1);
+    cr_assert_eq(listen_nest_stats(n)->overlapped, (uint64_t) k / 2 - 1);
+    listen_nest_free(n);
+}
+
+/* Regions nested deeper than LISTEN_NEST_MAX_DEPTH are split: the stack
+ * stays bounded. */
+Test(listen_nest, depth_bounded)
+{
+    const int k = 1000;
+    listen_nest_t *n = listen_nest_new(1, UINT64_C(1) << 40, 1 << 16, on_open, on_close, NULL);
+    cr_assert_not_null(n);
+    for (int i = 0; i < k; ++i) {
+        cr_assert_eq(0, add(n, 0, i, 1000 + (uint64_t) i, 1000000 - (uint64_t) i, false,
+                            1000 + (uint64_t) i));
+    }
+    cr_assert_eq(0, listen_nest_finish(n));
+    check_well_formed(1);
+    cr_assert_eq(listen_nest_stats(n)->overlapped, (uint64_t) (k - LISTEN_NEST_MAX_DEPTH));
     listen_nest_free(n);
 }
 
@@ -200,7 +254,7 @@ Test(listen_nest, bounded_by_its_share)
         opened += 'o' == log_[k].what;
     }
     cr_assert_eq(opened, 1000, "%zu opened before the end", opened);
-    cr_assert_eq(listen_nest_stats(n)->early, 1000);
+    cr_assert_eq(listen_nest_stats(n)->early, 1000, "each written early counted once");
     cr_assert_eq(0, listen_nest_finish(n));
     cr_assert_eq(nlog, 2 * (size_t) total);
     check_well_formed(4);

@@ -554,6 +554,13 @@ void listen_slots_free(listen_slots_t *t, void (*free_entry)(void *));
  * (evt_listen_nest.c). Context: the thread of the sink using it.
  * ------------------------------------------------------------------------ */
 
+/** Which part of a region the open callback writes. */
+typedef enum {
+    LISTEN_NEST_WHOLE, /**< its region opens: the region's records and its start's */
+    LISTEN_NEST_START, /**< a region split (it overlaps another): its start's records alone */
+    LISTEN_NEST_AT_END /**< the split region's own records, opening at its end */
+} listen_nest_part_t;
+
 /** What a location's records are made of: a region from t0 to t1 (its
  *  opening records at t0, its closing ones at t1), or a point at t0. A
  *  caller's item begins with this and is malloc'ed; the buffer frees it. */
@@ -561,23 +568,28 @@ typedef struct listen_nest_item {
     uint64_t t0, t1;
     bool point;
     bool moved;   /**< set by the buffer: counted as moved once */
+    bool early;   /**< set by the buffer: counted as written early once */
+    uint8_t part; /**< set by the buffer: listen_nest_part_t, for the open callback */
     uint64_t seq; /**< set by the buffer: order of adding */
 } listen_nest_item_t;
 
-/** Write the opening records of @p it (a point's only ones) at @p ts.
- *  @retval 0, -1 stops everything */
+/** Write the opening records of @p it at @p ts: a point's only ones, or
+ *  what it->part says. @retval 0, -1 stops everything */
 typedef int (*listen_nest_open_fn)(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
 /** Write the closing records of region @p it at @p ts. @retval 0, -1 */
 typedef int (*listen_nest_close_fn)(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
 
 typedef struct listen_nest_stats {
     uint64_t late;       /**< opened after later records already written: moved up to them */
-    uint64_t overlapped; /**< would have ended outside an open region: opened after it */
+    uint64_t overlapped; /**< would have ended outside an open region (or nested too deep):
+                              split, its region written at its end */
     uint64_t early;      /**< written before the horizon passed, the location being full */
 } listen_nest_stats_t;
 
 /** Fewest items a location may hold, however many locations share. */
-#define LISTEN_NEST_MIN_ITEMS 4096
+#define LISTEN_NEST_MIN_ITEMS 512
+/** Most regions open at once in a location (deeper ones are split). */
+#define LISTEN_NEST_MAX_DEPTH 64
 
 typedef struct listen_nest listen_nest_t;
 /** A buffer for @p num_locs locations holding at most @p max_items items
@@ -708,7 +720,7 @@ void listen_follow_free(listen_follow_t *f);
 /** How long after a message started the stream must be before it is
  *  paired: a message of the same pair started earlier but not yet come
  *  would have been open that long (job ns). */
-#define LISTEN_MATCH_HORIZON_NS INT64_C(1000000000)
+#define LISTEN_MATCH_HORIZON_NS INT64_C(100000000)
 
 /** One send or receive, as the pairing carries it to its caller. */
 typedef struct listen_msg {
@@ -725,6 +737,11 @@ typedef struct listen_msg {
 typedef int (*listen_match_pair_fn)(void *ctx, const listen_msg_t *send, const listen_msg_t *recv);
 
 struct listen_match_queue;
+/** Which pair a message belongs to. */
+typedef struct listen_match_key {
+    uint32_t ns;
+    int64_t src, dst, tag;
+} listen_match_key_t;
 typedef struct listen_match {
     listen_match_pair_fn pair;
     void *ctx;
@@ -737,7 +754,10 @@ typedef struct listen_match {
     uint64_t reordered;  /**< messages that completed before one of their pair started earlier */
     uint64_t early;      /**< paired at once, LISTEN_MATCH_MAX_PENDING waiting */
     int64_t now;         /**< the latest completion added */
-    int64_t swept;       /**< when the queues were last looked through */
+    /** pairs that came to have both sends and receives waiting, oldest
+     *  first (a ring) */
+    listen_match_key_t *ready;
+    size_t ready_head, ready_n, ready_cap;
 } listen_match_t;
 
 /** An empty pairing that hands its pairs to @p pair(@p ctx, ...). */

@@ -17,7 +17,8 @@
  * something waiting has its sends and its receives each kept in order of
  * their start, and its oldest send and receive are paired once the stream
  * is LISTEN_MATCH_HORIZON_NS past both starts (an earlier one not yet
- * come would have been open that long), at the latest at the end. At most
+ * come would have been open that long), at the latest at the end; the
+ * queues with both waiting are looked at in the order they became so. At most
  * LISTEN_MATCH_MAX_PENDING wait at once: beyond, the pair's oldest are
  * paired at once (counted), or the message is not paired (counted).
  */
@@ -116,6 +117,46 @@ static queue_t *queue(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, 
     return &m->q[i];
 }
 
+/* The index of the queue of this key, or SIZE_MAX when nothing waits. */
+static size_t find(const listen_match_t *m, const listen_match_key_t *k)
+{
+    if (0 == m->qcap) {
+        return SIZE_MAX;
+    }
+    for (size_t i = (size_t) qhash(k->ns, k->src, k->dst, k->tag) & (m->qcap - 1); m->q[i].used;
+         i = (i + 1) & (m->qcap - 1)) {
+        const queue_t *e = &m->q[i];
+        if (e->ns == k->ns && e->src == k->src && e->dst == k->dst && e->tag == k->tag) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* Remember that the queue of @p k has both sends and receives waiting, in
+ * the order that happened (a key there may be stale: looked up again).
+ * @retval 0, -1 no memory */
+static int ready_push(listen_match_t *m, const queue_t *q)
+{
+    if (m->ready_n == m->ready_cap) {
+        size_t nc = 0 == m->ready_cap ? 1024 : 2 * m->ready_cap;
+        listen_match_key_t *r = malloc(nc * sizeof(*r));
+        if (NULL == r) {
+            return -1;
+        }
+        for (size_t k = 0; k < m->ready_n; ++k) {
+            r[k] = m->ready[(m->ready_head + k) % m->ready_cap];
+        }
+        free(m->ready);
+        m->ready = r;
+        m->ready_cap = nc;
+        m->ready_head = 0;
+    }
+    m->ready[(m->ready_head + m->ready_n++) % m->ready_cap] = (listen_match_key_t){q->ns, q->src,
+                                                                                   q->dst, q->tag};
+    return 0;
+}
+
 /* Remove the (empty) queue at @p i: backward-shift deletion, so the table
  * holds only pairs with something waiting and stays as small as they. */
 static void queue_del(listen_match_t *m, size_t i)
@@ -173,6 +214,21 @@ static wait_t *take(waits_t *l)
     return w;
 }
 
+/* Whether the oldest send and receive of queue @p q are due. */
+static bool due(const listen_match_t *m, const queue_t *q)
+{
+    int64_t latest;
+
+    if (NULL == q->sends.head || NULL == q->recvs.head) {
+        return false;
+    }
+    latest = q->sends.head->msg.start > q->recvs.head->msg.start ? q->sends.head->msg.start
+                                                                 : q->recvs.head->msg.start;
+    /* unsigned: hostile starts near INT64_MIN */
+    return latest <= m->now
+           && (uint64_t) m->now - (uint64_t) latest >= (uint64_t) LISTEN_MATCH_HORIZON_NS;
+}
+
 /* Pair the oldest send and receive of queue @p i while the stream is the
  * horizon past both (or always: @p force); remove the queue once empty.
  * @retval 0, -1 pair() failed */
@@ -182,13 +238,7 @@ static int pair_due(listen_match_t *m, size_t i, bool force)
     int rc = 0;
 
     while (0 == rc && NULL != q->sends.head && NULL != q->recvs.head) {
-        int64_t latest = q->sends.head->msg.start > q->recvs.head->msg.start
-                             ? q->sends.head->msg.start
-                             : q->recvs.head->msg.start;
-        /* unsigned: hostile starts near INT64_MIN */
-        if (!force
-            && (latest > m->now
-                || (uint64_t) m->now - (uint64_t) latest < (uint64_t) LISTEN_MATCH_HORIZON_NS)) {
+        if (!force && !due(m, q)) {
             break;
         }
         wait_t *snd = take(&q->sends), *rcv = take(&q->recvs);
@@ -208,24 +258,30 @@ static int pair_due(listen_match_t *m, size_t i, bool force)
     return rc;
 }
 
-/* Every queue's pairs that are due (all of them: @p force). A queue
- * removed moves a later one into its slot: that slot is looked at again
- * (one moved from the table's start is looked at twice: harmless). */
-static int sweep(listen_match_t *m, bool force)
+/* The queues that became ready, oldest first, while their pairs are due:
+ * the work per message stays constant however many queues wait. A queue
+ * whose pairs are not due yet holds up those behind it, at most the
+ * horizon (its starts lie before it became ready). */
+static int pair_ready(listen_match_t *m)
 {
-    for (size_t i = 0; i < m->qcap;) {
-        queue_t was = m->q[i];
-        if (!was.used) {
-            ++i;
-            continue;
+    while (0 < m->ready_n) {
+        const listen_match_key_t *k = &m->ready[m->ready_head];
+        size_t i = find(m, k);
+        if (SIZE_MAX != i && NULL != m->q[i].sends.head && NULL != m->q[i].recvs.head) {
+            if (!due(m, &m->q[i])) {
+                return 0;
+            }
+            if (0 != pair_due(m, i, false)) {
+                return -1;
+            }
+            i = find(m, k);
+            if (SIZE_MAX != i && NULL != m->q[i].sends.head && NULL != m->q[i].recvs.head
+                && 0 != ready_push(m, &m->q[i])) {
+                return -1; /* still both waiting, not due yet: again later */
+            }
         }
-        if (0 != pair_due(m, i, force)) {
-            return -1;
-        }
-        if (m->q[i].used && m->q[i].ns == was.ns && m->q[i].src == was.src && m->q[i].dst == was.dst
-            && m->q[i].tag == was.tag) {
-            ++i; /* still there: next */
-        }
+        m->ready_head = (m->ready_head + 1) % m->ready_cap;
+        m->ready_n--;
     }
     return 0;
 }
@@ -240,13 +296,6 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
 
     if (me->end > m->now) {
         m->now = me->end;
-    }
-    /* what is due in queues nobody adds to any more, a few times per horizon */
-    if (m->now - m->swept >= LISTEN_MATCH_HORIZON_NS / 8) { /* now >= swept >= 0 */
-        m->swept = m->now;
-        if (0 != sweep(m, false)) {
-            return -1;
-        }
     }
     q = queue(m, ns, src, dst, tag, &full);
     if (NULL == q) {
@@ -289,14 +338,36 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
         return -1;
     }
     w->msg = *me;
+    bool was_ready = NULL != q->sends.head && NULL != q->recvs.head;
     insert(m, is_send ? &q->sends : &q->recvs, w);
     m->pending++;
-    return pair_due(m, i, false);
+    if (!was_ready && NULL != q->sends.head && NULL != q->recvs.head && 0 != ready_push(m, q)) {
+        return -1;
+    }
+    return pair_ready(m);
 }
 
 int listen_match_finish(listen_match_t *m)
 {
-    return sweep(m, true);
+    /* every queue, in table order: a queue removed moves a later one into
+     * its slot, looked at again (one moved from the table's start is
+     * looked at twice: harmless) */
+    for (size_t i = 0; i < m->qcap;) {
+        queue_t was = m->q[i];
+        if (!was.used) {
+            ++i;
+            continue;
+        }
+        if (0 != pair_due(m, i, true)) {
+            return -1;
+        }
+        if (m->q[i].used && m->q[i].ns == was.ns && m->q[i].src == was.src && m->q[i].dst == was.dst
+            && m->q[i].tag == was.tag) {
+            ++i; /* still there: next */
+        }
+    }
+    m->ready_n = 0;
+    return 0;
 }
 
 static void free_waits(wait_t *w)
@@ -315,6 +386,9 @@ void listen_match_fini(listen_match_t *m)
         free_waits(m->q[i].recvs.head);
     }
     free(m->q);
+    free(m->ready);
     m->q = NULL;
+    m->ready = NULL;
     m->qcap = m->qn = 0;
+    m->ready_n = m->ready_cap = 0;
 }

@@ -15,9 +15,13 @@
  * time they open, until the location's stream is a horizon past them (or
  * the location holds its share of items); then they open in that order.
  * Open regions stay on a stack and close, innermost first, before anything
- * later opens. A region that would end after the region open around it
- * (two threads' calls of one rank overlapping) waits until that one has
- * closed. What opens after records already written is moved up to them.
+ * later opens; of regions opening at one time the longer opens first, so
+ * they nest. A region that would end after the region open around it (two
+ * threads' calls of one rank overlapping), or nest deeper than
+ * LISTEN_NEST_MAX_DEPTH, is split: what it writes at its start is written
+ * there (a message's send stays at its time), and the region itself at
+ * its end, with no length. What opens after records already written is
+ * moved up to them.
  */
 
 #include <stdlib.h>
@@ -26,7 +30,7 @@
 
 /* A waiting item with its key beside it: the heap's walks touch no item. */
 typedef struct {
-    uint64_t t0, seq;
+    uint64_t t0, t1, seq;
     listen_nest_item_t *it;
 } waiting_t;
 
@@ -51,14 +55,22 @@ struct listen_nest {
     listen_nest_stats_t stats;
 };
 
+/* By start; at one start the longer first (it holds the others); then
+ * in the order they came. */
 static bool before(const waiting_t *a, const waiting_t *b)
 {
-    return a->t0 < b->t0 || (a->t0 == b->t0 && a->seq < b->seq);
+    if (a->t0 != b->t0) {
+        return a->t0 < b->t0;
+    }
+    if (a->t1 != b->t1) {
+        return a->t1 > b->t1;
+    }
+    return a->seq < b->seq;
 }
 
 static int heap_push(nest_loc_t *l, listen_nest_item_t *it)
 {
-    waiting_t w = {it->t0, it->seq, it};
+    waiting_t w = {it->t0, it->t1, it->seq, it};
     size_t i;
 
     if (l->num == l->cap) {
@@ -146,17 +158,21 @@ static int open_next(listen_nest_t *n, size_t loc)
         free(it);
         return rc;
     }
-    if (it->t1 < ts) {
-        it->t1 = ts;
+    if (it->t1 < ts || LISTEN_NEST_AT_END == it->part) {
+        it->t1 = ts; /* a split region has no length */
     }
-    if (0 < l->depth && it->t1 > l->open[l->depth - 1]->t1) {
-        /* it would end outside the region around it: after that one */
-        if (!it->moved) {
-            n->stats.overlapped++;
-            it->moved = true;
-        }
-        it->t0 = l->open[l->depth - 1]->t1;
-        if (0 != heap_push(l, it)) {
+    if (LISTEN_NEST_WHOLE == it->part
+        && ((0 < l->depth && it->t1 > l->open[l->depth - 1]->t1)
+            || LISTEN_NEST_MAX_DEPTH <= l->depth)) {
+        /* it would end outside the region around it, or nest too deep:
+         * its start's records now, its region at its end */
+        n->stats.overlapped++;
+        it->part = LISTEN_NEST_START;
+        rc = n->open(n->ctx, loc, it, ts);
+        l->last = ts;
+        it->part = LISTEN_NEST_AT_END;
+        it->t0 = it->t1;
+        if (0 != rc || 0 != heap_push(l, it)) {
             free(it);
             return -1;
         }
@@ -204,6 +220,8 @@ int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64
 
     it->seq = l->seq++;
     it->moved = false;
+    it->early = false;
+    it->part = LISTEN_NEST_WHOLE;
     if (it->point || it->t1 < it->t0) {
         it->t1 = it->t0;
     }
@@ -215,8 +233,10 @@ int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64
         l->newest = now;
     }
     while (0 < l->num && (l->heap[0].t0 + n->horizon <= l->newest || l->num > n->cap)) {
-        if (l->num > n->cap && l->heap[0].t0 + n->horizon > l->newest) {
-            n->stats.early++;
+        listen_nest_item_t *next = l->heap[0].it;
+        if (l->heap[0].t0 + n->horizon > l->newest && !next->early) {
+            n->stats.early++; /* the location is full */
+            next->early = true;
         }
         if (0 != open_next(n, loc)) {
             return -1;

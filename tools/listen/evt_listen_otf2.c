@@ -58,10 +58,12 @@
  * OTF2 wants each location's records in time order and its regions
  * nested, but events come in order of their completion, after what they
  * began: the records wait per location (evt_listen_nest.c) until the
- * rank's events are a second past them, or its share of the waiting room
+ * rank's events are 100 ms past them, or its share of the waiting room
  * is full, and are written in time order; what begins longer before is
  * moved up to the rank's last record, and a region overlapping another
- * of its rank (two threads' calls) opens after it (both counted). The
+ * of its rank (two threads' calls) is split: its start's records (an
+ * MpiSend) at its start, its region with no length at its end (both
+ * counted). The
  * clock: 1 ns resolution, timestamps are job timeline ns (Unix epoch), the
  * global offset is the first event's.
  */
@@ -106,6 +108,7 @@ typedef struct {
     listen_nest_t *nest; /**< the records waiting for their location's time order */
     uint64_t *req_ids;   /**< per location: the next request id */
     uint64_t requests;   /**< nonblocking p2p requests written as such */
+    bool broken;         /**< an OTF2 call failed: the archive is abandoned */
     size_t num_locs;    /**< procs + placeholder ranks */
     size_t num_procs;
     /* namespaces: per proc, its namespace number; per namespace, max rank
@@ -238,8 +241,9 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
 
 /* How long a record waits for those of its location that begin before it
  * (a request's start comes with its completion), and how many may wait in
- * all: about 200 bytes each. */
-#define OTF2_HORIZON_NS  UINT64_C(1000000000)
+ * all (but LISTEN_NEST_MIN_ITEMS per location at least): about 200 bytes
+ * each. */
+#define OTF2_HORIZON_NS  UINT64_C(100000000)
 #define OTF2_WAITING_MAX (256u * 1024)
 
 static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
@@ -743,7 +747,7 @@ static int p2p_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o
         *start = *o;
         start->kind = o->send ? OREC_ISEND : OREC_IRECV_REQ;
         start->n.point = true;
-        start->n.t0 = ts_of(p->start);
+        start->n.t0 = ts_of(p->start < p->end ? p->start : p->end); /* never after it ends */
         start->num_vals = 0;
         start->req = o->req = s->req_ids[loc]++;
         s->requests++;
@@ -772,7 +776,12 @@ static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts)
     default:
         break;
     }
-    if (0 != add_attrs(s, o) || OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts, o->region)) {
+    /* a region split by the buffer (it overlapped another) writes its
+     * start's records at its start, its region and the rest at its end */
+    bool at_start = LISTEN_NEST_AT_END != it->part, region = LISTEN_NEST_START != it->part;
+    if (region
+        && (0 != add_attrs(s, o)
+            || OTF2_SUCCESS != OTF2_EvtWriter_Enter(w, s->al, ts, o->region))) {
         return -1;
     }
     if (!o->records) {
@@ -780,23 +789,27 @@ static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts)
     }
     switch (o->kind) {
     case OREC_P2P_CALL:
-        if (o->send) {
+        if (o->send && at_start) {
             rc = OTF2_EvtWriter_MpiSend(w, NULL, ts, (uint32_t) p->peer, o->comm_ns,
                                         (uint32_t) p->tag, p->bytes);
         }
         break;
     case OREC_P2P_DONE:
-        rc = o->send ? OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, o->req)
-                     : OTF2_EvtWriter_MpiIrecv(w, NULL, ts, (uint32_t) p->peer, o->comm_ns,
-                                               (uint32_t) p->tag, p->bytes, o->req);
+        if (region) {
+            rc = o->send ? OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, o->req)
+                         : OTF2_EvtWriter_MpiIrecv(w, NULL, ts, (uint32_t) p->peer, o->comm_ns,
+                                                   (uint32_t) p->tag, p->bytes, o->req);
+        }
         break;
     case OREC_COLL:
-        rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts);
+        if (region) {
+            rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts);
+        }
         break;
     case OREC_RMA:
-        if (o->send) {
+        if (o->send && at_start) {
             rc = rma_op_record(s, w, loc, ts, o->win, &o->f.rma);
-        } else if (0 == o->f.rma.kind) {
+        } else if (!o->send && 0 == o->f.rma.kind && region) {
             rc = OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, ts);
         }
         break;
@@ -881,6 +894,9 @@ static int ot_event(void *ctx, const listen_event_t *ev)
     orec_t *o;
     int rc = 0;
 
+    if (s->broken) {
+        return -1;
+    }
     if (NULL == ids || NULL == (o = calloc(1, sizeof(*o) + n * sizeof(o->vals[0])))) {
         return -1;
     }
@@ -905,9 +921,14 @@ static int ot_event(void *ctx, const listen_event_t *ev)
     }
     if (0 != rc) {
         free(o);
+        s->broken = true;
         return -1;
     }
-    return listen_nest_add(s->nest, loc, &o->n, now);
+    if (0 != listen_nest_add(s->nest, loc, &o->n, now)) {
+        s->broken = true;
+        return -1;
+    }
+    return 0;
 }
 
 /* String definitions, numbered as written. */
@@ -1184,39 +1205,54 @@ static int write_defs(otf_t *s, const listen_registry_t *reg, const uint64_t *ne
     return ret || st.bad ? -1 : 0;
 }
 
+/* Give up the archive after a failed OTF2 call: the library's state is
+ * not safe to close then (after a failed write it frees a buffer twice),
+ * so it is left to the exit and its files are removed. @retval -1 */
+static int abandon(otf_t *s)
+{
+    fprintf(stderr, "ompi-evt-listen: writing the OTF2 archive failed (see the OTF2 library's "
+                    "message); no trace.otf2 written\n");
+    s->broken = true;
+    s->ar = NULL;
+    (void) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return -1;
+}
+
 static int ot_end(void *ctx, const listen_registry_t *reg)
 {
     otf_t *s = ctx;
-    uint64_t *nev = calloc(s->num_locs + 1, sizeof(*nev));
+    uint64_t *nev;
     char final[4200];
     struct stat sb;
     int ret = 0;
 
+    if (s->broken || 0 != listen_nest_finish(s->nest)) {
+        return abandon(s);
+    }
+    nev = calloc(s->num_locs + 1, sizeof(*nev));
     if (NULL == nev) {
-        return -1;
+        return abandon(s);
     }
-    if (0 != listen_nest_finish(s->nest)) {
-        ret = -1;
-    }
-    for (size_t l = 0; l < s->num_locs; ++l) {
+    for (size_t l = 0; l < s->num_locs && 0 == ret; ++l) {
         if (OTF2_SUCCESS != OTF2_EvtWriter_GetNumberOfEvents(s->w[l], &nev[l])
             || OTF2_SUCCESS != OTF2_Archive_CloseEvtWriter(s->ar, s->w[l])) {
             ret = -1;
         }
         s->w[l] = NULL;
     }
-    if (OTF2_SUCCESS != OTF2_Archive_CloseEvtFiles(s->ar)) {
-        ret = -1;
+    if (0 != ret || OTF2_SUCCESS != OTF2_Archive_CloseEvtFiles(s->ar)) {
+        free(nev);
+        return abandon(s);
     }
     /* empty local definitions, one per location (readers expect them) */
-    if (0 == ret && OTF2_SUCCESS == OTF2_Archive_OpenDefFiles(s->ar)) {
-        for (size_t l = 0; l < s->num_locs; ++l) {
+    if (OTF2_SUCCESS == OTF2_Archive_OpenDefFiles(s->ar)) {
+        for (size_t l = 0; l < s->num_locs && 0 == ret; ++l) {
             OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(s->ar, (OTF2_LocationRef) l);
             if (NULL == dw || OTF2_SUCCESS != OTF2_Archive_CloseDefWriter(s->ar, dw)) {
                 ret = -1;
             }
         }
-        if (OTF2_SUCCESS != OTF2_Archive_CloseDefFiles(s->ar)) {
+        if (0 == ret && OTF2_SUCCESS != OTF2_Archive_CloseDefFiles(s->ar)) {
             ret = -1;
         }
     } else {
@@ -1225,15 +1261,11 @@ static int ot_end(void *ctx, const listen_registry_t *reg)
     if (0 == ret) {
         ret = write_defs(s, reg, nev);
     }
-    if (OTF2_SUCCESS != OTF2_Archive_Close(s->ar)) {
-        ret = -1;
+    free(nev);
+    if (0 != ret || OTF2_SUCCESS != OTF2_Archive_Close(s->ar)) {
+        return abandon(s);
     }
     s->ar = NULL;
-    free(nev);
-    if (0 != ret) {
-        fprintf(stderr, "ompi-evt-listen: writing the OTF2 archive failed\n");
-        return -1;
-    }
     /* the OTF2 library creates its files with the umask's modes */
     if (0 != listen_out_private_tree(s->tmpdir)) {
         fprintf(stderr, "ompi-evt-listen: %s: cannot make the archive private (0600/0700)\n",
@@ -1278,12 +1310,14 @@ static void ot_report(void *ctx, FILE *f)
             (unsigned long long) s->unsafe);
     fprintf(f,
             "  trace.otf2/: %llu records moved up to their rank's previous record (OTF2 wants "
-            "time order per location: they began more than %.0f s before their rank's latest "
-            "event, or %llu of them were written early, their rank holding its share of %u "
-            "waiting records), %llu regions opened after an overlapping one of their rank ends "
-            "(OTF2 regions nest: two threads' calls)\n",
-            (unsigned long long) ns->late, (double) OTF2_HORIZON_NS / 1e9,
-            (unsigned long long) ns->early, OTF2_WAITING_MAX, (unsigned long long) ns->overlapped);
+            "time order per location: they began more than %.0f ms before their rank's latest "
+            "event, or after records written early), %llu records written before their %.0f ms "
+            "had passed (their rank held its share of %u waiting records), %llu regions that "
+            "overlapped another of their rank (two threads' calls) written with no length at "
+            "their end, the records of their start at their start (OTF2 regions nest)\n",
+            (unsigned long long) ns->late, (double) OTF2_HORIZON_NS / 1e6,
+            (unsigned long long) ns->early, (double) OTF2_HORIZON_NS / 1e6, OTF2_WAITING_MAX,
+            (unsigned long long) ns->overlapped);
     fprintf(f,
             "  trace.otf2/: %zu communicators of collectives defined, %llu collectives without "
             "MpiCollectiveBegin/End (on an intercommunicator, a neighbourhood collective, or "
@@ -1304,7 +1338,9 @@ static void ot_destroy(void *ctx)
     otf_t *s = ctx;
 
     if (NULL != s->ar) {
-        (void) OTF2_Archive_Close(s->ar);
+        if (!s->broken) {
+            (void) OTF2_Archive_Close(s->ar); /* else left to the exit: see abandon() */
+        }
         (void) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     }
     if (NULL != s->al) {
