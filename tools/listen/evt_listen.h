@@ -720,7 +720,7 @@ void listen_follow_free(listen_follow_t *f);
 /** How long after a message started the stream must be before it is
  *  paired: a message of the same pair started earlier but not yet come
  *  would have been open that long (job ns). */
-#define LISTEN_MATCH_HORIZON_NS INT64_C(100000000)
+#define LISTEN_MATCH_HORIZON_NS INT64_C(10000000)
 
 /** One send or receive, as the pairing carries it to its caller. */
 typedef struct listen_msg {

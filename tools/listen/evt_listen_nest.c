@@ -34,8 +34,13 @@ typedef struct {
     listen_nest_item_t *it;
 } waiting_t;
 
+/* The waiting items of a location: those that came in order (most: a
+ * record's start after the one before) in a ring, constant time each;
+ * the others in a heap. The earliest is the earlier of their fronts. */
 typedef struct {
-    waiting_t *heap; /**< by (t0, seq) */
+    waiting_t *run; /**< in order, a ring */
+    size_t run_head, run_n, run_cap;
+    waiting_t *heap; /**< the rest, by before() */
     size_t num, cap;
     listen_nest_item_t **open; /**< the open regions, innermost last */
     size_t depth, open_cap;
@@ -68,9 +73,8 @@ static bool before(const waiting_t *a, const waiting_t *b)
     return a->seq < b->seq;
 }
 
-static int heap_push(nest_loc_t *l, listen_nest_item_t *it)
+static int heap_push(nest_loc_t *l, const waiting_t w)
 {
-    waiting_t w = {it->t0, it->t1, it->seq, it};
     size_t i;
 
     if (l->num == l->cap) {
@@ -115,6 +119,60 @@ static listen_nest_item_t *heap_pop(nest_loc_t *l)
     return top;
 }
 
+static size_t waiting(const nest_loc_t *l)
+{
+    return l->run_n + l->num;
+}
+
+/* The earliest waiting item (waiting(l) > 0). */
+static const waiting_t *earliest(const nest_loc_t *l)
+{
+    const waiting_t *r = 0 < l->run_n ? &l->run[l->run_head] : NULL;
+
+    if (0 == l->num) {
+        return r;
+    }
+    return NULL == r || before(&l->heap[0], r) ? &l->heap[0] : r;
+}
+
+static int wait_push(nest_loc_t *l, listen_nest_item_t *it)
+{
+    const waiting_t w = {it->t0, it->t1, it->seq, it};
+
+    if (0 < l->run_n && !before(&l->run[(l->run_head + l->run_n - 1) % l->run_cap], &w)) {
+        return heap_push(l, w); /* out of order */
+    }
+    if (l->run_n == l->run_cap) {
+        size_t n = 0 == l->run_cap ? 64 : 2 * l->run_cap;
+        waiting_t *r = malloc(n * sizeof(*r));
+        if (NULL == r) {
+            return -1;
+        }
+        for (size_t k = 0; k < l->run_n; ++k) {
+            r[k] = l->run[(l->run_head + k) % l->run_cap];
+        }
+        free(l->run);
+        l->run = r;
+        l->run_cap = n;
+        l->run_head = 0;
+    }
+    l->run[(l->run_head + l->run_n++) % l->run_cap] = w;
+    return 0;
+}
+
+static listen_nest_item_t *wait_pop(nest_loc_t *l)
+{
+    listen_nest_item_t *it;
+
+    if (0 == l->run_n || earliest(l) != &l->run[l->run_head]) {
+        return heap_pop(l);
+    }
+    it = l->run[l->run_head].it;
+    l->run_head = (l->run_head + 1) % l->run_cap;
+    l->run_n--;
+    return it;
+}
+
 /* Close the open regions that end at or before @p ts, innermost first. */
 static int close_until(listen_nest_t *n, size_t loc, uint64_t ts)
 {
@@ -137,7 +195,7 @@ static int close_until(listen_nest_t *n, size_t loc, uint64_t ts)
 static int open_next(listen_nest_t *n, size_t loc)
 {
     nest_loc_t *l = &n->locs[loc];
-    listen_nest_item_t *it = heap_pop(l);
+    listen_nest_item_t *it = wait_pop(l);
     uint64_t ts = it->t0;
     int rc;
 
@@ -172,7 +230,7 @@ static int open_next(listen_nest_t *n, size_t loc)
         l->last = ts;
         it->part = LISTEN_NEST_AT_END;
         it->t0 = it->t1;
-        if (0 != rc || 0 != heap_push(l, it)) {
+        if (0 != rc || 0 != wait_push(l, it)) {
             free(it);
             return -1;
         }
@@ -225,16 +283,16 @@ int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64
     if (it->point || it->t1 < it->t0) {
         it->t1 = it->t0;
     }
-    if (0 != heap_push(l, it)) {
+    if (0 != wait_push(l, it)) {
         free(it);
         return -1;
     }
     if (now > l->newest) {
         l->newest = now;
     }
-    while (0 < l->num && (l->heap[0].t0 + n->horizon <= l->newest || l->num > n->cap)) {
-        listen_nest_item_t *next = l->heap[0].it;
-        if (l->heap[0].t0 + n->horizon > l->newest && !next->early) {
+    while (0 < waiting(l) && (earliest(l)->t0 + n->horizon <= l->newest || waiting(l) > n->cap)) {
+        listen_nest_item_t *next = earliest(l)->it;
+        if (earliest(l)->t0 + n->horizon > l->newest && !next->early) {
             n->stats.early++; /* the location is full */
             next->early = true;
         }
@@ -249,7 +307,7 @@ int listen_nest_finish(listen_nest_t *n)
 {
     for (size_t loc = 0; loc < n->num_locs; ++loc) {
         nest_loc_t *l = &n->locs[loc];
-        while (0 < l->num) {
+        while (0 < waiting(l)) {
             if (0 != open_next(n, loc)) {
                 return -1;
             }
@@ -276,6 +334,10 @@ void listen_nest_free(listen_nest_t *n)
         for (size_t i = 0; i < l->num; ++i) {
             free(l->heap[i].it);
         }
+        for (size_t i = 0; i < l->run_n; ++i) {
+            free(l->run[(l->run_head + i) % l->run_cap].it);
+        }
+        free(l->run);
         for (size_t i = 0; i < l->depth; ++i) {
             free(l->open[i]);
         }
