@@ -45,7 +45,7 @@ static int add(listen_match_t *m, int64_t tag, bool send, int64_t start, int64_t
                uint64_t bytes)
 {
     listen_msg_t me = {.start = start, .end = end, .rank = send ? 0 : 1, .bytes = bytes};
-    return listen_match_add(m, 0, 0, 1, tag, send, &me);
+    return listen_match_add(m, 0, 0, 1, tag, send, &me, end);
 }
 
 TestSuite(listen_match, .init = setup);
@@ -174,5 +174,72 @@ Test(listen_match, hostile_times)
     cr_assert_eq(ngot, 1, "a start at the stream's time is not yet due");
     cr_assert_eq(0, listen_match_finish(&m));
     cr_assert_eq(ngot, 2);
+    listen_match_fini(&m);
+}
+
+static int add_at(listen_match_t *m, int64_t tag, bool send, int64_t start, int64_t end,
+                  int64_t now)
+{
+    listen_msg_t me = {.start = start, .end = end, .rank = send ? 0 : 1, .bytes = 8};
+    return listen_match_add(m, 0, 0, 1, tag, send, &me, now);
+}
+
+/* Each message completing before the one started just before it (the
+ * large Isend, then the small one): placed from the newest end, in
+ * constant time, however many wait. */
+Test(listen_match, reordered_in_constant_time, .timeout = 10)
+{
+    listen_match_t m;
+    const int n = 200000; /* from the oldest end: about 10^10 steps */
+    listen_match_init(&m, on_pair, NULL);
+    for (int i = 0; i < n; i += 2) {
+        cr_assert_eq(0, add_at(&m, 7, true, 10 * (i + 1), 10 * (i + 1), 10 * i));
+        cr_assert_eq(0, add_at(&m, 7, true, 10 * i, 10 * (i + 2), 10 * i));
+    }
+    cr_assert_eq(m.reordered, (uint64_t) n / 2);
+    cr_assert_eq(m.pending, (uint64_t) n);
+    listen_match_fini(&m);
+}
+
+/* At LISTEN_MATCH_MAX_PENDING the pairs waiting longest are paired, each
+ * in its order: a receive never takes a send while an older receive of its
+ * pair waits (that shifted every arrow of a message-rate loop). */
+Test(listen_match, full_keeps_the_order, .timeout = 30)
+{
+    listen_match_t m;
+    const int64_t n = LISTEN_MATCH_MAX_PENDING;
+    listen_match_init(&m, on_pair, NULL);
+    for (int64_t k = 0; k < n; ++k) {
+        cr_assert_eq(0, add_at(&m, 1, true, k, k, k));
+    }
+    for (int64_t k = 0; k < 1000; ++k) {
+        cr_assert_eq(0, add_at(&m, 1, false, k, n + k, n + k));
+    }
+    cr_assert_eq(0, listen_match_finish(&m));
+    cr_assert_eq(ngot, 1000);
+    for (size_t k = 0; k < ngot; ++k) {
+        cr_assert_eq(got[k].send_start, got[k].recv_start, "pair %zu: send %lld, receive %lld", k,
+                     (long long) got[k].send_start, (long long) got[k].recv_start);
+    }
+    cr_assert_gt(m.early, 0);
+    listen_match_fini(&m);
+}
+
+/* The stream's time is the merge's, not a record's field: one completion
+ * far in the future (a wrong clock) does not make every pair due. */
+Test(listen_match, one_wrong_completion_time)
+{
+    listen_match_t m;
+    listen_match_init(&m, on_pair, NULL);
+    cr_assert_eq(0, add_at(&m, 9, true, 50, INT64_MAX, 60)); /* elsewhere */
+    cr_assert_eq(0, add_at(&m, 7, true, 20, 25, 70));
+    cr_assert_eq(0, add_at(&m, 7, false, 5, 30, 75));
+    cr_assert_eq(0, add_at(&m, 7, true, 10, 40, 80));
+    cr_assert_eq(0, add_at(&m, 7, false, 6, 45, 85));
+    cr_assert_eq(ngot, 0, "nothing is due: the stream is at 85");
+    cr_assert_eq(0, listen_match_finish(&m));
+    cr_assert_eq(ngot, 2);
+    cr_assert_eq(got[0].send_start, 10);
+    cr_assert_eq(got[0].recv_start, 5);
     listen_match_fini(&m);
 }

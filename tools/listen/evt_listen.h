@@ -753,7 +753,7 @@ typedef struct listen_match {
     uint64_t mismatched; /**< the partner in order had another byte count: not paired */
     uint64_t reordered;  /**< messages that completed before one of their pair started earlier */
     uint64_t early;      /**< paired at once, LISTEN_MATCH_MAX_PENDING waiting */
-    int64_t now;         /**< the latest completion added */
+    int64_t now;         /**< the stream's latest time */
     /** pairs that came to have both sends and receives waiting, oldest
      *  first (a ring) */
     listen_match_key_t *ready;
@@ -764,15 +764,16 @@ typedef struct listen_match {
 void listen_match_init(listen_match_t *m, listen_match_pair_fn pair, void *ctx);
 /**
  * A send (@p is_send) from @p src to @p dst with @p tag in namespace
- * number @p ns, or a receive, which completed at me->end (the stream's
- * time): waits with those of its pair in order of their start; the
- * oldest send and receive of a pair are paired (pair() called, or counted
- * mismatched when the byte counts differ) once the stream is
- * LISTEN_MATCH_HORIZON_NS past their starts. @retval 0, -1 no memory or
- * pair() failed.
+ * number @p ns, or a receive, handed on when the stream (the merge's
+ * time order, not a field of the record: one wrong clock must not make
+ * every pair due) reached @p now: waits with those of its pair in order
+ * of their start; the oldest send and receive of a pair are paired
+ * (pair() called, or counted mismatched when the byte counts differ) once
+ * the stream is LISTEN_MATCH_HORIZON_NS past their starts. @retval 0, -1
+ * no memory or pair() failed.
  */
 int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, int64_t tag,
-                     bool is_send, const listen_msg_t *me);
+                     bool is_send, const listen_msg_t *me, int64_t now);
 /** After the last message: pair every pair's waiting sends and receives
  *  in order (what is left is unpaired). @retval 0, -1 pair() failed */
 int listen_match_finish(listen_match_t *m);

@@ -31,7 +31,7 @@
 /* One send or receive waiting for its partner. */
 typedef struct listen_match_wait {
     listen_msg_t msg;
-    struct listen_match_wait *next;
+    struct listen_match_wait *next, *prev;
 } wait_t;
 
 /* The sends or the receives of a queue, in order of their start. */
@@ -181,26 +181,30 @@ static void queue_del(listen_match_t *m, size_t i)
 }
 
 /* Insert @p w in order of its start (after those started at the same
- * time: arrival order). */
+ * time: arrival order), looking from the newest: one that completed
+ * before a message started earlier belongs near the end. */
 static void insert(listen_match_t *m, waits_t *l, wait_t *w)
 {
-    wait_t **at;
+    wait_t *after = l->tail;
 
-    w->next = NULL;
-    if (NULL == l->head) {
-        l->head = l->tail = w;
-        return;
+    while (NULL != after && after->msg.start > w->msg.start) {
+        after = after->prev;
     }
-    if (w->msg.start >= l->tail->msg.start) {
-        l->tail->next = w;
+    if (after != l->tail) {
+        m->reordered++; /* completed before a message started earlier */
+    }
+    w->prev = after;
+    w->next = NULL == after ? l->head : after->next;
+    if (NULL == after) {
+        l->head = w;
+    } else {
+        after->next = w;
+    }
+    if (NULL == w->next) {
         l->tail = w;
-        return;
+    } else {
+        w->next->prev = w;
     }
-    m->reordered++; /* completed before a message started earlier */
-    for (at = &l->head; (*at)->msg.start <= w->msg.start; at = &(*at)->next) {
-    }
-    w->next = *at;
-    *at = w;
 }
 
 static wait_t *take(waits_t *l)
@@ -210,6 +214,8 @@ static wait_t *take(waits_t *l)
     l->head = w->next;
     if (NULL == l->head) {
         l->tail = NULL;
+    } else {
+        l->head->prev = NULL;
     }
     return w;
 }
@@ -258,20 +264,21 @@ static int pair_due(listen_match_t *m, size_t i, bool force)
     return rc;
 }
 
-/* The queues that became ready, oldest first, while their pairs are due:
- * the work per message stays constant however many queues wait. A queue
- * whose pairs are not due yet holds up those behind it, at most the
+/* The queues that became ready, oldest first, while their pairs are due
+ * (@p force: all their pairs, until fewer than LISTEN_MATCH_MAX_PENDING
+ * wait): the work per message stays constant however many queues wait. A
+ * queue whose pairs are not due yet holds up those behind it, at most the
  * horizon (its starts lie before it became ready). */
-static int pair_ready(listen_match_t *m)
+static int pair_ready(listen_match_t *m, bool force)
 {
-    while (0 < m->ready_n) {
+    while (0 < m->ready_n && (!force || m->pending >= LISTEN_MATCH_MAX_PENDING)) {
         const listen_match_key_t *k = &m->ready[m->ready_head];
         size_t i = find(m, k);
         if (SIZE_MAX != i && NULL != m->q[i].sends.head && NULL != m->q[i].recvs.head) {
-            if (!due(m, &m->q[i])) {
+            if (!force && !due(m, &m->q[i])) {
                 return 0;
             }
-            if (0 != pair_due(m, i, false)) {
+            if (0 != pair_due(m, i, force)) {
                 return -1;
             }
             i = find(m, k);
@@ -287,15 +294,25 @@ static int pair_ready(listen_match_t *m)
 }
 
 int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, int64_t tag,
-                     bool is_send, const listen_msg_t *me)
+                     bool is_send, const listen_msg_t *me, int64_t now)
 {
     bool full;
     queue_t *q;
     wait_t *w;
     size_t i;
+    int rc = 0;
 
-    if (me->end > m->now) {
-        m->now = me->end;
+    if (now > m->now) {
+        m->now = now;
+    }
+    if (m->pending >= LISTEN_MATCH_MAX_PENDING) {
+        /* no room to wait: the pairs waiting longest are paired now, each
+         * pair's in order (counted) */
+        uint64_t done = m->paired + m->mismatched;
+        if (0 != pair_ready(m, true)) {
+            return -1;
+        }
+        m->early += m->paired + m->mismatched - done;
     }
     q = queue(m, ns, src, dst, tag, &full);
     if (NULL == q) {
@@ -307,14 +324,14 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
     }
     i = (size_t) (q - m->q);
     if (m->pending >= LISTEN_MATCH_MAX_PENDING) {
-        /* no room to wait: paired with the oldest partner now, if any */
-        waits_t *other = is_send ? &q->recvs : &q->sends;
-        wait_t *o;
-        int rc = 0;
-        if (NULL == other->head) {
+        /* still no room (what waits has no partner): this one is paired
+         * with the oldest partner if none of its own kind waits before it
+         * (the order holds), else not paired */
+        waits_t *mine = is_send ? &q->sends : &q->recvs, *other = is_send ? &q->recvs : &q->sends;
+        if (NULL == other->head || NULL != mine->head) {
             m->unpaired++;
         } else {
-            o = take(other);
+            wait_t *o = take(other);
             m->pending--;
             m->early++;
             if (o->msg.bytes == me->bytes) {
@@ -344,7 +361,7 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
     if (!was_ready && NULL != q->sends.head && NULL != q->recvs.head && 0 != ready_push(m, q)) {
         return -1;
     }
-    return pair_ready(m);
+    return pair_ready(m, false);
 }
 
 int listen_match_finish(listen_match_t *m)

@@ -414,12 +414,13 @@ static int pf_event(void *ctx, const listen_event_t *ev)
             s->unsafe++; /* order would join the wrong messages */
         } else if (LISTEN_P2P_SEND == t->p2p) {
             if (0
-                != listen_match_add(&s->match, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &me)) {
+                != listen_match_add(&s->match, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &me,
+                                    ev->time_ns)) {
                 return -1;
             }
         } else if (0
-                   != listen_match_add(&s->match, ns, p2p.peer, ev->proc->rank, p2p.tag, false,
-                                       &me)) {
+                   != listen_match_add(&s->match, ns, p2p.peer, ev->proc->rank, p2p.tag, false, &me,
+                                       ev->time_ns)) {
             return -1;
         }
     }

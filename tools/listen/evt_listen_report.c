@@ -302,8 +302,10 @@ static int rp_event(void *ctx, const listen_event_t *ev)
                  : !listen_procs_pairable(s->reg, ev->proc->nspace, p2p.peer, ev->proc->rank)) {
             return 0;
         }
-        rc = send ? listen_match_add(&s->match, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &msg)
-                  : listen_match_add(&s->match, ns, p2p.peer, ev->proc->rank, p2p.tag, false, &msg);
+        rc = send ? listen_match_add(&s->match, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &msg,
+                                     ev->time_ns)
+                  : listen_match_add(&s->match, ns, p2p.peer, ev->proc->rank, p2p.tag, false, &msg,
+                                     ev->time_ns);
         return 0 != rc || s->failed ? -1 : 0;
     }
     if (LISTEN_P2P_COLL == t->p2p) {
