@@ -109,6 +109,15 @@ Test(listen_match, mismatched_and_left)
     listen_match_fini(&m);
 }
 
+/* A send and a receive on each of @p n tags, started at 1000 + tag. */
+static void add_pairs(listen_match_t *m, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        cr_assert_eq(0, add(m, i, true, 1000 + i, 1000 + i, 8));
+        cr_assert_eq(0, add(m, i, false, 1000 + i, 1000 + i, 8));
+    }
+}
+
 /* Thousands of pairs waiting in as many queues (the table grows, and
  * removing one moves another into its slot): every one is paired at the
  * end. */
@@ -117,10 +126,7 @@ Test(listen_match, finish_pairs_every_queue)
     listen_match_t m;
     const int n = 5000;
     listen_match_init(&m, on_pair, NULL);
-    for (int i = 0; i < n; ++i) {
-        cr_assert_eq(0, add(&m, i, true, 1000 + i, 1000 + i, 8));
-        cr_assert_eq(0, add(&m, i, false, 1000 + i, 1000 + i, 8));
-    }
+    add_pairs(&m, n);
     cr_assert_eq(ngot, 0);
     cr_assert_eq(m.pending, 2 * (uint64_t) n);
     cr_assert_eq(0, listen_match_finish(&m));
@@ -130,16 +136,13 @@ Test(listen_match, finish_pairs_every_queue)
     listen_match_fini(&m);
 }
 
-/* The same, paired by the sweep as the stream moves on. */
-Test(listen_match, sweep_pairs_every_queue)
+/* The same, paired as the stream moves on. */
+Test(listen_match, stream_pairs_every_queue)
 {
     listen_match_t m;
     const int n = 5000;
     listen_match_init(&m, on_pair, NULL);
-    for (int i = 0; i < n; ++i) {
-        cr_assert_eq(0, add(&m, i, true, 1000 + i, 1000 + i, 8));
-        cr_assert_eq(0, add(&m, i, false, 1000 + i, 1000 + i, 8));
-    }
+    add_pairs(&m, n);
     cr_assert_eq(0, add(&m, n, true, 3 * H, 3 * H, 8)); /* the stream moves on */
     cr_assert_eq(ngot, (size_t) n);
     cr_assert_eq(m.pending, 1);
