@@ -39,8 +39,14 @@ for pattern in "halo $N $((16 * N))" "ring $N 0" "gather $N 0" "bigsmall $N $((2
         fail=1
         continue
     }
+    # a thread blocked in a call longer than the writer waits (the horizon,
+    # under this oversubscribed load) has its start moved up: said in the
+    # summary, and only those may draw a receive before its send
+    moved=$(sed -n 's/.*trace.otf2\/: \([0-9]*\) records moved up.*/\1/p' "$tmp/$name/summary.txt")
+    [ "$name" = threads ] || moved=0
     "$py" "$S/test/listen/check_otf2.py" "$tmp/$name/trace.otf2/traces.otf2" \
-        --print "${OTF2_PRINT:-otf2-print}" --min-requests "$requests" >"$tmp/$name.check" 2>&1
+        --print "${OTF2_PRINT:-otf2-print}" --min-requests "$requests" --moved "${moved:-0}" \
+        >"$tmp/$name.check" 2>&1
     rc=$?
     sed "s/^\(PASS\|FAIL\): /\1: $name: /" "$tmp/$name.check"
     grep -q '^PASS' "$tmp/$name.check" && [ "$rc" -eq 0 ] || fail=1

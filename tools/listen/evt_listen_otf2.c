@@ -58,7 +58,7 @@
  * OTF2 wants each location's records in time order and its regions
  * nested, but events come in order of their completion, after what they
  * began: the records wait per location (evt_listen_nest.c) until the
- * rank's events are 10 ms past them, or its share of the waiting room
+ * rank's events are 100 ms past them, or its share of the waiting room
  * is full, and are written in time order; what begins longer before is
  * moved up to the rank's last record, and a region overlapping another
  * of its rank (two threads' calls) is split: its start's records (an
@@ -243,7 +243,7 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
  * (a request's start comes with its completion), and how many may wait in
  * all (but LISTEN_NEST_MIN_ITEMS per location at least): about 200 bytes
  * each. */
-#define OTF2_HORIZON_NS  UINT64_C(10000000)
+#define OTF2_HORIZON_NS  UINT64_C(100000000)
 #define OTF2_WAITING_MAX (256u * 1024)
 
 static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
