@@ -737,27 +737,31 @@ typedef struct listen_msg {
 typedef int (*listen_match_pair_fn)(void *ctx, const listen_msg_t *send, const listen_msg_t *recv);
 
 struct listen_match_queue;
-/** Which pair a message belongs to. */
-typedef struct listen_match_key {
-    uint32_t ns;
-    int64_t src, dst, tag;
-} listen_match_key_t;
+struct listen_match_wait;
+/** A slot of the pairing's table: a queue and its key's hash (NULL: empty). */
+typedef struct listen_match_slot {
+    uint64_t hash;
+    struct listen_match_queue *q;
+} listen_match_slot_t;
 typedef struct listen_match {
     listen_match_pair_fn pair;
     void *ctx;
-    struct listen_match_queue *q;
-    size_t qcap, qn;
-    uint64_t pending;    /**< waiting now */
-    uint64_t paired;     /**< pairs handed to pair() */
-    uint64_t unpaired;   /**< not paired: beyond LISTEN_MATCH_MAX_PENDING */
-    uint64_t mismatched; /**< the partner in order had another byte count: not paired */
-    uint64_t reordered;  /**< messages that completed before one of their pair started earlier */
-    uint64_t early;      /**< paired at once, LISTEN_MATCH_MAX_PENDING waiting */
-    int64_t now;         /**< the stream's latest time */
-    /** pairs that came to have both sends and receives waiting, oldest
-     *  first (a ring) */
-    listen_match_key_t *ready;
+    listen_match_slot_t *slots; /**< open addressing, at most half full */
+    size_t qcap, qn;            /**< slots, queues in the table */
+    uint64_t pending;           /**< waiting now */
+    uint64_t paired;            /**< pairs handed to pair() */
+    uint64_t unpaired;          /**< not paired: beyond LISTEN_MATCH_MAX_PENDING */
+    uint64_t mismatched;        /**< the partner in order had another byte count: not paired */
+    uint64_t reordered; /**< messages that completed before one of their pair started earlier */
+    uint64_t early;     /**< paired at once, LISTEN_MATCH_MAX_PENDING waiting */
+    int64_t now;        /**< the stream's latest time */
+    /** queues that came to have both sends and receives waiting, oldest
+     *  first (a ring; a queue emptied since is skipped) */
+    struct listen_match_queue **ready;
     size_t ready_head, ready_n, ready_cap;
+    /** queues and waits no longer used, for the next ones */
+    struct listen_match_queue *free_queues;
+    struct listen_match_wait *free_waits;
 } listen_match_t;
 
 /** An empty pairing that hands its pairs to @p pair(@p ctx, ...). */

@@ -21,6 +21,12 @@
  * queues with both waiting are looked at in the order they became so. At most
  * LISTEN_MATCH_MAX_PENDING wait at once: beyond, the pair's oldest are
  * paired at once (counted), or the message is not paired (counted).
+ *
+ * A queue stays where it was made while it lives, so the ready ring holds
+ * the queue itself (no second lookup); the table holds only its key's hash
+ * and a pointer, a quarter of a cache line. Queues and waits are reused
+ * rather than freed: a job with a new tag per message makes and empties a
+ * queue per message.
  */
 
 #include <stdlib.h>
@@ -40,12 +46,16 @@ typedef struct {
 } waits_t;
 
 /* Queue of one (namespace, sender, receiver, tag): in the table only
- * while something waits. */
+ * while something waits. An emptied queue leaves the table at once, and
+ * is reused once no entry of the ready ring names it any more. */
 struct listen_match_queue {
     uint32_t ns;
+    bool live;         /* in the table */
+    uint32_t in_ready; /* entries of the ready ring naming it */
     int64_t src, dst, tag;
-    bool used;
+    uint64_t hash;
     waits_t sends, recvs;
+    struct listen_match_queue *next_free;
 };
 typedef struct listen_match_queue queue_t;
 
@@ -70,77 +80,116 @@ static uint64_t qhash(uint32_t ns, int64_t src, int64_t dst, int64_t tag)
     return h;
 }
 
+static bool queue_grow(listen_match_t *m)
+{
+    size_t nc = m->qcap ? 2 * m->qcap : 1024;
+    listen_match_slot_t *ns = calloc(nc, sizeof(*ns));
+
+    if (NULL == ns) {
+        return false;
+    }
+    for (size_t k = 0; k < m->qcap; ++k) {
+        if (NULL != m->slots[k].q) {
+            size_t j = (size_t) m->slots[k].hash & (nc - 1);
+            while (NULL != ns[j].q) {
+                j = (j + 1) & (nc - 1);
+            }
+            ns[j] = m->slots[k];
+        }
+    }
+    free(m->slots);
+    m->slots = ns;
+    m->qcap = nc;
+    return true;
+}
+
+/* The queue of this key, made when missing (NULL and *full when
+ * LISTEN_MATCH_MAX_PENDING queues exist; NULL alone: no memory). */
 static queue_t *queue(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, int64_t tag,
                       bool *full)
 {
-    uint64_t h;
+    uint64_t h = qhash(ns, src, dst, tag);
+    queue_t *q;
     size_t i;
 
     *full = false;
-    if (2 * (m->qn + 1) > m->qcap) {
-        size_t nc = m->qcap ? 2 * m->qcap : 1024;
-        queue_t *nq = calloc(nc, sizeof(*nq));
-        if (NULL == nq) {
-            return NULL;
-        }
-        for (size_t k = 0; k < m->qcap; ++k) {
-            if (m->q[k].used) {
-                queue_t *e = &m->q[k];
-                size_t j = (size_t) qhash(e->ns, e->src, e->dst, e->tag) & (nc - 1);
-                while (nq[j].used) {
-                    j = (j + 1) & (nc - 1);
-                }
-                nq[j] = *e;
-            }
-        }
-        free(m->q);
-        m->q = nq;
-        m->qcap = nc;
+    if (2 * (m->qn + 1) > m->qcap && !queue_grow(m)) {
+        return NULL;
     }
-    h = qhash(ns, src, dst, tag);
-    for (i = (size_t) h & (m->qcap - 1); m->q[i].used; i = (i + 1) & (m->qcap - 1)) {
-        queue_t *e = &m->q[i];
-        if (e->ns == ns && e->src == src && e->dst == dst && e->tag == tag) {
-            return e;
+    for (i = (size_t) h & (m->qcap - 1); NULL != m->slots[i].q; i = (i + 1) & (m->qcap - 1)) {
+        q = m->slots[i].q;
+        if (m->slots[i].hash == h && q->ns == ns && q->src == src && q->dst == dst
+            && q->tag == tag) {
+            return q;
         }
     }
     if (m->qn >= LISTEN_MATCH_MAX_PENDING) {
         *full = true; /* bounded: this message is not paired */
         return NULL;
     }
-    m->q[i].used = true;
-    m->q[i].ns = ns;
-    m->q[i].src = src;
-    m->q[i].dst = dst;
-    m->q[i].tag = tag;
+    if (NULL != m->free_queues) {
+        q = m->free_queues;
+        m->free_queues = q->next_free;
+    } else if (NULL == (q = malloc(sizeof(*q)))) {
+        return NULL;
+    }
+    memset(q, 0, sizeof(*q));
+    q->ns = ns;
+    q->src = src;
+    q->dst = dst;
+    q->tag = tag;
+    q->hash = h;
+    q->live = true;
+    m->slots[i].hash = h;
+    m->slots[i].q = q;
     m->qn++;
-    return &m->q[i];
+    return q;
 }
 
-/* The index of the queue of this key, or SIZE_MAX when nothing waits. */
-static size_t find(const listen_match_t *m, const listen_match_key_t *k)
+static void queue_reuse(listen_match_t *m, queue_t *q)
 {
-    if (0 == m->qcap) {
-        return SIZE_MAX;
+    q->next_free = m->free_queues;
+    m->free_queues = q;
+}
+
+/* Take the (empty) queue @p q out of the table: backward-shift deletion,
+ * so the table holds only pairs with something waiting and stays as small
+ * as they. Reused at once unless the ready ring still names it. */
+static void queue_del(listen_match_t *m, queue_t *q)
+{
+    size_t mask = m->qcap - 1, i = (size_t) q->hash & mask, j;
+
+    while (m->slots[i].q != q) {
+        i = (i + 1) & mask;
     }
-    for (size_t i = (size_t) qhash(k->ns, k->src, k->dst, k->tag) & (m->qcap - 1); m->q[i].used;
-         i = (i + 1) & (m->qcap - 1)) {
-        const queue_t *e = &m->q[i];
-        if (e->ns == k->ns && e->src == k->src && e->dst == k->dst && e->tag == k->tag) {
-            return i;
+    for (j = i;;) {
+        size_t home;
+        j = (j + 1) & mask;
+        if (NULL == m->slots[j].q) {
+            break;
+        }
+        home = (size_t) m->slots[j].hash & mask;
+        /* j may move to i unless its home lies cyclically in (i, j] */
+        if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+            m->slots[i] = m->slots[j];
+            i = j;
         }
     }
-    return SIZE_MAX;
+    m->slots[i].q = NULL;
+    m->qn--;
+    q->live = false;
+    if (0 == q->in_ready) {
+        queue_reuse(m, q);
+    }
 }
 
-/* Remember that the queue of @p k has both sends and receives waiting, in
- * the order that happened (a key there may be stale: looked up again).
- * @retval 0, -1 no memory */
-static int ready_push(listen_match_t *m, const queue_t *q)
+/* Remember that queue @p q has both sends and receives waiting, in the
+ * order that happened. @retval 0, -1 no memory */
+static int ready_push(listen_match_t *m, queue_t *q)
 {
     if (m->ready_n == m->ready_cap) {
         size_t nc = 0 == m->ready_cap ? 1024 : 2 * m->ready_cap;
-        listen_match_key_t *r = malloc(nc * sizeof(*r));
+        queue_t **r = malloc(nc * sizeof(*r));
         if (NULL == r) {
             return -1;
         }
@@ -152,32 +201,38 @@ static int ready_push(listen_match_t *m, const queue_t *q)
         m->ready_cap = nc;
         m->ready_head = 0;
     }
-    m->ready[(m->ready_head + m->ready_n++) % m->ready_cap] = (listen_match_key_t){q->ns, q->src,
-                                                                                   q->dst, q->tag};
+    m->ready[(m->ready_head + m->ready_n++) % m->ready_cap] = q;
+    q->in_ready++;
     return 0;
 }
 
-/* Remove the (empty) queue at @p i: backward-shift deletion, so the table
- * holds only pairs with something waiting and stays as small as they. */
-static void queue_del(listen_match_t *m, size_t i)
+/* Drop the ready ring's oldest entry. */
+static void ready_pop(listen_match_t *m)
 {
-    size_t mask = m->qcap - 1, j = i;
+    queue_t *q = m->ready[m->ready_head];
 
-    for (;;) {
-        size_t home;
-        j = (j + 1) & mask;
-        if (!m->q[j].used) {
-            break;
-        }
-        home = (size_t) qhash(m->q[j].ns, m->q[j].src, m->q[j].dst, m->q[j].tag) & mask;
-        /* j may move to i unless its home lies cyclically in (i, j] */
-        if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
-            m->q[i] = m->q[j];
-            i = j;
-        }
+    m->ready_head = (m->ready_head + 1) % m->ready_cap;
+    m->ready_n--;
+    if (0 == --q->in_ready && !q->live) {
+        queue_reuse(m, q);
     }
-    memset(&m->q[i], 0, sizeof(m->q[i]));
-    m->qn--;
+}
+
+static wait_t *wait_new(listen_match_t *m)
+{
+    wait_t *w = m->free_waits;
+
+    if (NULL != w) {
+        m->free_waits = w->next;
+        return w;
+    }
+    return malloc(sizeof(*w));
+}
+
+static void wait_reuse(listen_match_t *m, wait_t *w)
+{
+    w->next = m->free_waits;
+    m->free_waits = w;
 }
 
 /* Insert @p w in order of its start (after those started at the same
@@ -220,12 +275,17 @@ static wait_t *take(waits_t *l)
     return w;
 }
 
+static bool both_wait(const queue_t *q)
+{
+    return NULL != q->sends.head && NULL != q->recvs.head;
+}
+
 /* Whether the oldest send and receive of queue @p q are due. */
 static bool due(const listen_match_t *m, const queue_t *q)
 {
     int64_t latest;
 
-    if (NULL == q->sends.head || NULL == q->recvs.head) {
+    if (!both_wait(q)) {
         return false;
     }
     latest = q->sends.head->msg.start > q->recvs.head->msg.start ? q->sends.head->msg.start
@@ -235,15 +295,14 @@ static bool due(const listen_match_t *m, const queue_t *q)
            && (uint64_t) m->now - (uint64_t) latest >= (uint64_t) LISTEN_MATCH_HORIZON_NS;
 }
 
-/* Pair the oldest send and receive of queue @p i while the stream is the
- * horizon past both (or always: @p force); remove the queue once empty.
- * @retval 0, -1 pair() failed */
-static int pair_due(listen_match_t *m, size_t i, bool force)
+/* Pair the oldest send and receive of queue @p q while the stream is the
+ * horizon past both (or always: @p force); take the queue out of the
+ * table once empty. @retval 0, -1 pair() failed */
+static int pair_due(listen_match_t *m, queue_t *q, bool force)
 {
-    queue_t *q = &m->q[i];
     int rc = 0;
 
-    while (0 == rc && NULL != q->sends.head && NULL != q->recvs.head) {
+    while (0 == rc && both_wait(q)) {
         if (!force && !due(m, q)) {
             break;
         }
@@ -255,11 +314,11 @@ static int pair_due(listen_match_t *m, size_t i, bool force)
         } else {
             m->mismatched++;
         }
-        free(snd);
-        free(rcv);
+        wait_reuse(m, snd);
+        wait_reuse(m, rcv);
     }
     if (NULL == q->sends.head && NULL == q->recvs.head) {
-        queue_del(m, i);
+        queue_del(m, q);
     }
     return rc;
 }
@@ -272,23 +331,22 @@ static int pair_due(listen_match_t *m, size_t i, bool force)
 static int pair_ready(listen_match_t *m, bool force)
 {
     while (0 < m->ready_n && (!force || m->pending >= LISTEN_MATCH_MAX_PENDING)) {
-        const listen_match_key_t *k = &m->ready[m->ready_head];
-        size_t i = find(m, k);
-        if (SIZE_MAX != i && NULL != m->q[i].sends.head && NULL != m->q[i].recvs.head) {
-            if (!force && !due(m, &m->q[i])) {
+        queue_t *q = m->ready[m->ready_head];
+        /* a queue emptied since is not reused while named here; made
+         * again, its key has another queue, in the ring where it became
+         * ready anew */
+        if (q->live && both_wait(q)) {
+            if (!force && !due(m, q)) {
                 return 0;
             }
-            if (0 != pair_due(m, i, force)) {
+            if (0 != pair_due(m, q, force)) {
                 return -1;
             }
-            i = find(m, k);
-            if (SIZE_MAX != i && NULL != m->q[i].sends.head && NULL != m->q[i].recvs.head
-                && 0 != ready_push(m, &m->q[i])) {
+            if (q->live && both_wait(q) && 0 != ready_push(m, q)) {
                 return -1; /* still both waiting, not due yet: again later */
             }
         }
-        m->ready_head = (m->ready_head + 1) % m->ready_cap;
-        m->ready_n--;
+        ready_pop(m);
     }
     return 0;
 }
@@ -296,10 +354,9 @@ static int pair_ready(listen_match_t *m, bool force)
 int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, int64_t tag,
                      bool is_send, const listen_msg_t *me, int64_t now)
 {
-    bool full;
+    bool full, was_ready;
     queue_t *q;
     wait_t *w;
-    size_t i;
     int rc = 0;
 
     if (now > m->now) {
@@ -322,7 +379,6 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
         }
         return -1;
     }
-    i = (size_t) (q - m->q);
     if (m->pending >= LISTEN_MATCH_MAX_PENDING) {
         /* still no room (what waits has no partner): this one is paired
          * with the oldest partner if none of its own kind waits before it
@@ -340,25 +396,25 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
             } else {
                 m->mismatched++;
             }
-            free(o);
+            wait_reuse(m, o);
         }
         if (NULL == q->sends.head && NULL == q->recvs.head) {
-            queue_del(m, i);
+            queue_del(m, q);
         }
         return rc;
     }
-    w = malloc(sizeof(*w));
+    w = wait_new(m);
     if (NULL == w) {
         if (NULL == q->sends.head && NULL == q->recvs.head) {
-            queue_del(m, i);
+            queue_del(m, q);
         }
         return -1;
     }
     w->msg = *me;
-    bool was_ready = NULL != q->sends.head && NULL != q->recvs.head;
+    was_ready = both_wait(q);
     insert(m, is_send ? &q->sends : &q->recvs, w);
     m->pending++;
-    if (!was_ready && NULL != q->sends.head && NULL != q->recvs.head && 0 != ready_push(m, q)) {
+    if (!was_ready && both_wait(q) && 0 != ready_push(m, q)) {
         return -1;
     }
     return pair_ready(m, false);
@@ -370,20 +426,21 @@ int listen_match_finish(listen_match_t *m)
      * its slot, looked at again (one moved from the table's start is
      * looked at twice: harmless) */
     for (size_t i = 0; i < m->qcap;) {
-        queue_t was = m->q[i];
-        if (!was.used) {
+        queue_t *q = m->slots[i].q;
+        if (NULL == q) {
             ++i;
             continue;
         }
-        if (0 != pair_due(m, i, true)) {
+        if (0 != pair_due(m, q, true)) {
             return -1;
         }
-        if (m->q[i].used && m->q[i].ns == was.ns && m->q[i].src == was.src && m->q[i].dst == was.dst
-            && m->q[i].tag == was.tag) {
+        if (m->slots[i].q == q) {
             ++i; /* still there: next */
         }
     }
-    m->ready_n = 0;
+    while (0 < m->ready_n) {
+        ready_pop(m);
+    }
     return 0;
 }
 
@@ -398,14 +455,28 @@ static void free_waits(wait_t *w)
 
 void listen_match_fini(listen_match_t *m)
 {
-    for (size_t i = 0; i < m->qcap; ++i) {
-        free_waits(m->q[i].sends.head);
-        free_waits(m->q[i].recvs.head);
+    while (0 < m->ready_n) {
+        ready_pop(m);
     }
-    free(m->q);
+    for (size_t i = 0; i < m->qcap; ++i) {
+        queue_t *q = m->slots[i].q;
+        if (NULL != q) {
+            free_waits(q->sends.head);
+            free_waits(q->recvs.head);
+            free(q);
+        }
+    }
+    free_waits(m->free_waits);
+    while (NULL != m->free_queues) {
+        queue_t *q = m->free_queues;
+        m->free_queues = q->next_free;
+        free(q);
+    }
+    free(m->slots);
     free(m->ready);
-    m->q = NULL;
+    m->slots = NULL;
     m->ready = NULL;
+    m->free_waits = NULL;
     m->qcap = m->qn = 0;
-    m->ready_n = m->ready_cap = 0;
+    m->ready_n = m->ready_cap = m->ready_head = 0;
 }
