@@ -136,7 +136,8 @@ typedef struct listen_clock {
 } listen_clock_t;
 
 typedef struct listen_proc {
-    uint32_t id; /**< dense, 0.., in order of first sight */
+    uint32_t id;  /**< dense, 0..: index in listen_registry_t::procs (listen_procs_settle) */
+    uint32_t job; /**< index in listen_registry_t::jobs (listen_procs_settle) */
     char nspace[MCA_COMMON_EVT_WIRE_NSPACE_MAX + 1];
     uint32_t rank;
     char host[MCA_COMMON_EVT_WIRE_HOST_MAX + 1];
@@ -290,13 +291,14 @@ bool listen_procs_step(const listen_registry_t *reg, const listen_job_t *j, int6
                        const listen_proc_t **p);
 /** The job of @p nspace, or NULL. */
 const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *nspace);
-/** Whether the sends of @p src to @p dst (world ranks of @p nspace) and
- *  the receives matching them can be paired by order: MPI's non-overtaking
- *  rule makes the n-th send of (src, dst, tag) match the n-th receive only
- *  when both sides were read from their beginning without a hole (the
- *  events carry no message sequence number to align them otherwise). */
-bool listen_procs_pairable(const listen_registry_t *reg, const char *nspace, int64_t src,
-                           int64_t dst);
+/** Whether the sends of @p me to rank @p peer of its job (@p me_sends),
+ *  or those of @p peer to @p me, and the receives matching them can be
+ *  paired by order: MPI's non-overtaking rule makes the n-th send of
+ *  (src, dst, tag) match the n-th receive only when both sides were read
+ *  from their beginning without a hole (the events carry no message
+ *  sequence number to align them otherwise). */
+bool listen_procs_pairable(const listen_registry_t *reg, const listen_proc_t *me, int64_t peer,
+                           bool me_sends);
 
 /* ------------------------------------------------------------------------
  * Time mapping: the one place where ticks become job timeline ns

@@ -723,9 +723,7 @@ static int p2p_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o
                  && p->tag <= UINT32_MAX;
     if (!o->records) {
         s->unmapped_peers++;
-    } else if (!(o->send
-                     ? listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, p->peer)
-                     : listen_procs_pairable(s->reg, ev->proc->nspace, p->peer, ev->proc->rank))) {
+    } else if (!listen_procs_pairable(s->reg, ev->proc, p->peer, o->send)) {
         /* readers match sends and receives by order: not where a side
          * misses records */
         o->records = false;

@@ -408,9 +408,7 @@ static int pf_event(void *ctx, const listen_event_t *ev)
         me.bytes = p2p.bytes;
         me.pid = pid;
         me.tid = tid;
-        if (!(LISTEN_P2P_SEND == t->p2p
-                  ? listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, p2p.peer)
-                  : listen_procs_pairable(s->reg, ev->proc->nspace, p2p.peer, ev->proc->rank))) {
+        if (!listen_procs_pairable(s->reg, ev->proc, p2p.peer, LISTEN_P2P_SEND == t->p2p)) {
             s->unsafe++; /* order would join the wrong messages */
         } else if (LISTEN_P2P_SEND == t->p2p) {
             if (0

@@ -129,6 +129,7 @@ int listen_procs_settle(listen_registry_t *reg)
             jobs[nj].first = i;
             jobs[nj++].nspace = p->nspace;
         }
+        p->job = (uint32_t) (nj - 1);
         j = &jobs[nj - 1];
         j->reported++;
         if (p->rank >= j->size) {
@@ -212,11 +213,28 @@ const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *n
     return NULL;
 }
 
-bool listen_procs_pairable(const listen_registry_t *reg, const char *nspace, int64_t src,
-                           int64_t dst)
+/* Rank @p rank of @p me's job: where it sits when every rank of the job
+ * between the two reported (most jobs: one look), else the search. */
+static const listen_proc_t *peer_of(const listen_registry_t *reg, const listen_proc_t *me,
+                                    int64_t rank)
 {
-    const listen_proc_t *s = listen_procs_find(reg, nspace, src);
-    const listen_proc_t *d = listen_procs_find(reg, nspace, dst);
+    int64_t at = (int64_t) me->id + (rank - (int64_t) me->rank);
 
-    return NULL != s && NULL != d && !s->sends_partial && !d->recvs_partial;
+    if (0 > rank || rank > (int64_t) UINT32_MAX) {
+        return NULL;
+    }
+    if (0 <= at && at < (int64_t) reg->num_procs && reg->procs[at]->job == me->job
+        && reg->procs[at]->rank == (uint32_t) rank) {
+        return reg->procs[at];
+    }
+    return listen_procs_find(reg, me->nspace, rank);
+}
+
+bool listen_procs_pairable(const listen_registry_t *reg, const listen_proc_t *me, int64_t peer,
+                           bool me_sends)
+{
+    const listen_proc_t *other = peer_of(reg, me, peer);
+    const listen_proc_t *s = me_sends ? me : other, *d = me_sends ? other : me;
+
+    return NULL != other && !s->sends_partial && !d->recvs_partial;
 }

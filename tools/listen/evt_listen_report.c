@@ -298,8 +298,7 @@ static int rp_event(void *ctx, const listen_event_t *ev)
                              .rank = ev->proc->rank,
                              .bytes = p2p.bytes,
                              .pid = me};
-        if (send ? !listen_procs_pairable(s->reg, ev->proc->nspace, ev->proc->rank, p2p.peer)
-                 : !listen_procs_pairable(s->reg, ev->proc->nspace, p2p.peer, ev->proc->rank)) {
+        if (!listen_procs_pairable(s->reg, ev->proc, p2p.peer, send)) {
             return 0;
         }
         rc = send ? listen_match_add(&s->match, ns, ev->proc->rank, p2p.peer, p2p.tag, true, &msg,
