@@ -89,7 +89,7 @@ static void usage(FILE *f, const char *argv0)
         "  --quiet                do not print the summary\n"
         "  --window SECONDS       merge window in job time (default 10)\n"
         "  --window-events N      most records held by the merge (default 250000)\n"
-        "  --threads 1|2          write trace.json and trace.otf2/ on a second thread (when\n"
+        "  --threads 1|2          write trace.json and the report on a second thread (when\n"
         "                         one of them is written; default: 2 when this process may\n"
         "                         use more than one CPU)\n"
         "  --all-owners           in folders, read other users' files too (default: only\n"
@@ -537,8 +537,9 @@ int main(int argc, char **argv)
         }
         if ((fmt & LISTEN_FMT_PERFETTO)
             && 0 == listen_sink_perfetto(&sinks[nsinks], outdir, err, sizeof(err))) {
-            /* the two traces on the second thread, events.jsonl and the
-             * report beside the merge: about half of the work each */
+            /* trace.json and the report (both pair messages) on the second
+             * thread, events.jsonl and trace.otf2/ beside the merge: about
+             * half of the work each, measured on p2p-heavy jobs */
             sinks[nsinks].on_worker = 2 == threads;
             nsinks++;
             strcat(outputs, "trace.json ");
@@ -548,7 +549,6 @@ int main(int argc, char **argv)
         }
         if ((fmt & LISTEN_FMT_OTF2)
             && 0 == listen_sink_otf2(&sinks[nsinks], outdir, err, sizeof(err))) {
-            sinks[nsinks].on_worker = 2 == threads;
             nsinks++;
             strcat(outputs, "trace.otf2/ ");
         } else if (fmt & LISTEN_FMT_OTF2) {
@@ -557,6 +557,7 @@ int main(int argc, char **argv)
         }
         if ((fmt & LISTEN_FMT_REPORT)
             && 0 == listen_sink_report(&sinks[nsinks], outdir, err, sizeof(err))) {
+            sinks[nsinks].on_worker = 2 == threads;
             nsinks++;
             strcat(outputs, "report.html report.csv ");
         } else if (fmt & LISTEN_FMT_REPORT) {

@@ -211,7 +211,7 @@ gen window --ranks 4 --nodes 2 --iters 200 --batch-bytes 4096 --same-tag --windo
 gen sametag --ranks 4 --nodes 2 --iters 200 --batch-bytes 4096 --same-tag &&
     listen 0 --read "$W/sametag" --quiet && checkout "$W/sametag" "$W/sametag.exp" --causal
 
-# 9. the second thread (--threads 2: the traces written beside the merge,
+# 9. the second thread (--threads 2: trace.json and the report written on it,
 #    the events handed over in blocks that circulate): the same outputs
 #    byte for byte as one thread, on a recording of many blocks
 gen threads2 --ranks 4 --nodes 2 --iters 6000 &&
