@@ -12,6 +12,7 @@
 #include "opal_config.h"
 
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +89,15 @@ Test(listen_procs, peers_of_whole_and_holed_jobs)
                          me->nspace, (long long) peer, me->rank);
         }
     }
-    /* a rank beyond 32 bits is nobody, whatever sits where it would */
-    cr_assert_not(listen_procs_pairable(&reg, reg.procs[0], (int64_t) UINT32_MAX + 1, true));
+    /* a rank beyond 32 bits, or a record's extreme value, is nobody,
+     * whatever sits where it would (UBSan: no overflow on the way) */
+    const int64_t bad[] = {(int64_t) UINT32_MAX + 1, INT64_MAX, INT64_MIN, -1};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+        for (size_t p = 0; p < reg.num_procs; ++p) {
+            cr_assert_not(listen_procs_pairable(&reg, reg.procs[p], bad[i], true));
+            cr_assert_not(listen_procs_pairable(&reg, reg.procs[p], bad[i], false));
+        }
+    }
 }
 
 Test(listen_procs, partial_histories_are_not_paired)

@@ -218,11 +218,13 @@ const listen_job_t *listen_procs_job(const listen_registry_t *reg, const char *n
 static const listen_proc_t *peer_of(const listen_registry_t *reg, const listen_proc_t *me,
                                     int64_t rank)
 {
-    int64_t at = (int64_t) me->id + (rank - (int64_t) me->rank);
+    int64_t at;
 
+    /* before the arithmetic: the rank is the record's, any value */
     if (0 > rank || rank > (int64_t) UINT32_MAX) {
         return NULL;
     }
+    at = (int64_t) me->id + (rank - (int64_t) me->rank);
     if (0 <= at && at < (int64_t) reg->num_procs && reg->procs[at]->job == me->job
         && reg->procs[at]->rank == (uint32_t) rank) {
         return reg->procs[at];
