@@ -152,13 +152,17 @@ static void queue_reuse(listen_match_t *m, queue_t *q)
     m->free_queues = q;
 }
 
-/* Take the (empty) queue @p q out of the table: backward-shift deletion,
- * so the table holds only pairs with something waiting and stays as small
- * as they. Reused at once unless the ready ring still names it. */
-static void queue_del(listen_match_t *m, queue_t *q)
+/* Take queue @p q out of the table when nothing waits in it any more:
+ * backward-shift deletion, so the table holds only pairs with something
+ * waiting and stays as small as they. Reused at once unless the ready
+ * ring still names it. */
+static void queue_del_if_empty(listen_match_t *m, queue_t *q)
 {
     size_t mask = m->qcap - 1, i = (size_t) q->hash & mask, j;
 
+    if (NULL != q->sends.head || NULL != q->recvs.head) {
+        return;
+    }
     while (m->slots[i].q != q) {
         i = (i + 1) & mask;
     }
@@ -317,9 +321,7 @@ static int pair_due(listen_match_t *m, queue_t *q, bool force)
         wait_reuse(m, snd);
         wait_reuse(m, rcv);
     }
-    if (NULL == q->sends.head && NULL == q->recvs.head) {
-        queue_del(m, q);
-    }
+    queue_del_if_empty(m, q);
     return rc;
 }
 
@@ -398,16 +400,12 @@ int listen_match_add(listen_match_t *m, uint32_t ns, int64_t src, int64_t dst, i
             }
             wait_reuse(m, o);
         }
-        if (NULL == q->sends.head && NULL == q->recvs.head) {
-            queue_del(m, q);
-        }
+        queue_del_if_empty(m, q);
         return rc;
     }
     w = wait_new(m);
     if (NULL == w) {
-        if (NULL == q->sends.head && NULL == q->recvs.head) {
-            queue_del(m, q);
-        }
+        queue_del_if_empty(m, q);
         return -1;
     }
     w->msg = *me;
