@@ -24,12 +24,17 @@
  * singleton): the same loops with the rank talking to itself, so that a
  * loaded machine cannot desynchronise two busy-polling ranks (which makes
  * two-rank figures there mostly scheduling noise). Per block the best of
- * SELF_REPS short runs (the least disturbed), blocks alternating without
- * and with a listener (both p2p events, the callback at the level given by
- * BENCH_CB_LEVEL: none (default) or restricted); per pair the ratio of the
- * two, then the median and quartiles over SELF_PAIRS pairs:
- *   RESULT self_<test>_ratio_{median,q1,q3} <value>
- *   RESULT self_<test>_{plain,listen}_ns <median ns per message>
+ * SELF_REPS short runs (the least disturbed). Three kinds of block, their
+ * order rotating from one set to the next: without a listener (plain);
+ * with one (both p2p events, the callback at the level given by
+ * BENCH_CB_LEVEL: none (default) or restricted); and without a listener
+ * but reading the producer's clock where the producer would, as often
+ * (clock: the floor of any recording whose events carry a start and a
+ * completion time, before anything is stored). Per set the ratios to
+ * plain, then their median and quartiles over SELF_PAIRS sets:
+ *   RESULT self_<test>_ratio_{median,q1,q3} <value>        listen / plain
+ *   RESULT self_<test>_clock_ratio_{median,q1,q3} <value>  clock / plain
+ *   RESULT self_<test>_{plain,listen,clock}_ns <median ns per message>
  *   self pingpong: MPI_Send to itself + MPI_Recv (one message per
  *   iteration, the latency path); self msgrate: windows of 64 MPI_Irecv +
  *   64 MPI_Isend to itself completed by one MPI_Waitall; self matched:
@@ -106,16 +111,43 @@ static double msgrate(int windows)
 }
 
 #ifndef EVT_PLAIN
-#    include "bench_common.h" /* the quantiles */
+#    include <stdbool.h>
 
-/** One-process loops (the "self" mode): ns per message. */
+#    include "bench_common.h" /* the quantiles */
+#    include "opal/mca/base/mca_base_event.h"
+
+/* The clock block: the producer's clock (a source on the default clock,
+ * read through its source as the producer reads its own) where the p2p
+ * producer reads it, nobody listening. */
+static mca_base_event_source_t *clock_src;
+static bool clock_on;
+static volatile opal_count_t clock_sink;
+
+/** One read of the producer's clock, in the clock block only. */
+static inline void producer_clock(void)
+{
+    if (clock_on) {
+        clock_sink = mca_base_event_source_now(clock_src);
+    }
+}
+
+/** One-process loops (the "self" mode): ns per message. In the clock
+ *  block each reads the clock where the producer does: a blocking call's
+ *  start and completion; MPI_Mprobe's start (the receive's) and MPI_Mrecv's
+ *  completion; each MPI_Irecv's start; each MPI_Isend's start, which is
+ *  its completion too (a send to a posted receive completes at once); one
+ *  read for all the completions of a MPI_Waitall. */
 static double self_pingpong(int iters)
 {
     double t0 = MPI_Wtime();
 
     for (int i = 0; i < iters; ++i) {
+        producer_clock();
         MPI_Send(buf, 8, MPI_CHAR, rank, 3, MPI_COMM_WORLD);
+        producer_clock();
+        producer_clock();
         MPI_Recv(buf, 8, MPI_CHAR, rank, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        producer_clock();
     }
     return (MPI_Wtime() - t0) * 1e9 / iters;
 }
@@ -126,9 +158,13 @@ static double self_matched(int iters)
     MPI_Message msg;
 
     for (int i = 0; i < iters; ++i) {
+        producer_clock();
         MPI_Send(buf, 8, MPI_CHAR, rank, 5, MPI_COMM_WORLD);
+        producer_clock();
+        producer_clock();
         MPI_Mprobe(rank, 5, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE);
         MPI_Mrecv(buf, 8, MPI_CHAR, &msg, MPI_STATUS_IGNORE);
+        producer_clock();
     }
     return (MPI_Wtime() - t0) * 1e9 / iters;
 }
@@ -141,12 +177,15 @@ static double self_msgrate(int windows)
 
     for (int w = 0; w < windows; ++w) {
         for (int i = 0; i < MR_WINDOW; ++i) {
+            producer_clock();
             MPI_Irecv(rbufs[i], 8, MPI_CHAR, rank, 4, MPI_COMM_WORLD, &rq[i]);
         }
         for (int i = 0; i < MR_WINDOW; ++i) {
+            producer_clock();
             MPI_Isend(bufs[i], 8, MPI_CHAR, rank, 4, MPI_COMM_WORLD, &rq[MR_WINDOW + i]);
         }
         MPI_Waitall(2 * MR_WINDOW, rq, MPI_STATUSES_IGNORE);
+        producer_clock();
     }
     return (MPI_Wtime() - t0) * 1e9 / ((double) windows * MR_WINDOW);
 }
@@ -260,42 +299,64 @@ static double best_of(double (*fn)(int), int arg)
     return best;
 }
 
+/** The clock block's source: the default clock, as the producer's. */
+static void clock_setup(void)
+{
+    int si = mca_base_event_source_register("bench.p2p_clock", "bench_p2p's clock block",
+                                            MCA_BASE_EVENT_SOURCE_ORDERED, 1000000000,
+                                            OPAL_COUNT_MAX, NULL, false, NULL);
+
+    if (0 > si || OPAL_SUCCESS != mca_base_event_source_get_by_index(si, &clock_src)) {
+        fprintf(stderr, "bench_p2p: cannot register the clock block's source\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+enum { SELF_PLAIN, SELF_LISTEN, SELF_CLOCK, SELF_KINDS };
+
 /** The "self" mode: see the file comment. */
 static void self_mode(void)
 {
-    static double ppr[SELF_PAIRS], mrr[SELF_PAIRS], pp[2][SELF_PAIRS], mr[2][SELF_PAIRS];
-    static double mpr[SELF_PAIRS], mp[2][SELF_PAIRS];
+    static const char *const kind_name[SELF_KINDS] = {"plain", "listen", "clock"};
+    static double pp[SELF_KINDS][SELF_PAIRS], mr[SELF_KINDS][SELF_PAIRS],
+        mp[SELF_KINDS][SELF_PAIRS];
+    static double ratio[SELF_KINDS][SELF_PAIRS];
 
+    clock_setup();
     (void) self_pingpong(SELF_PP_ITERS);
     (void) self_msgrate(SELF_MR_WINDOWS);
     (void) self_matched(SELF_PP_ITERS);
     for (int b = 0; b < SELF_PAIRS; ++b) {
-        for (int half = 0; half < 2; ++half) {
-            int on = (b % 2) ^ half;
-            if (on) {
+        for (int k = 0; k < SELF_KINDS; ++k) {
+            int kind = (b + k) % SELF_KINDS;
+            if (SELF_LISTEN == kind) {
                 listen_on(1);
             }
-            pp[on][b] = best_of(self_pingpong, SELF_PP_ITERS);
-            mr[on][b] = best_of(self_msgrate, SELF_MR_WINDOWS);
-            mp[on][b] = best_of(self_matched, SELF_PP_ITERS);
-            if (on) {
+            clock_on = SELF_CLOCK == kind;
+            pp[kind][b] = best_of(self_pingpong, SELF_PP_ITERS);
+            mr[kind][b] = best_of(self_msgrate, SELF_MR_WINDOWS);
+            mp[kind][b] = best_of(self_matched, SELF_PP_ITERS);
+            clock_on = false;
+            if (SELF_LISTEN == kind) {
                 listen_on(0);
             }
         }
-        ppr[b] = pp[1][b] / pp[0][b];
-        mrr[b] = mr[1][b] / mr[0][b];
-        mpr[b] = mp[1][b] / mp[0][b];
     }
-    print_ratio_quartiles("self_pingpong", ppr, SELF_PAIRS);
-    print_ratio_quartiles("self_msgrate", mrr, SELF_PAIRS);
-    print_ratio_quartiles("self_matched", mpr, SELF_PAIRS);
-    for (int on = 0; on < 2; ++on) {
-        printf("RESULT self_pingpong_%s_ns %.1f\n", on ? "listen" : "plain",
-               bench_quantile(pp[on], SELF_PAIRS, 0.5));
-        printf("RESULT self_msgrate_%s_ns %.1f\n", on ? "listen" : "plain",
-               bench_quantile(mr[on], SELF_PAIRS, 0.5));
-        printf("RESULT self_matched_%s_ns %.1f\n", on ? "listen" : "plain",
-               bench_quantile(mp[on], SELF_PAIRS, 0.5));
+    for (int t = 0; t < 3; ++t) {
+        double(*v)[SELF_PAIRS] = 0 == t ? pp : 1 == t ? mr : mp;
+        const char *test = 0 == t ? "self_pingpong" : 1 == t ? "self_msgrate" : "self_matched";
+        char name[64];
+        for (int kind = SELF_LISTEN; kind < SELF_KINDS; ++kind) {
+            for (int b = 0; b < SELF_PAIRS; ++b) {
+                ratio[kind][b] = v[kind][b] / v[SELF_PLAIN][b];
+            }
+            (void) snprintf(name, sizeof(name), "%s%s", test, SELF_CLOCK == kind ? "_clock" : "");
+            print_ratio_quartiles(name, ratio[kind], SELF_PAIRS);
+        }
+        for (int kind = 0; kind < SELF_KINDS; ++kind) {
+            printf("RESULT %s_%s_ns %.1f\n", test, kind_name[kind],
+                   bench_quantile(v[kind], SELF_PAIRS, 0.5));
+        }
     }
 }
 #endif
