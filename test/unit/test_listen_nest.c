@@ -238,6 +238,56 @@ Test(listen_nest, late_start_moved_and_counted)
     listen_nest_free(n);
 }
 
+/* A location that owes a record (a receive was seen whose send is still
+ * to come) keeps its items past the horizon; the send, coming late, is
+ * written at its start, before what began after it, and nothing is moved.
+ * Once nothing is owed, what is past the horizon goes out again. */
+Test(listen_nest, owed_record_written_at_its_time)
+{
+    listen_nest_t *n = listen_nest_new(2, 100, 1 << 16, on_open, on_close, NULL);
+    cr_assert_not_null(n);
+    listen_nest_await(n, 0, 1); /* location 1 received; location 0's send owed */
+    for (int i = 0; i < 10; ++i) {
+        cr_assert_eq(0, add(n, 0, i, 1000 + 50 * (uint64_t) i, 1000 + 50 * (uint64_t) i, false,
+                            1000 + 50 * (uint64_t) i));
+    }
+    cr_assert_eq(nlog, 0, "an owing location writes nothing before its share is full");
+    listen_nest_await(n, 0, -1); /* the send comes: began before all of them */
+    cr_assert_eq(0, add(n, 0, 99, 990, 1500, true, 1500));
+    cr_assert_gt(nlog, 0, "nothing owed: what is past the horizon is written");
+    cr_assert_eq(log_[0].what, 'p');
+    cr_assert_eq(log_[0].id, 99);
+    cr_assert_eq(log_[0].ts, 990, "the send at its own start");
+    cr_assert_eq(0, listen_nest_finish(n));
+    check_well_formed(2);
+    cr_assert_eq(listen_nest_stats(n)->late, 0);
+    cr_assert_eq(listen_nest_stats(n)->early, 0);
+    listen_nest_free(n);
+}
+
+/* An owed record that never comes holds its location to its share only:
+ * then the oldest go out early (counted), in order. */
+Test(listen_nest, owed_forever_bounded_by_its_share)
+{
+    listen_nest_t *n = listen_nest_new(2, 10, 2 * LISTEN_NEST_MIN_ITEMS, on_open, on_close, NULL);
+    int total = LISTEN_NEST_MIN_ITEMS + 100;
+    cr_assert_not_null(n);
+    listen_nest_await(n, 1, 1);
+    for (int i = 0; i < total; ++i) {
+        cr_assert_eq(0, add(n, 1, i, 100 * (uint64_t) i, 100 * (uint64_t) i, false,
+                            100 * (uint64_t) i));
+    }
+    size_t opened = 0;
+    for (size_t k = 0; k < nlog; ++k) {
+        opened += 'o' == log_[k].what;
+    }
+    cr_assert_eq(opened, 100, "%zu opened while owing", opened);
+    cr_assert_eq(0, listen_nest_finish(n));
+    cr_assert_eq(nlog, 2 * (size_t) total);
+    check_well_formed(2);
+    listen_nest_free(n);
+}
+
 /* A location holds its share and no more: the oldest go out early
  * (counted), the order still holds. */
 Test(listen_nest, bounded_by_its_share)

@@ -552,6 +552,27 @@ void *listen_slot_get(listen_slots_t *t, size_t id, void *(*make)(void *ctx, con
 void listen_slots_free(listen_slots_t *t, void (*free_entry)(void *));
 
 /* ------------------------------------------------------------------------
+ * Receives seen before their send (evt_listen_owed.c), for a writer that
+ * must hold the sender's records until the send comes. Context: the
+ * thread of the sink using it.
+ * ------------------------------------------------------------------------ */
+
+typedef struct listen_owed listen_owed_t;
+/** listen_owed_seen(): this receive's send is still to come */
+#define LISTEN_OWED_OWES 1
+/** listen_owed_seen(): this send was owed to a receive seen before it */
+#define LISTEN_OWED_PAID 2
+/** @retval an empty table, NULL when no memory */
+listen_owed_t *listen_owed_new(void);
+/** A send (@p send) or receive of the message from @p sender to
+ *  @p receiver with @p tag was seen, in order of completion.
+ *  @retval LISTEN_OWED_OWES, LISTEN_OWED_PAID, 0 (neither), -1 no memory */
+int listen_owed_seen(listen_owed_t *t, uint64_t sender, uint64_t receiver, int64_t tag, bool send);
+/** Keys whose receives and sends do not balance (each owes or is owed). */
+size_t listen_owed_keys(const listen_owed_t *t);
+void listen_owed_free(listen_owed_t *t);
+
+/* ------------------------------------------------------------------------
  * Time order and nesting per location, for a format that wants both
  * (evt_listen_nest.c). Context: the thread of the sink using it.
  * ------------------------------------------------------------------------ */
@@ -604,6 +625,12 @@ listen_nest_t *listen_nest_new(size_t num_locs, uint64_t horizon_ns, size_t max_
  *  has reached @p now, and write what is due. @p it is the buffer's even
  *  on failure. @retval 0, -1 (no memory, or a callback failed) */
 int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64_t now);
+/** Location @p loc owes @p delta more records (negative: fewer) that
+ *  may open before what it holds: another location's record says so (a
+ *  receive whose send is still to come). While it owes any, its items
+ *  wait past the horizon, up to its share, so that a record coming late
+ *  is written at its time and not moved up after its partner. */
+void listen_nest_await(listen_nest_t *n, size_t loc, int64_t delta);
 /** Write everything left, closing every region. @retval 0, -1 */
 int listen_nest_finish(listen_nest_t *n);
 const listen_nest_stats_t *listen_nest_stats(const listen_nest_t *n);

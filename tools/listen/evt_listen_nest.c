@@ -21,7 +21,9 @@
  * LISTEN_NEST_MAX_DEPTH, is split: what it writes at its start is written
  * there (a message's send stays at its time), and the region itself at
  * its end, with no length. What opens after records already written is
- * moved up to them.
+ * moved up to them. A location that owes records (listen_nest_await():
+ * a partner's record says one is still to come) keeps its items past the
+ * horizon, up to its share, so that the record is written at its time.
  */
 
 #include <stdlib.h>
@@ -47,6 +49,7 @@ typedef struct {
     uint64_t last;   /**< time of the last record written */
     uint64_t newest; /**< latest event time added */
     uint64_t seq;
+    int64_t owed; /**< listen_nest_await()'s balance: > 0 holds the items */
 } nest_loc_t;
 
 struct listen_nest {
@@ -290,7 +293,9 @@ int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64
     if (now > l->newest) {
         l->newest = now;
     }
-    while (0 < waiting(l) && (earliest(l)->t0 + n->horizon <= l->newest || waiting(l) > n->cap)) {
+    while (
+        0 < waiting(l)
+        && ((0 >= l->owed && earliest(l)->t0 + n->horizon <= l->newest) || waiting(l) > n->cap)) {
         listen_nest_item_t *next = earliest(l)->it;
         if (earliest(l)->t0 + n->horizon > l->newest && !next->early) {
             n->stats.early++; /* the location is full */
@@ -301,6 +306,11 @@ int listen_nest_add(listen_nest_t *n, size_t loc, listen_nest_item_t *it, uint64
         }
     }
     return 0;
+}
+
+void listen_nest_await(listen_nest_t *n, size_t loc, int64_t delta)
+{
+    n->locs[loc].owed += delta;
 }
 
 int listen_nest_finish(listen_nest_t *n)

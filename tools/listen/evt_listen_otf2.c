@@ -59,7 +59,9 @@
  * nested, but events come in order of their completion, after what they
  * began: the records wait per location (evt_listen_nest.c) until the
  * rank's events are 100 ms past them, or its share of the waiting room
- * is full, and are written in time order; what begins longer before is
+ * is full, and are written in time order (a rank whose send a receive
+ * already completed is still to come waits past the 100 ms, up to its
+ * share, for the send); what begins longer before is
  * moved up to the rank's last record, and a region overlapping another
  * of its rank (two threads' calls) is split: its start's records (an
  * MpiSend) at its start, its region with no length at its end (both
@@ -106,6 +108,7 @@ typedef struct {
     OTF2_AttributeList *al;
     OTF2_EvtWriter **w;  /**< per location */
     listen_nest_t *nest; /**< the records waiting for their location's time order */
+    listen_owed_t *owed; /**< receives seen before their send: the sender waits for it */
     uint64_t *req_ids;   /**< per location: the next request id */
     uint64_t requests;   /**< nonblocking p2p requests written as such */
     bool broken;         /**< an OTF2 call failed: the archive is abandoned */
@@ -309,7 +312,9 @@ static int ot_begin(void *ctx, const listen_registry_t *reg)
     s->rma_ids = calloc(s->num_locs + 1, sizeof(*s->rma_ids));
     s->nest = listen_nest_new(s->num_locs, OTF2_HORIZON_NS, OTF2_WAITING_MAX, nest_open, nest_close,
                               s);
-    if (NULL == s->w || NULL == s->req_ids || NULL == s->rma_ids || NULL == s->nest) {
+    s->owed = listen_owed_new();
+    if (NULL == s->w || NULL == s->req_ids || NULL == s->rma_ids || NULL == s->nest
+        || NULL == s->owed) {
         return -1;
     }
 
@@ -728,6 +733,23 @@ static int p2p_prepare(otf_t *s, const listen_event_t *ev, size_t loc, orec_t *o
          * misses records */
         o->records = false;
         s->unsafe++;
+    }
+    if (o->records) {
+        /* a receive seen before its send (the sender saw its send complete
+         * later: an MPI_Test long after) holds the sender's records until
+         * the send comes, so that it is written at its start and not moved
+         * up after the receive */
+        size_t peer_loc = s->ns_loc[ns][p->peer];
+        int owed = o->send ? listen_owed_seen(s->owed, loc, peer_loc, p->tag, true)
+                           : listen_owed_seen(s->owed, peer_loc, loc, p->tag, false);
+        if (0 > owed) {
+            return -1;
+        }
+        if (LISTEN_OWED_OWES == owed) {
+            listen_nest_await(s->nest, peer_loc, 1);
+        } else if (LISTEN_OWED_PAID == owed) {
+            listen_nest_await(s->nest, loc, -1);
+        }
     }
     if (0 == p->mode) {
         o->kind = OREC_P2P_CALL;
@@ -1364,6 +1386,7 @@ static void ot_destroy(void *ctx)
     free(s->w);
     free(s->req_ids);
     listen_nest_free(s->nest);
+    listen_owed_free(s->owed);
     free(s->rma_ids);
     free(s->wins);
     free(s->win_index);
