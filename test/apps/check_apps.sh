@@ -125,6 +125,33 @@ else
     skip "netpipe: NPopenmpi not installed (apt-get install netpipe-openmpi)"
 fi
 
+# HPC Challenge (hpcc): HPL, PTRANS, DGEMM, STREAM, the random-access and
+# FFT kernels and the latency/bandwidth rings, -np 4 as a 2 x 2 grid of a
+# small problem: collectives on row and column communicators, Sendrecv,
+# Isend/Irecv completed by Wait, Waitall and Test, MPI_ANY_SOURCE. It
+# reads hpccinf.txt from and appends its results to hpccoutf.txt in the
+# working directory (stdout stays empty): every run there, plain and
+# recorded, must end with its own verdict Success=1.
+if ! want hpcc; then
+    :
+elif command -v hpcc >/dev/null 2>&1 && [ -f /usr/share/doc/hpcc/examples/_hpccinf.txt ]; then
+    mkdir -p "$W/hpcc-run"
+    sed 's/^1000  *Ns/500          Ns/' /usr/share/doc/hpcc/examples/_hpccinf.txt \
+        >"$W/hpcc-run/hpccinf.txt"
+    cd "$W/hpcc-run" && app hpcc 4 '' hpcc
+    cd - >/dev/null || exit 1
+    runs=$(grep -c '^End of HPC Challenge tests' "$W/hpcc-run/hpccoutf.txt" 2>/dev/null)
+    ok=$(grep -c '^Success=1$' "$W/hpcc-run/hpccoutf.txt" 2>/dev/null)
+    if [ "${runs:-0}" -ge 2 ] && [ "$ok" = "$runs" ]; then
+        pass "hpcc: its own verdict, Success=1, in each of its $runs runs"
+    else
+        fail "hpcc: its own verdict: Success=1 in ${ok:-0} of ${runs:-0} runs (hpccoutf.txt)"
+        grep -i 'fail\|Success=' "$W/hpcc-run/hpccoutf.txt" | head -10 | sed 's/^/    /'
+    fi
+else
+    skip "hpcc: hpcc not installed (apt-get install hpcc)"
+fi
+
 # One-sided communication: OpenCoarrays' own test programs, as Debian ships
 # them built (Fortran coarrays, whose puts, gets, atomics, locks and syncs
 # libcaf_mpi makes with MPI windows): a Burgers PDE solver exchanging halos

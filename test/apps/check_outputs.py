@@ -59,6 +59,8 @@ for r in range(np_):
     except OSError as err:
         check(False, "rank %d: oracle counts" % r, "a file", err)
         continue
+    check(oracle.get("unfollowed", 0) == 0,
+          "rank %d: the oracle followed every cancelled request" % r, 0, oracle.get("unfollowed"))
     for fam, ev in (("send", "ompi.mpi.p2p_send_complete"), ("recv", "ompi.mpi.p2p_recv_complete")):
         got = events[(r, ev)]
         check(got == oracle[fam], "rank %d: %s events = oracle" % (r, fam), oracle[fam], got)

@@ -23,7 +23,13 @@
  * What counts mirrors what raises an event: a send or receive with a real
  * peer (not MPI_PROC_NULL); Sendrecv and Sendrecv_replace are one of each.
  * Nonblocking operations are counted when started: the programs of the
- * test bed complete every request they start, so the totals agree.
+ * test bed complete every request they start, or cancel it: a receive
+ * cancelled (MPI_Cancel, then MPI_Test_cancelled on its status) received
+ * nothing, raises nothing, and is taken off the count again. Open MPI's
+ * ob1 completes a cancelled receive inside MPI_Cancel, so its outcome is
+ * read there (MPI_Request_get_status); a cancel whose outcome was not
+ * known yet, or of a request the oracle did not start, is written as
+ * "unfollowed", which the check holds to 0 (a mismatch, not a guess).
  * Persistent requests are not covered (a count would need the request's
  * kind at every MPI_Start); the programs used here have none, and a
  * program with them shows as a mismatch, not as a silent pass.
@@ -32,6 +38,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -127,6 +134,54 @@ static void *oracle_next(const char *name)
         oracle_sends += MPI_PROC_NULL != dest;                                            \
         return next(buf, count, dt, dest, tag, comm);                                     \
     }
+/* What each nonblocking point-to-point request handle was started as, to
+ * know what a cancelled request was: a handle names one live request and
+ * is reused only for a request started after it was freed, so the last
+ * start that returned it says. Open addressing, never emptied: the
+ * handles a program ever gets are as many as its most requests alive at
+ * once (libmpi recycles them); a full table is said as unfollowed. */
+#define ORACLE_REQS (1u << 16)
+enum { KIND_NONE, KIND_SEND, KIND_RECV };
+static MPI_Request oracle_req_handle[ORACLE_REQS];
+static unsigned char oracle_req_kind[ORACLE_REQS];
+static unsigned long oracle_unfollowed;
+
+static size_t oracle_req_home(MPI_Request req)
+{
+    return (size_t) (((uintptr_t) req >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 48)
+           & (ORACLE_REQS - 1);
+}
+
+/** The entry of @p req, or the free one where it goes; NULL when full. */
+static unsigned char *oracle_req_entry(MPI_Request req)
+{
+    size_t h = oracle_req_home(req);
+
+    for (size_t i = 0; i < ORACLE_REQS; ++i) {
+        size_t s = (h + i) & (ORACLE_REQS - 1);
+        if (req == oracle_req_handle[s] || NULL == oracle_req_handle[s]) {
+            oracle_req_handle[s] = req;
+            return &oracle_req_kind[s];
+        }
+    }
+    return NULL;
+}
+
+static void oracle_started(int rc, const MPI_Request *req, int kind)
+{
+    unsigned char *k;
+
+    if (MPI_SUCCESS != rc || MPI_REQUEST_NULL == *req) {
+        return;
+    }
+    k = oracle_req_entry(*req);
+    if (NULL == k) {
+        ++oracle_unfollowed;
+        return;
+    }
+    *k = (unsigned char) kind;
+}
+
 ORACLE_SEND(MPI_Send)
 ORACLE_SEND(MPI_Bsend)
 ORACLE_SEND(MPI_Ssend)
@@ -137,8 +192,11 @@ ORACLE_SEND(MPI_Rsend)
            MPI_Request *req)                                                              \
     {                                                                                     \
         ORACLE_NEXT(fn);                                                                  \
+        int rc_;                                                                          \
         oracle_sends += MPI_PROC_NULL != dest;                                            \
-        return next(buf, count, dt, dest, tag, comm, req);                                \
+        rc_ = next(buf, count, dt, dest, tag, comm, req);                                 \
+        oracle_started(rc_, req, KIND_SEND);                                              \
+        return rc_;                                                                       \
     }
 ORACLE_ISEND(MPI_Isend)
 ORACLE_ISEND(MPI_Ibsend)
@@ -155,9 +213,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm c
 int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
               MPI_Request *req)
 {
+    int rc;
+
     ORACLE_NEXT(MPI_Irecv);
     oracle_recvs += MPI_PROC_NULL != src;
-    return next(buf, count, dt, src, tag, comm, req);
+    rc = next(buf, count, dt, src, tag, comm, req);
+    oracle_started(rc, req, KIND_RECV);
+    return rc;
 }
 
 /* A matched message from MPI_PROC_NULL is MPI_MESSAGE_NO_PROC. */
@@ -170,9 +232,36 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Statu
 
 int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req)
 {
+    int rc;
+
     ORACLE_NEXT(MPI_Imrecv);
     oracle_recvs += MPI_MESSAGE_NO_PROC != *msg;
-    return next(buf, count, dt, msg, req);
+    rc = next(buf, count, dt, msg, req);
+    oracle_started(rc, req, KIND_RECV);
+    return rc;
+}
+
+/* A cancelled send or receive raises nothing: off its count again. */
+int MPI_Cancel(MPI_Request *req)
+{
+    MPI_Request r = NULL != req ? *req : MPI_REQUEST_NULL;
+    unsigned char *k = MPI_REQUEST_NULL != r ? oracle_req_entry(r) : NULL;
+    int kind = NULL != k ? *k : KIND_NONE;
+    int rc, flag = 0, cancelled = 0;
+    MPI_Status st;
+
+    ORACLE_NEXT(MPI_Cancel);
+    rc = next(req);
+    if (MPI_SUCCESS != rc || MPI_REQUEST_NULL == r) {
+        return rc;
+    }
+    if (KIND_NONE == kind || MPI_SUCCESS != PMPI_Request_get_status(r, &flag, &st) || !flag
+        || MPI_SUCCESS != PMPI_Test_cancelled(&st, &cancelled)) {
+        ++oracle_unfollowed;
+    } else if (cancelled) {
+        --*(KIND_SEND == kind ? &oracle_sends : &oracle_recvs);
+    }
+    return rc;
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
@@ -525,8 +614,8 @@ int MPI_Finalize(void)
         if (NULL == f) {
             perror(path);
         } else {
-            fprintf(f, "send %lu\nrecv %lu\npersistent %lu\n", oracle_sends, oracle_recvs,
-                    oracle_persistent);
+            fprintf(f, "send %lu\nrecv %lu\npersistent %lu\nunfollowed %lu\n", oracle_sends,
+                    oracle_recvs, oracle_persistent, oracle_unfollowed);
             for (int k = 0; k < K_COUNT; ++k) {
                 fprintf(f, "coll%d %lu\n", k, oracle_coll[k]);
             }
