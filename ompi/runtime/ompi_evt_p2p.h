@@ -408,6 +408,28 @@ static inline void p2p_release(int s)
 /** Bump a test-only statistic of the hot path: a relaxed load and store,
  *  no locked instruction (exact for one thread; concurrent threads may
  *  lose increments: statistics only). Context: RAISE. */
+/** Keep @p comm while an entry of the table names it: a program may free a
+ *  communicator with operations pending, and libmpi destroys it when it
+ *  frees the last of their requests, inside the call that completes it,
+ *  before the entry is reported (its peer looked up in the communicator).
+ *  Context: RAISE (not SIGNAL: a destruction may free memory). */
+static inline void p2p_comm_hold(MPI_Comm comm)
+{
+    if (NULL != comm && MPI_COMM_NULL != comm) {
+        OBJ_RETAIN(comm);
+    }
+}
+
+/** Let go of p2p_comm_hold()'s reference, once reported: the last one
+ *  destroys the communicator, as libmpi's own release would have.
+ *  Context: RAISE. */
+static inline void p2p_comm_drop(MPI_Comm comm)
+{
+    if (NULL != comm && MPI_COMM_NULL != comm) {
+        OBJ_RELEASE(comm);
+    }
+}
+
 static inline void p2p_stat_inc(atomic_ulong *c)
 {
     atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,

@@ -51,9 +51,11 @@ bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
 
     if (0 <= s) {
         if (p2p_take((size_t) s, (uintptr_t) req)) {
+            /* the entry of a request freed unseen: its handle is reused */
             if (p2p_pending(&ompi_evt_p2p_slots[s])) {
                 ompi_evt_p2p_count_drop(ompi_evt_p2p_slots[s].kind, ompi_evt_p2p_slots[s].start);
             }
+            p2p_comm_drop(ompi_evt_p2p_slots[s].comm);
         } else {
             s = -1;
         }
@@ -75,6 +77,7 @@ bool ompi_evt_p2p_track_slot(MPI_Request req, const p2p_slot_t *desc)
     }
     slot = &ompi_evt_p2p_slots[s];
     *slot = *desc;
+    p2p_comm_hold(desc->comm);
     p2p_stat_inc(&ompi_evt_p2p_stat_tracked);
     /* release: publishes the slot's data; pairs with the acquire in
      * p2p_lookup(). */
@@ -122,6 +125,9 @@ long ompi_evt_p2p_complete(int s, MPI_Request req, const MPI_Status *status, boo
     if (p2p_pending(&slot)) {
         ompi_evt_p2p_report(&slot, status, ok, done);
     }
+    if (0 != freed) {
+        p2p_comm_drop(slot.comm);
+    }
     return freed;
 }
 
@@ -160,15 +166,16 @@ void ompi_evt_p2p_freed(int s, MPI_Request req)
 
     p2p_release(s);
     if (!p2p_pending(&slot)) {
-        return;
-    }
-    if (!REQUEST_COMPLETE(req)) {
+        /* nothing to report */
+    } else if (!REQUEST_COMPLETE(req)) {
         ompi_evt_p2p_count_drop(slot.kind, slot.start);
-        return;
+    } else {
+        /* acquire: as in ompi_evt_p2p_done_at_start() */
+        opal_atomic_rmb();
+        ompi_evt_p2p_report(&slot, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR,
+                            &done);
     }
-    /* acquire: as in ompi_evt_p2p_done_at_start() */
-    opal_atomic_rmb();
-    ompi_evt_p2p_report(&slot, &req->req_status, MPI_SUCCESS == req->req_status.MPI_ERROR, &done);
+    p2p_comm_drop(slot.comm);
 }
 
 void ompi_evt_p2p_abandon(MPI_Request req)
@@ -187,6 +194,8 @@ void ompi_evt_p2p_abandon(MPI_Request req)
         slot->started = 0;
         p2p_unclaim(s, req);
     } else {
+        MPI_Comm comm = slot->comm; /* the slot is another's once released */
         p2p_release(s);
+        p2p_comm_drop(comm);
     }
 }

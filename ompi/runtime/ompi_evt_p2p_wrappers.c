@@ -293,8 +293,9 @@ static void p2p_probed(MPI_Message msg, MPI_Comm comm, int64_t t)
 /**
  * Before the receive of @p msg: take its probe's entry, if any, out of the
  * table (libmpi recycles the message object inside the receive). @return
- * true with the probe's time and communicator in *@p start, *@p comm.
- * Context: RAISE (the thread receiving @p msg; MPI allows one).
+ * true with the probe's time and communicator in *@p start, *@p comm; the
+ * entry's hold on the communicator (p2p_comm_hold()) is the caller's to
+ * drop. Context: RAISE (the thread receiving @p msg; MPI allows one).
  */
 static bool p2p_take_probe(MPI_Message msg, int64_t *start, MPI_Comm *comm)
 {
@@ -314,10 +315,12 @@ static bool p2p_take_probe(MPI_Message msg, int64_t *start, MPI_Comm *comm)
 }
 
 /** Where the receive of @p msg starts when no probe of it was seen: now,
- *  on @p msg's communicator. Context: RAISE. */
+ *  on @p msg's communicator, held as p2p_take_probe()'s (the message may
+ *  hold the last reference to it). Context: RAISE. */
 static inline void p2p_unprobed_start(MPI_Message msg, int64_t *start, MPI_Comm *comm)
 {
     *comm = p2p_message_real(msg) ? msg->comm : MPI_COMM_NULL;
+    p2p_comm_hold(*comm);
     *start = p2p_now(P2P_RECV);
 }
 
@@ -379,6 +382,7 @@ static int evt_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *m
         ompi_evt_p2p_raise(P2P_RECV, comm, (uint64_t) status->_ucount, start, p2p_now(P2P_RECV),
                            status->MPI_SOURCE, status->MPI_TAG, P2P_MODE_BLOCKING);
     }
+    p2p_comm_drop(comm);
     return rc;
 }
 
@@ -402,16 +406,16 @@ static int evt_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *
     }
     rc = EVT_CALL_NEXT(Imrecv, (buf, count, datatype, message, request));
     if (!listening || MPI_SUCCESS != rc || MPI_REQUEST_NULL == *request) {
-        return rc;
-    }
-    /* from here on, as MPI_Irecv's request */
-    if (REQUEST_COMPLETE(*request)) {
+        /* nothing to raise */
+    } else if (REQUEST_COMPLETE(*request)) {
+        /* from here on, as MPI_Irecv's request */
         ompi_evt_p2p_done_at_start(*request, P2P_RECV, start, 0 != done ? done : p2p_now(P2P_RECV),
                                    0, comm, MPI_ANY_SOURCE, MPI_ANY_TAG);
     } else if (!ompi_evt_p2p_track(*request, P2P_RECV, P2P_MODE_NONBLOCKING, 1, start, 0, comm,
                                    MPI_ANY_SOURCE, MPI_ANY_TAG)) {
         ompi_evt_p2p_count_drop(P2P_RECV, start);
     }
+    p2p_comm_drop(comm); /* the request's entry holds it now */
     return rc;
 }
 
