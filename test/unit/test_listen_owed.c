@@ -22,7 +22,7 @@ TestSuite(listen_owed);
 
 Test(listen_owed, send_first_owes_nothing)
 {
-    listen_owed_t *t = listen_owed_new();
+    listen_owed_t *t = listen_owed_new(1u << 20);
     cr_assert_not_null(t);
     cr_assert_eq(0, listen_owed_seen(t, 0, 1, 7, true));
     cr_assert_eq(1, listen_owed_keys(t), "the send waits for its receive");
@@ -33,7 +33,7 @@ Test(listen_owed, send_first_owes_nothing)
 
 Test(listen_owed, receive_first_owes_its_send)
 {
-    listen_owed_t *t = listen_owed_new();
+    listen_owed_t *t = listen_owed_new(1u << 20);
     cr_assert_not_null(t);
     cr_assert_eq(LISTEN_OWED_OWES, listen_owed_seen(t, 0, 1, 7, false));
     cr_assert_eq(LISTEN_OWED_OWES, listen_owed_seen(t, 0, 1, 7, false));
@@ -49,11 +49,29 @@ Test(listen_owed, receive_first_owes_its_send)
 /* Negative tags, extreme senders: keys are values, nothing is an index. */
 Test(listen_owed, any_key)
 {
-    listen_owed_t *t = listen_owed_new();
+    listen_owed_t *t = listen_owed_new(1u << 20);
     cr_assert_not_null(t);
     cr_assert_eq(LISTEN_OWED_OWES, listen_owed_seen(t, UINT64_MAX, 0, INT64_MIN, false));
     cr_assert_eq(LISTEN_OWED_PAID, listen_owed_seen(t, UINT64_MAX, 0, INT64_MIN, true));
     cr_assert_eq(0, listen_owed_keys(t));
+    listen_owed_free(t);
+}
+
+/* A full table follows the keys it holds and no new one: each counted. */
+Test(listen_owed, bounded)
+{
+    listen_owed_t *t = listen_owed_new(3);
+    cr_assert_not_null(t);
+    for (int k = 0; k < 3; ++k) {
+        cr_assert_eq(LISTEN_OWED_OWES, listen_owed_seen(t, 0, 1, k, false));
+    }
+    cr_assert_eq(0, listen_owed_seen(t, 0, 1, 3, false), "a fourth key is not followed");
+    cr_assert_eq(0, listen_owed_seen(t, 0, 1, 3, true));
+    cr_assert_eq(2, listen_owed_unfollowed(t));
+    cr_assert_eq(LISTEN_OWED_OWES, listen_owed_seen(t, 0, 1, 2, false), "a held key still is");
+    cr_assert_eq(LISTEN_OWED_PAID, listen_owed_seen(t, 0, 1, 0, true));
+    cr_assert_eq(2, listen_owed_keys(t));
+    cr_assert_eq(LISTEN_OWED_OWES, listen_owed_seen(t, 0, 1, 3, false), "room again");
     listen_owed_free(t);
 }
 
@@ -63,7 +81,7 @@ Test(listen_owed, any_key)
 Test(listen_owed, against_a_plain_array, .timeout = 60)
 {
     static long balance[8][8][16];
-    listen_owed_t *t = listen_owed_new();
+    listen_owed_t *t = listen_owed_new(1u << 20);
     size_t keys = 0;
 
     cr_assert_not_null(t);
@@ -83,7 +101,7 @@ Test(listen_owed, against_a_plain_array, .timeout = 60)
     }
     listen_owed_free(t);
 
-    t = listen_owed_new();
+    t = listen_owed_new(1u << 20);
     cr_assert_not_null(t);
     for (uint64_t k = 0; k < 100000; ++k) {
         cr_assert_eq(LISTEN_OWED_OWES, listen_owed_seen(t, k % 97, k, (int64_t) (k * 7), false));

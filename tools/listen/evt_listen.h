@@ -562,14 +562,18 @@ typedef struct listen_owed listen_owed_t;
 #define LISTEN_OWED_OWES 1
 /** listen_owed_seen(): this send was owed to a receive seen before it */
 #define LISTEN_OWED_PAID 2
-/** @retval an empty table, NULL when no memory */
-listen_owed_t *listen_owed_new(void);
+/** @retval an empty table holding at most @p max_keys unbalanced keys
+ *  (beyond, a new key is not followed: listen_owed_seen() answers 0 and
+ *  counts it), NULL when no memory */
+listen_owed_t *listen_owed_new(size_t max_keys);
 /** A send (@p send) or receive of the message from @p sender to
  *  @p receiver with @p tag was seen, in order of completion.
  *  @retval LISTEN_OWED_OWES, LISTEN_OWED_PAID, 0 (neither), -1 no memory */
 int listen_owed_seen(listen_owed_t *t, uint64_t sender, uint64_t receiver, int64_t tag, bool send);
 /** Keys whose receives and sends do not balance (each owes or is owed). */
 size_t listen_owed_keys(const listen_owed_t *t);
+/** Sends and receives not followed, the table being full. */
+uint64_t listen_owed_unfollowed(const listen_owed_t *t);
 void listen_owed_free(listen_owed_t *t);
 
 /* ------------------------------------------------------------------------

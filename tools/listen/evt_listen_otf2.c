@@ -247,6 +247,9 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
  * all (but LISTEN_NEST_MIN_ITEMS per location at least): about 200 bytes
  * each. */
 #define OTF2_HORIZON_NS  UINT64_C(100000000)
+/* Messages followed at once for a receive seen before its send (about
+ * 32 bytes each): as many as the pairing of trace.json holds. */
+#define OTF2_OWED_MAX (1u << 20)
 #define OTF2_WAITING_MAX (256u * 1024)
 
 static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
@@ -312,7 +315,7 @@ static int ot_begin(void *ctx, const listen_registry_t *reg)
     s->rma_ids = calloc(s->num_locs + 1, sizeof(*s->rma_ids));
     s->nest = listen_nest_new(s->num_locs, OTF2_HORIZON_NS, OTF2_WAITING_MAX, nest_open, nest_close,
                               s);
-    s->owed = listen_owed_new();
+    s->owed = listen_owed_new(OTF2_OWED_MAX);
     if (NULL == s->w || NULL == s->req_ids || NULL == s->rma_ids || NULL == s->nest
         || NULL == s->owed) {
         return -1;
@@ -1334,10 +1337,14 @@ static void ot_report(void *ctx, FILE *f)
             "event, or after records written early), %llu records written before their %.0f ms "
             "had passed (their rank held its share of %u waiting records), %llu regions that "
             "overlapped another of their rank (two threads' calls) written with no length at "
-            "their end, the records of their start at their start (OTF2 regions nest)\n",
+            "their end, the records of their start at their start (OTF2 regions nest), %llu "
+            "sends and receives whose sender was not held for a receive seen before its send "
+            "(%u messages followed at once)\n",
             (unsigned long long) ns->late, (double) OTF2_HORIZON_NS / 1e6,
             (unsigned long long) ns->early, (double) OTF2_HORIZON_NS / 1e6, OTF2_WAITING_MAX,
-            (unsigned long long) ns->overlapped);
+            (unsigned long long) ns->overlapped,
+            (unsigned long long) (NULL != s->owed ? listen_owed_unfollowed(s->owed) : 0),
+            OTF2_OWED_MAX);
     fprintf(f,
             "  trace.otf2/: %zu communicators of collectives defined, %llu collectives without "
             "MpiCollectiveBegin/End (on an intercommunicator, a neighbourhood collective, or "

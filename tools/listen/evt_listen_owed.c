@@ -17,7 +17,10 @@
  * balance at zero or above owes a send, a send that finds it above zero
  * pays one. Keys live in an open-addressing table (linear probing,
  * backward-shift deletion) only while their balance is not zero: a job's
- * keys come and go with its messages in flight.
+ * keys come and go with its messages in flight. Messages never received
+ * would keep theirs: the table holds a bounded number of keys, and a
+ * message whose key finds it full is not followed (its sender is not
+ * held for it: the writer's behaviour without this table).
  */
 
 #include <stdlib.h>
@@ -33,6 +36,8 @@ typedef struct {
 struct listen_owed {
     owed_slot_t *slots;
     size_t cap, used; /* cap: a power of two */
+    size_t max_keys;
+    uint64_t unfollowed;
 };
 
 static size_t owed_hash(uint64_t sender, uint64_t receiver, int64_t tag)
@@ -44,13 +49,14 @@ static size_t owed_hash(uint64_t sender, uint64_t receiver, int64_t tag)
     return (size_t) (h ^ (h >> 29));
 }
 
-listen_owed_t *listen_owed_new(void)
+listen_owed_t *listen_owed_new(size_t max_keys)
 {
     listen_owed_t *t = calloc(1, sizeof(*t));
 
     if (NULL == t) {
         return NULL;
     }
+    t->max_keys = max_keys;
     t->cap = 64;
     t->slots = calloc(t->cap, sizeof(*t->slots));
     if (NULL == t->slots) {
@@ -126,6 +132,10 @@ int listen_owed_seen(listen_owed_t *t, uint64_t sender, uint64_t receiver, int64
     }
     s = owed_find(t, sender, receiver, tag);
     before = s->balance;
+    if (0 == before && t->used >= t->max_keys) {
+        t->unfollowed++;
+        return 0;
+    }
     if (0 == before) {
         s->sender = sender;
         s->receiver = receiver;
@@ -145,6 +155,11 @@ int listen_owed_seen(listen_owed_t *t, uint64_t sender, uint64_t receiver, int64
 size_t listen_owed_keys(const listen_owed_t *t)
 {
     return t->used;
+}
+
+uint64_t listen_owed_unfollowed(const listen_owed_t *t)
+{
+    return t->unfollowed;
 }
 
 void listen_owed_free(listen_owed_t *t)
