@@ -171,7 +171,10 @@ elif [ -x "$blacs/xCbtest" ] && [ -f "$blacs/bt.dat" ]; then
     cp "$blacs"/*.dat "$W/blacs-run/"
     cd "$W/blacs-run" || exit 1
     app_aborts=1
-    app blacs 4 '' "$blacs/xCbtest"
+    # its repeatable-sum test is passed in some plain runs and skipped in
+    # others (2 of 5 here): the verdict of that line is not compared
+    app blacs 4 's/^ *\(PASSED\|SKIPPED\) *REPEATABLE SUM TEST/ REPEATABLE SUM TEST/' \
+        "$blacs/xCbtest"
     app_aborts=
     cd - >/dev/null || exit 1
     if [ 26 -le "$(grep -c 'PASSED' "$W/blacs/rec.out")" ] && ! grep -q ' [1-9][0-9]* FAILED' "$W/blacs/rec.out"; then
