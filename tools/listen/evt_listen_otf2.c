@@ -247,10 +247,10 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
  * all (but LISTEN_NEST_MIN_ITEMS per location at least): about 200 bytes
  * each. */
 #define OTF2_HORIZON_NS  UINT64_C(100000000)
+#define OTF2_WAITING_MAX (256u * 1024)
 /* Messages followed at once for a receive seen before its send (about
  * 32 bytes each): as many as the pairing of trace.json holds. */
 #define OTF2_OWED_MAX (1u << 20)
-#define OTF2_WAITING_MAX (256u * 1024)
 
 static int nest_open(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
 static int nest_close(void *ctx, size_t loc, listen_nest_item_t *it, uint64_t ts);
