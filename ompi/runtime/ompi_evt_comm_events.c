@@ -37,8 +37,8 @@
  *
  * Not covered: MPI_COMM_WORLD and MPI_COMM_SELF (predefined, never
  * created or freed by the application), communicators made inside libmpi
- * without an MPI_ call (e.g. by collectives components), and calls through
- * the Fortran bindings (they call libmpi's internals directly).
+ * without an MPI_ call (e.g. by collectives components). Calls through the
+ * Fortran bindings are covered: they call PMPI_X.
  *
  * Context: every wrapper is RAISE on the calling thread.
  */

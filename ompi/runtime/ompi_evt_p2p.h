@@ -55,8 +55,9 @@
  * requests, requests completed with an error (a Sendrecv whose receive
  * truncated raises its send, which completed). Not covered: partitioned
  * traffic, the point-to-point traffic inside collectives (a collective has
- * its own event), the Fortran bindings, and nonblocking or persistent
- * requests started while nobody listened (their start was never seen).
+ * its own event), and nonblocking or persistent requests started while
+ * nobody listened (their start was never seen). The Fortran bindings call
+ * PMPI_X and are covered.
  *
  * Identity: an MPI_Request value does not name one operation. Open MPI
  * 4.1's ob1 returns the one static ompi_request_empty for every send it
@@ -86,8 +87,10 @@
  *   freed its handle (MPI_REQUEST_NULL); a persistent one when the call
  *   says so (return code, flag, index, statuses).
  * - An entry found under a pointer that an I-call just returned again is
- *   stale: its request completed where no wrapper saw it (PMPI_Wait called
- *   directly, the Fortran bindings). It is counted as dropped and reused.
+ *   stale: its request completed where no wrapper saw it (a completion
+ *   call made while the entry points pass calls straight through:
+ *   libompi_evt's own calls, or libmpi's inside another call). It is
+ *   counted as dropped and reused.
  *
  * Request tracking: a preallocated open-addressing table keyed by the
  * request pointer (P2P_TABLE_SIZE slots; a request may sit in one of

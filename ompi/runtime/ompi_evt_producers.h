@@ -16,9 +16,12 @@
  *
  * Why PMPI wrappers and not hooks inside libmpi? Open MPI 4.1 has no raise
  * sites and the project builds out of tree against the installed library;
- * PMPI is the one interposition point it exports. What a wrapper cannot see
- * (a communicator created inside libmpi by another MPI call, a Fortran
- * binding) is listed in each family's file comment.
+ * PMPI is the one interposition point it exports. libompi_evt defines both
+ * MPI_X and PMPI_X (ompi_evt_pmpi_next.h), so the C bindings and Open MPI's
+ * Fortran bindings (mpif.h, mpi, mpi_f08: they call PMPI_X) reach the same
+ * wrapper. What a wrapper cannot see (a communicator created inside libmpi
+ * by another MPI call, an error handler created from Fortran) is listed in
+ * each family's file comment.
  *
  * Every raise site reads the event's gate first (one relaxed load,
  * mca_base_event_raise()'s inline check, or mca_base_event_active() when

@@ -43,7 +43,8 @@
  *
  * Not raised: calls that return an error, operations on MPI_PROC_NULL
  * (they move nothing), a Win_test that returned flag false. Not covered:
- * the Fortran bindings, one-sided traffic libmpi makes for itself.
+ * one-sided traffic libmpi makes for itself. (The Fortran bindings call
+ * PMPI_X, and are covered.)
  *
  * Cost: each wrapper reads its event's gate (one relaxed load) and calls
  * the next PMPI function directly when nobody listens; with a listener,

@@ -16,7 +16,8 @@
  * (0 for a dynamic window, whose memory is attached later).
  *
  * Covered: MPI_Win_create, MPI_Win_allocate, MPI_Win_allocate_shared,
- * MPI_Win_create_dynamic, MPI_Win_free. Not covered: the Fortran bindings.
+ * MPI_Win_create_dynamic, MPI_Win_free, from C and from the Fortran
+ * bindings (which call PMPI_X).
  *
  * Context: every wrapper is RAISE on the calling thread.
  */

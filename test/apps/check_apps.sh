@@ -45,8 +45,10 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 # sed script applied to both stdouts before comparing them (timings and
 # other figures a program prints differ from run to run). With app_aborts
 # set, the program ends by MPI_Abort on purpose: no oracle counts (written
-# at MPI_Finalize), no finalization events.
+# at MPI_Finalize), no finalization events. With app_input set to a file,
+# both runs read it on stdin (mpirun hands it to rank 0).
 app_aborts=
+app_input=
 app() {
     name=$1 np=$2 filter=$3
     shift 3
@@ -64,7 +66,8 @@ app() {
     for pair in 1 2 3; do
         for try in 1 2 3; do
             t0=$(now)
-            timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" >"$d/plain.out" 2>"$d/plain.err"
+            timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" <"${app_input:-/dev/stdin}" \
+                >"$d/plain.out" 2>"$d/plain.err"
             prc=$?
             t1=$(now)
             # (a program that ends by MPI_Abort on purpose exits with 255)
@@ -76,7 +79,7 @@ app() {
         mkdir -p "$d/oracle"
         timeout 300 "$rec" -o "$d/rec" -- "$mpirun" -np "$np" --oversubscribe \
             -x LD_PRELOAD="$oracle" -x EVT_ORACLE_DIR="$d/oracle" "$@" \
-            >"$d/rec.out" 2>"$d/rec.err"
+            <"${app_input:-/dev/stdin}" >"$d/rec.out" 2>"$d/rec.err"
         rrc=$?
         t2=$(now)
         own=$(grep -h -m1 'Assertion failed with message' "$d/plain.err" "$d/rec.err" | head -1)
@@ -184,6 +187,64 @@ elif [ -x "$blacs/xCbtest" ] && [ -f "$blacs/bt.dat" ]; then
     fi
 else
     skip "scalapack: the BLACS tester not installed (apt-get install scalapack-mpi-test)"
+fi
+
+# ScaLAPACK's own testers of the LU and QR factorizations (the same
+# package, -np 4): Fortran programs communicating through BLACS, which
+# calls the C bindings, on 1x1 to 4x1 process grids of several block sizes
+# (broadcasts, reductions, sends on row and column communicators). They read
+# LU.dat and QR.dat from the working directory; each prints a line per
+# test (its timings and rates differ from run to run: not compared) and
+# its own verdict: in the recorded run, tests passed, none failed, and as
+# many skipped as in the plain run (QR.dat asks for some illegal shapes).
+scalapack=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests
+if ! want scalapack; then
+    :
+elif [ -x "$scalapack/xdlu" ] && [ -x "$scalapack/xdqr" ] && [ -f "$scalapack/LU.dat" ]; then
+    mkdir -p "$W/scalapack-run"
+    cp "$scalapack/LU.dat" "$scalapack/QR.dat" "$W/scalapack-run/"
+    cd "$W/scalapack-run" || exit 1
+    for t in lu qr; do
+        app "scalapack-$t" 4 's/\( \+[0-9]\+\.[0-9]\+\)\+ \(PASSED\|FAILED\)/ \2/' "$scalapack/xd$t"
+        ok=$(sed -n 's/^ *\([0-9]\+\) tests completed and passed residual checks\.$/\1/p' \
+            "$W/scalapack-$t/rec.out")
+        skipped=$(grep 'tests skipped' "$W/scalapack-$t/plain.out")
+        if [ "${ok:-0}" -gt 0 ] && grep -q '^ *0 tests completed and failed' "$W/scalapack-$t/rec.out" &&
+            [ -n "$skipped" ] && grep -qxF "$skipped" "$W/scalapack-$t/rec.out"; then
+            pass "scalapack-$t: its own verdict: $ok tests passed, none failed, skipped as plain ($(echo $skipped | cut -d' ' -f1))"
+        else
+            fail "scalapack-$t: its own verdict: ${ok:-no} tests passed, or some failed, or skipped unlike plain"
+        fi
+    done
+    cd - >/dev/null || exit 1
+else
+    skip "scalapack: its LU and QR testers not installed (apt-get install scalapack-mpi-test)"
+fi
+
+# MUMPS, the sparse direct solver: Fortran whose MPI calls go through Open
+# MPI's Fortran bindings (mpi_send_ and the rest, which call PMPI_X: both
+# libompi_evt and the oracle define it, so both see them; an oracle without
+# PMPI_X counted nothing and wrote no counts, as its MPI_Finalize was never
+# called). Debian's double-precision example solves its 5x5 system from
+# the example input on stdin, -np 2 (analysis, factorization and solve
+# spread over both ranks). Its timings differ from run to run (not
+# compared); the solution it prints is compared, and must be 1..5.
+mumps=/usr/lib/mumps
+if ! want mumps; then
+    :
+elif [ -x "$mumps/dsimpletest" ] && [ -f "$mumps/input_simpletest_real" ]; then
+    app_input=$mumps/input_simpletest_real
+    app mumps 2 's/\([Tt]ime[^=]*=\).*/\1/' "$mumps/dsimpletest"
+    app_input=
+    sol=$(sed -n 's/^ *Solution is *//p' "$W/mumps/rec.out")
+    if echo "$sol" | awk 'NF == 5 { for (i = 1; i <= 5; i++) if ($i - i > 1e-9 || i - $i > 1e-9) exit 1; ok = 1 }
+                          END { exit !ok }'; then
+        pass "mumps: its solution, 1..5 within 1e-9 ($sol)"
+    else
+        fail "mumps: its solution: expected 1..5, got '$sol'"
+    fi
+else
+    skip "mumps: MUMPS's examples not installed (apt-get install mumps-test)"
 fi
 
 # One-sided communication: OpenCoarrays' own test programs, as Debian ships

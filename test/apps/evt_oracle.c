@@ -15,10 +15,15 @@
  * synchronisation call per kind, per rank, and writes the counts at
  * MPI_Finalize to $EVT_ORACLE_DIR/rank.<world rank>.
  *
- * Each wrapper forwards to the NEXT definition of the same MPI function
- * (dlsym(RTLD_NEXT)), not to PMPI_X: calling PMPI_X would go straight to
- * Open MPI and skip libompi_evt's wrapper behind this one, so the program
- * recorded would not be the program counted.
+ * Each function is defined twice, as MPI_X and as PMPI_X, and each
+ * definition forwards to the NEXT definition of its own name
+ * (dlsym(RTLD_NEXT)): the C bindings reach MPI_X, Open MPI's Fortran
+ * bindings call PMPI_X, and libompi_evt behind this library defines both
+ * and sees both; forwarding MPI_X to PMPI_X instead would reach Open MPI
+ * directly and skip libompi_evt's wrapper, so the program recorded would
+ * not be the program counted. A call is counted at the outermost entry of
+ * the thread only: libmpi calls PMPI_X itself inside some of its calls,
+ * and those are not the program's.
  *
  * What counts mirrors what raises an event: a send or receive with a real
  * peer (not MPI_PROC_NULL); Sendrecv and Sendrecv_replace are one of each.
@@ -120,19 +125,50 @@ static void *oracle_next(const char *name)
     return f;
 }
 
-#define ORACLE_NEXT(fn)                            \
-    static __typeof__(&fn) next;                   \
-    if (NULL == next) {                            \
-        next = (__typeof__(&fn)) oracle_next(#fn); \
+/* This thread's nesting of oracle entry points: 1 inside the outermost. */
+static __thread int oracle_depth;
+
+/** Whether the call being counted is the program's own (the thread's
+ *  outermost entry point), not one libmpi makes inside another. */
+static inline int oracle_outer(void)
+{
+    return 1 == oracle_depth;
+}
+
+#define ORACLE_UNPAREN(...) __VA_ARGS__
+
+/** One entry point @p fn (MPI_X or PMPI_X) of body oracle_<name>: resolves
+ *  the next definition of @p fn, runs the body one level deeper. */
+#define ORACLE_ENTRY(fn, name, params, args)            \
+    int fn params                                       \
+    {                                                   \
+        static __typeof__(&fn) next;                    \
+        int rc_;                                        \
+        if (NULL == next) {                             \
+            next = (__typeof__(&fn)) oracle_next(#fn);  \
+        }                                               \
+        ++oracle_depth;                                 \
+        rc_ = oracle_##name(next, ORACLE_UNPAREN args); \
+        --oracle_depth;                                 \
+        return rc_;                                     \
     }
 
+/** MPI_<name> and PMPI_<name>, both running the body oracle_<name>(next,
+ *  args...), which the caller defines after this. */
+#define ORACLE_TWIN(name, params, args)                                            \
+    static int oracle_##name(__typeof__(&MPI_##name) next, ORACLE_UNPAREN params); \
+    ORACLE_ENTRY(MPI_##name, name, params, args)                                   \
+    ORACLE_ENTRY(PMPI_##name, name, params, args)                                  \
+    static int oracle_##name(__typeof__(&MPI_##name) next, ORACLE_UNPAREN params)
+
 /* The blocking send modes share one signature. */
-#define ORACLE_SEND(fn)                                                                   \
-    int fn(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) \
-    {                                                                                     \
-        ORACLE_NEXT(fn);                                                                  \
-        oracle_sends += MPI_PROC_NULL != dest;                                            \
-        return next(buf, count, dt, dest, tag, comm);                                     \
+#define ORACLE_SEND(name)                                                                        \
+    ORACLE_TWIN(name,                                                                            \
+                (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm), \
+                (buf, count, dt, dest, tag, comm))                                               \
+    {                                                                                            \
+        oracle_sends += oracle_outer() && MPI_PROC_NULL != dest;                                 \
+        return next(buf, count, dt, dest, tag, comm);                                            \
     }
 /* What each nonblocking point-to-point request handle was started as, to
  * know what a cancelled request was: a handle names one live request and
@@ -182,67 +218,71 @@ static void oracle_started(int rc, const MPI_Request *req, int kind)
     *k = (unsigned char) kind;
 }
 
-ORACLE_SEND(MPI_Send)
-ORACLE_SEND(MPI_Bsend)
-ORACLE_SEND(MPI_Ssend)
-ORACLE_SEND(MPI_Rsend)
+ORACLE_SEND(Send)
+ORACLE_SEND(Bsend)
+ORACLE_SEND(Ssend)
+ORACLE_SEND(Rsend)
 
-#define ORACLE_ISEND(fn)                                                                  \
-    int fn(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, \
-           MPI_Request *req)                                                              \
-    {                                                                                     \
-        ORACLE_NEXT(fn);                                                                  \
-        int rc_;                                                                          \
-        oracle_sends += MPI_PROC_NULL != dest;                                            \
-        rc_ = next(buf, count, dt, dest, tag, comm, req);                                 \
-        oracle_started(rc_, req, KIND_SEND);                                              \
-        return rc_;                                                                       \
+#define ORACLE_ISEND(name)                                                                      \
+    ORACLE_TWIN(name,                                                                           \
+                (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, \
+                 MPI_Request *req),                                                             \
+                (buf, count, dt, dest, tag, comm, req))                                         \
+    {                                                                                           \
+        int rc_;                                                                                \
+        oracle_sends += oracle_outer() && MPI_PROC_NULL != dest;                                \
+        rc_ = next(buf, count, dt, dest, tag, comm, req);                                       \
+        oracle_started(rc_, req, KIND_SEND);                                                    \
+        return rc_;                                                                             \
     }
-ORACLE_ISEND(MPI_Isend)
-ORACLE_ISEND(MPI_Ibsend)
-ORACLE_ISEND(MPI_Issend)
-ORACLE_ISEND(MPI_Irsend)
+ORACLE_ISEND(Isend)
+ORACLE_ISEND(Ibsend)
+ORACLE_ISEND(Issend)
+ORACLE_ISEND(Irsend)
 
-int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm, MPI_Status *st)
+ORACLE_TWIN(Recv,
+            (void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+             MPI_Status *st),
+            (buf, count, dt, src, tag, comm, st))
 {
-    ORACLE_NEXT(MPI_Recv);
-    oracle_recvs += MPI_PROC_NULL != src;
+    oracle_recvs += oracle_outer() && MPI_PROC_NULL != src;
     return next(buf, count, dt, src, tag, comm, st);
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
-              MPI_Request *req)
+ORACLE_TWIN(Irecv,
+            (void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+             MPI_Request *req),
+            (buf, count, dt, src, tag, comm, req))
 {
     int rc;
 
-    ORACLE_NEXT(MPI_Irecv);
-    oracle_recvs += MPI_PROC_NULL != src;
+    oracle_recvs += oracle_outer() && MPI_PROC_NULL != src;
     rc = next(buf, count, dt, src, tag, comm, req);
     oracle_started(rc, req, KIND_RECV);
     return rc;
 }
 
 /* A matched message from MPI_PROC_NULL is MPI_MESSAGE_NO_PROC. */
-int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Status *st)
+ORACLE_TWIN(Mrecv, (void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Status *st),
+            (buf, count, dt, msg, st))
 {
-    ORACLE_NEXT(MPI_Mrecv);
-    oracle_recvs += MPI_MESSAGE_NO_PROC != *msg;
+    oracle_recvs += oracle_outer() && MPI_MESSAGE_NO_PROC != *msg;
     return next(buf, count, dt, msg, st);
 }
 
-int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req)
+ORACLE_TWIN(Imrecv, (void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MPI_Request *req),
+            (buf, count, dt, msg, req))
 {
     int rc;
 
-    ORACLE_NEXT(MPI_Imrecv);
-    oracle_recvs += MPI_MESSAGE_NO_PROC != *msg;
+    oracle_recvs += oracle_outer() && MPI_MESSAGE_NO_PROC != *msg;
     rc = next(buf, count, dt, msg, req);
     oracle_started(rc, req, KIND_RECV);
     return rc;
 }
 
 /* A cancelled send or receive raises nothing: off its count again. */
-int MPI_Cancel(MPI_Request *req)
+ORACLE_TWIN(Cancel, (MPI_Request * req), (req))
 {
     MPI_Request r = NULL != req ? *req : MPI_REQUEST_NULL;
     unsigned char *k = MPI_REQUEST_NULL != r ? oracle_req_entry(r) : NULL;
@@ -250,9 +290,8 @@ int MPI_Cancel(MPI_Request *req)
     int rc, flag = 0, cancelled = 0;
     MPI_Status st;
 
-    ORACLE_NEXT(MPI_Cancel);
     rc = next(req);
-    if (MPI_SUCCESS != rc || MPI_REQUEST_NULL == r) {
+    if (MPI_SUCCESS != rc || MPI_REQUEST_NULL == r || !oracle_outer()) {
         return rc;
     }
     if (KIND_NONE == kind || MPI_SUCCESS != PMPI_Request_get_status(r, &flag, &st) || !flag
@@ -264,35 +303,35 @@ int MPI_Cancel(MPI_Request *req)
     return rc;
 }
 
-int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
-                 int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm, MPI_Status *st)
+ORACLE_TWIN(Sendrecv,
+            (const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+             int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm, MPI_Status *st),
+            (sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st))
 {
-    ORACLE_NEXT(MPI_Sendrecv);
-    oracle_sends += MPI_PROC_NULL != dest;
-    oracle_recvs += MPI_PROC_NULL != src;
+    oracle_sends += oracle_outer() && MPI_PROC_NULL != dest;
+    oracle_recvs += oracle_outer() && MPI_PROC_NULL != src;
     return next(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st);
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int stag, int src,
-                         int rtag, MPI_Comm comm, MPI_Status *st)
+ORACLE_TWIN(Sendrecv_replace,
+            (void *buf, int count, MPI_Datatype dt, int dest, int stag, int src, int rtag,
+             MPI_Comm comm, MPI_Status *st),
+            (buf, count, dt, dest, stag, src, rtag, comm, st))
 {
-    ORACLE_NEXT(MPI_Sendrecv_replace);
-    oracle_sends += MPI_PROC_NULL != dest;
-    oracle_recvs += MPI_PROC_NULL != src;
+    oracle_sends += oracle_outer() && MPI_PROC_NULL != dest;
+    oracle_recvs += oracle_outer() && MPI_PROC_NULL != src;
     return next(buf, count, dt, dest, stag, src, rtag, comm, st);
 }
 
-int MPI_Start(MPI_Request *req)
+ORACLE_TWIN(Start, (MPI_Request * req), (req))
 {
-    ORACLE_NEXT(MPI_Start);
-    ++oracle_persistent;
+    oracle_persistent += oracle_outer();
     return next(req);
 }
 
-int MPI_Startall(int n, MPI_Request reqs[])
+ORACLE_TWIN(Startall, (int n, MPI_Request reqs[]), (n, reqs))
 {
-    ORACLE_NEXT(MPI_Startall);
-    oracle_persistent += (unsigned long) n;
+    oracle_persistent += oracle_outer() ? (unsigned long) n : 0;
     return next(n, reqs);
 }
 
@@ -301,203 +340,201 @@ int MPI_Startall(int n, MPI_Request reqs[])
  * they start). */
 /** A collective wrapper: MPI function @p fn of kind @p kind, its
  *  parameters and the arguments passed on. */
-#define ORACLE_COLL(fn, kind, params, args)      \
-    int fn params                                \
-    {                                            \
-        int rc_;                                 \
-        ORACLE_NEXT(fn);                         \
-        rc_ = next args;                         \
-        oracle_coll[kind] += MPI_SUCCESS == rc_; \
-        return rc_;                              \
+#define ORACLE_COLL(name, kind, params, args)                      \
+    ORACLE_TWIN(name, params, args)                                \
+    {                                                              \
+        int rc_ = next args;                                       \
+        oracle_coll[kind] += oracle_outer() && MPI_SUCCESS == rc_; \
+        return rc_;                                                \
     }
 
-ORACLE_COLL(MPI_Barrier, K_BARRIER, (MPI_Comm comm), (comm))
-ORACLE_COLL(MPI_Ibarrier, K_BARRIER, (MPI_Comm comm, MPI_Request *request), (comm, request))
-ORACLE_COLL(MPI_Bcast, K_BCAST,
+ORACLE_COLL(Barrier, K_BARRIER, (MPI_Comm comm), (comm))
+ORACLE_COLL(Ibarrier, K_BARRIER, (MPI_Comm comm, MPI_Request *request), (comm, request))
+ORACLE_COLL(Bcast, K_BCAST,
             (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm),
             (buffer, count, datatype, root, comm))
-ORACLE_COLL(MPI_Ibcast, K_BCAST,
+ORACLE_COLL(Ibcast, K_BCAST,
             (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
              MPI_Request *request),
             (buffer, count, datatype, root, comm, request))
-ORACLE_COLL(MPI_Gather, K_GATHER,
+ORACLE_COLL(Gather, K_GATHER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
-ORACLE_COLL(MPI_Igather, K_GATHER,
+ORACLE_COLL(Igather, K_GATHER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
-ORACLE_COLL(MPI_Gatherv, K_GATHERV,
+ORACLE_COLL(Gatherv, K_GATHERV,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
              MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm))
-ORACLE_COLL(MPI_Igatherv, K_GATHERV,
+ORACLE_COLL(Igatherv, K_GATHERV,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
              MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
              request))
-ORACLE_COLL(MPI_Scatter, K_SCATTER,
+ORACLE_COLL(Scatter, K_SCATTER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
-ORACLE_COLL(MPI_Iscatter, K_SCATTER,
+ORACLE_COLL(Iscatter, K_SCATTER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request))
-ORACLE_COLL(MPI_Scatterv, K_SCATTERV,
+ORACLE_COLL(Scatterv, K_SCATTERV,
             (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm),
             (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm))
-ORACLE_COLL(MPI_Iscatterv, K_SCATTERV,
+ORACLE_COLL(Iscatterv, K_SCATTERV,
             (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
              MPI_Request *request),
             (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
              request))
-ORACLE_COLL(MPI_Allgather, K_ALLGATHER,
+ORACLE_COLL(Allgather, K_ALLGATHER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
-ORACLE_COLL(MPI_Iallgather, K_ALLGATHER,
+ORACLE_COLL(Iallgather, K_ALLGATHER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
-ORACLE_COLL(MPI_Allgatherv, K_ALLGATHERV,
+ORACLE_COLL(Allgatherv, K_ALLGATHERV,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
-ORACLE_COLL(MPI_Iallgatherv, K_ALLGATHERV,
+ORACLE_COLL(Iallgatherv, K_ALLGATHERV,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
              MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
-ORACLE_COLL(MPI_Alltoall, K_ALLTOALL,
+ORACLE_COLL(Alltoall, K_ALLTOALL,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
-ORACLE_COLL(MPI_Ialltoall, K_ALLTOALL,
+ORACLE_COLL(Ialltoall, K_ALLTOALL,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
-ORACLE_COLL(MPI_Alltoallv, K_ALLTOALLV,
+ORACLE_COLL(Alltoallv, K_ALLTOALLV,
             (const void *sendbuf, const int sendcounts[], const int sdispls[],
              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
              MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
-ORACLE_COLL(MPI_Ialltoallv, K_ALLTOALLV,
+ORACLE_COLL(Ialltoallv, K_ALLTOALLV,
             (const void *sendbuf, const int sendcounts[], const int sdispls[],
              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
              request))
-ORACLE_COLL(MPI_Alltoallw, K_ALLTOALLW,
+ORACLE_COLL(Alltoallw, K_ALLTOALLW,
             (const void *sendbuf, const int sendcounts[], const int sdispls[],
              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
              comm))
-ORACLE_COLL(MPI_Ialltoallw, K_ALLTOALLW,
+ORACLE_COLL(Ialltoallw, K_ALLTOALLW,
             (const void *sendbuf, const int sendcounts[], const int sdispls[],
              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
              MPI_Request *request),
             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
              request))
-ORACLE_COLL(MPI_Reduce, K_REDUCE,
+ORACLE_COLL(Reduce, K_REDUCE,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              int root, MPI_Comm comm),
             (sendbuf, recvbuf, count, datatype, op, root, comm))
-ORACLE_COLL(MPI_Ireduce, K_REDUCE,
+ORACLE_COLL(Ireduce, K_REDUCE,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              int root, MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, count, datatype, op, root, comm, request))
-ORACLE_COLL(MPI_Allreduce, K_ALLREDUCE,
+ORACLE_COLL(Allreduce, K_ALLREDUCE,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm),
             (sendbuf, recvbuf, count, datatype, op, comm))
-ORACLE_COLL(MPI_Iallreduce, K_ALLREDUCE,
+ORACLE_COLL(Iallreduce, K_ALLREDUCE,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, count, datatype, op, comm, request))
-ORACLE_COLL(MPI_Reduce_scatter, K_REDUCE_SCATTER,
+ORACLE_COLL(Reduce_scatter, K_REDUCE_SCATTER,
             (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
              MPI_Op op, MPI_Comm comm),
             (sendbuf, recvbuf, recvcounts, datatype, op, comm))
-ORACLE_COLL(MPI_Ireduce_scatter, K_REDUCE_SCATTER,
+ORACLE_COLL(Ireduce_scatter, K_REDUCE_SCATTER,
             (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
              MPI_Op op, MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, recvcounts, datatype, op, comm, request))
-ORACLE_COLL(MPI_Reduce_scatter_block, K_REDUCE_SCATTER_BLOCK,
+ORACLE_COLL(Reduce_scatter_block, K_REDUCE_SCATTER_BLOCK,
             (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm),
             (sendbuf, recvbuf, recvcount, datatype, op, comm))
-ORACLE_COLL(MPI_Ireduce_scatter_block, K_REDUCE_SCATTER_BLOCK,
+ORACLE_COLL(Ireduce_scatter_block, K_REDUCE_SCATTER_BLOCK,
             (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, recvcount, datatype, op, comm, request))
-ORACLE_COLL(MPI_Scan, K_SCAN,
+ORACLE_COLL(Scan, K_SCAN,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm),
             (sendbuf, recvbuf, count, datatype, op, comm))
-ORACLE_COLL(MPI_Iscan, K_SCAN,
+ORACLE_COLL(Iscan, K_SCAN,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, count, datatype, op, comm, request))
-ORACLE_COLL(MPI_Exscan, K_EXSCAN,
+ORACLE_COLL(Exscan, K_EXSCAN,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm),
             (sendbuf, recvbuf, count, datatype, op, comm))
-ORACLE_COLL(MPI_Iexscan, K_EXSCAN,
+ORACLE_COLL(Iexscan, K_EXSCAN,
             (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm, MPI_Request *request),
             (sendbuf, recvbuf, count, datatype, op, comm, request))
 
-ORACLE_COLL(MPI_Neighbor_allgather, K_NEIGHBOR_ALLGATHER,
+ORACLE_COLL(Neighbor_allgather, K_NEIGHBOR_ALLGATHER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
-ORACLE_COLL(MPI_Ineighbor_allgather, K_NEIGHBOR_ALLGATHER,
+ORACLE_COLL(Ineighbor_allgather, K_NEIGHBOR_ALLGATHER,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
-ORACLE_COLL(MPI_Neighbor_allgatherv, K_NEIGHBOR_ALLGATHERV,
+ORACLE_COLL(Neighbor_allgatherv, K_NEIGHBOR_ALLGATHERV,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm))
-ORACLE_COLL(MPI_Ineighbor_allgatherv, K_NEIGHBOR_ALLGATHERV,
+ORACLE_COLL(Ineighbor_allgatherv, K_NEIGHBOR_ALLGATHERV,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
              MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request))
-ORACLE_COLL(MPI_Neighbor_alltoall, K_NEIGHBOR_ALLTOALL,
+ORACLE_COLL(Neighbor_alltoall, K_NEIGHBOR_ALLTOALL,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm))
-ORACLE_COLL(MPI_Ineighbor_alltoall, K_NEIGHBOR_ALLTOALL,
+ORACLE_COLL(Ineighbor_alltoall, K_NEIGHBOR_ALLTOALL,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request))
-ORACLE_COLL(MPI_Neighbor_alltoallv, K_NEIGHBOR_ALLTOALLV,
+ORACLE_COLL(Neighbor_alltoallv, K_NEIGHBOR_ALLTOALLV,
             (const void *sendbuf, const int sendcounts[], const int sdispls[],
              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
              MPI_Datatype recvtype, MPI_Comm comm),
             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm))
-ORACLE_COLL(MPI_Ineighbor_alltoallv, K_NEIGHBOR_ALLTOALLV,
+ORACLE_COLL(Ineighbor_alltoallv, K_NEIGHBOR_ALLTOALLV,
             (const void *sendbuf, const int sendcounts[], const int sdispls[],
              MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request),
             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
              request))
-ORACLE_COLL(MPI_Neighbor_alltoallw, K_NEIGHBOR_ALLTOALLW,
+ORACLE_COLL(Neighbor_alltoallw, K_NEIGHBOR_ALLTOALLW,
             (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
              comm))
-ORACLE_COLL(MPI_Ineighbor_alltoallw, K_NEIGHBOR_ALLTOALLW,
+ORACLE_COLL(Ineighbor_alltoallw, K_NEIGHBOR_ALLTOALLW,
             (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
@@ -510,102 +547,99 @@ ORACLE_COLL(MPI_Ineighbor_alltoallw, K_NEIGHBOR_ALLTOALLW,
  * when it said yes. */
 /** A one-sided wrapper: MPI function @p fn, its counter @p counter, its
  *  parameters and the arguments passed on; counted when @p counts. */
-#define ORACLE_RMA(fn, counter, counts, params, args) \
-    int fn params                                     \
-    {                                                 \
-        int rc_;                                      \
-        ORACLE_NEXT(fn);                              \
-        rc_ = next args;                              \
-        counter += MPI_SUCCESS == rc_ && (counts);    \
-        return rc_;                                   \
+#define ORACLE_RMA(name, counter, counts, params, args)              \
+    ORACLE_TWIN(name, params, args)                                  \
+    {                                                                \
+        int rc_ = next args;                                         \
+        counter += oracle_outer() && MPI_SUCCESS == rc_ && (counts); \
+        return rc_;                                                  \
     }
 
-ORACLE_RMA(MPI_Put, oracle_rma_op[R_PUT], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Put, oracle_rma_op[R_PUT], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
             MPI_Win win),
            (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
             target_datatype, win))
-ORACLE_RMA(MPI_Get, oracle_rma_op[R_GET], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Get, oracle_rma_op[R_GET], MPI_PROC_NULL != target_rank,
            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win),
            (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
             target_datatype, win))
-ORACLE_RMA(MPI_Accumulate, oracle_rma_op[R_ACCUMULATE], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Accumulate, oracle_rma_op[R_ACCUMULATE], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
             MPI_Op op, MPI_Win win),
            (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
             target_datatype, op, win))
-ORACLE_RMA(MPI_Get_accumulate, oracle_rma_op[R_GET_ACCUMULATE], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Get_accumulate, oracle_rma_op[R_GET_ACCUMULATE], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
             MPI_Win win),
            (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
             target_rank, target_disp, target_count, target_datatype, op, win))
-ORACLE_RMA(MPI_Fetch_and_op, oracle_rma_op[R_FETCH_AND_OP], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Fetch_and_op, oracle_rma_op[R_FETCH_AND_OP], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
             MPI_Aint target_disp, MPI_Op op, MPI_Win win),
            (origin_addr, result_addr, datatype, target_rank, target_disp, op, win))
-ORACLE_RMA(MPI_Compare_and_swap, oracle_rma_op[R_COMPARE_AND_SWAP], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Compare_and_swap, oracle_rma_op[R_COMPARE_AND_SWAP], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, const void *compare_addr, void *result_addr,
             MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win),
            (origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win))
-ORACLE_RMA(MPI_Rput, oracle_rma_op[R_RPUT], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Rput, oracle_rma_op[R_RPUT], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
             MPI_Win win, MPI_Request *request),
            (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
             target_datatype, win, request))
-ORACLE_RMA(MPI_Rget, oracle_rma_op[R_RGET], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Rget, oracle_rma_op[R_RGET], MPI_PROC_NULL != target_rank,
            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
             MPI_Request *request),
            (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
             target_datatype, win, request))
-ORACLE_RMA(MPI_Raccumulate, oracle_rma_op[R_RACCUMULATE], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Raccumulate, oracle_rma_op[R_RACCUMULATE], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
             MPI_Op op, MPI_Win win, MPI_Request *request),
            (origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
             target_datatype, op, win, request))
-ORACLE_RMA(MPI_Rget_accumulate, oracle_rma_op[R_RGET_ACCUMULATE], MPI_PROC_NULL != target_rank,
+ORACLE_RMA(Rget_accumulate, oracle_rma_op[R_RGET_ACCUMULATE], MPI_PROC_NULL != target_rank,
            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
             MPI_Win win, MPI_Request *request),
            (origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
             target_rank, target_disp, target_count, target_datatype, op, win, request))
-ORACLE_RMA(MPI_Win_fence, oracle_rma_sync[S_FENCE], 1, (int assert, MPI_Win win), (assert, win))
-ORACLE_RMA(MPI_Win_post, oracle_rma_sync[S_POST], 1, (MPI_Group group, int assert, MPI_Win win),
+ORACLE_RMA(Win_fence, oracle_rma_sync[S_FENCE], 1, (int assert, MPI_Win win), (assert, win))
+ORACLE_RMA(Win_post, oracle_rma_sync[S_POST], 1, (MPI_Group group, int assert, MPI_Win win),
            (group, assert, win))
-ORACLE_RMA(MPI_Win_start, oracle_rma_sync[S_START], 1, (MPI_Group group, int assert, MPI_Win win),
+ORACLE_RMA(Win_start, oracle_rma_sync[S_START], 1, (MPI_Group group, int assert, MPI_Win win),
            (group, assert, win))
-ORACLE_RMA(MPI_Win_complete, oracle_rma_sync[S_COMPLETE], 1, (MPI_Win win), (win))
-ORACLE_RMA(MPI_Win_wait, oracle_rma_sync[S_WAIT], 1, (MPI_Win win), (win))
-ORACLE_RMA(MPI_Win_test, oracle_rma_sync[S_TEST], 0 != *flag, (MPI_Win win, int *flag), (win, flag))
-ORACLE_RMA(MPI_Win_lock, oracle_rma_sync[S_LOCK], 1,
-           (int lock_type, int rank, int assert, MPI_Win win), (lock_type, rank, assert, win))
-ORACLE_RMA(MPI_Win_unlock, oracle_rma_sync[S_UNLOCK], 1, (int rank, MPI_Win win), (rank, win))
-ORACLE_RMA(MPI_Win_lock_all, oracle_rma_sync[S_LOCK_ALL], 1, (int assert, MPI_Win win),
-           (assert, win))
-ORACLE_RMA(MPI_Win_unlock_all, oracle_rma_sync[S_UNLOCK_ALL], 1, (MPI_Win win), (win))
-ORACLE_RMA(MPI_Win_flush, oracle_rma_sync[S_FLUSH], 1, (int rank, MPI_Win win), (rank, win))
-ORACLE_RMA(MPI_Win_flush_all, oracle_rma_sync[S_FLUSH_ALL], 1, (MPI_Win win), (win))
-ORACLE_RMA(MPI_Win_flush_local, oracle_rma_sync[S_FLUSH_LOCAL], 1, (int rank, MPI_Win win),
-           (rank, win))
-ORACLE_RMA(MPI_Win_flush_local_all, oracle_rma_sync[S_FLUSH_LOCAL_ALL], 1, (MPI_Win win), (win))
-ORACLE_RMA(MPI_Win_sync, oracle_rma_sync[S_SYNC], 1, (MPI_Win win), (win))
+ORACLE_RMA(Win_complete, oracle_rma_sync[S_COMPLETE], 1, (MPI_Win win), (win))
+ORACLE_RMA(Win_wait, oracle_rma_sync[S_WAIT], 1, (MPI_Win win), (win))
+ORACLE_RMA(Win_test, oracle_rma_sync[S_TEST], 0 != *flag, (MPI_Win win, int *flag), (win, flag))
+ORACLE_RMA(Win_lock, oracle_rma_sync[S_LOCK], 1, (int lock_type, int rank, int assert, MPI_Win win),
+           (lock_type, rank, assert, win))
+ORACLE_RMA(Win_unlock, oracle_rma_sync[S_UNLOCK], 1, (int rank, MPI_Win win), (rank, win))
+ORACLE_RMA(Win_lock_all, oracle_rma_sync[S_LOCK_ALL], 1, (int assert, MPI_Win win), (assert, win))
+ORACLE_RMA(Win_unlock_all, oracle_rma_sync[S_UNLOCK_ALL], 1, (MPI_Win win), (win))
+ORACLE_RMA(Win_flush, oracle_rma_sync[S_FLUSH], 1, (int rank, MPI_Win win), (rank, win))
+ORACLE_RMA(Win_flush_all, oracle_rma_sync[S_FLUSH_ALL], 1, (MPI_Win win), (win))
+ORACLE_RMA(Win_flush_local, oracle_rma_sync[S_FLUSH_LOCAL], 1, (int rank, MPI_Win win), (rank, win))
+ORACLE_RMA(Win_flush_local_all, oracle_rma_sync[S_FLUSH_LOCAL_ALL], 1, (MPI_Win win), (win))
+ORACLE_RMA(Win_sync, oracle_rma_sync[S_SYNC], 1, (MPI_Win win), (win))
 
-int MPI_Finalize(void)
+/* The counts are written by the program's own MPI_Finalize (from C or
+ * Fortran: the outermost entry). */
+static int oracle_Finalize_body(int (*next)(void))
 {
     const char *dir = getenv("EVT_ORACLE_DIR");
     int rank = -1;
 
-    ORACLE_NEXT(MPI_Finalize);
     (void) PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (NULL != dir) {
+    if (NULL != dir && oracle_outer()) {
         char path[4096];
         FILE *f;
 
@@ -630,3 +664,7 @@ int MPI_Finalize(void)
     }
     return next();
 }
+
+#define oracle_Finalize(next, ...) oracle_Finalize_body(next)
+ORACLE_ENTRY(MPI_Finalize, Finalize, (void), ())
+ORACLE_ENTRY(PMPI_Finalize, Finalize, (void), ())
