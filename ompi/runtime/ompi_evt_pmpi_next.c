@@ -8,8 +8,9 @@
 /**
  * @file
  *
- * The next definitions of the PMPI functions libompi_evt wraps, resolved
- * when the library is loaded (see ompi_evt_pmpi_next.h).
+ * The next definitions of the PMPI functions libompi_evt wraps, and
+ * libmpi's own definitions of those it calls for itself, resolved when the
+ * library is loaded (see ompi_evt_pmpi_next.h).
  */
 
 #include "ompi_config.h"
@@ -19,10 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ompi/communicator/communicator.h"
 #include "ompi/runtime/ompi_evt_pmpi_next.h"
 
 #define EVT_PMPI_DEFINE_NEXT(name) __typeof__(PMPI_##name) *ompi_evt_next_##name;
 EVT_PMPI_FUNCTIONS(EVT_PMPI_DEFINE_NEXT)
+#define EVT_LIBMPI_DEFINE(name) __typeof__(PMPI_##name) *ompi_evt_libmpi_##name;
+EVT_LIBMPI_FUNCTIONS(EVT_LIBMPI_DEFINE)
 
 __thread int ompi_evt_pmpi_quiet_depth __attribute__((tls_model("initial-exec")));
 
@@ -60,6 +64,30 @@ static void *evt_pmpi_resolve(const char *symbol, void *ours)
     return next;
 }
 
+/* libmpi's own definition of @p symbol: looked up in libmpi itself (found
+ * by the address of its MPI_COMM_WORLD, which no tool defines), not by
+ * name in the process, where a preloaded tool's comes first. Context: INIT
+ * (library constructor). */
+static void *evt_libmpi_resolve(const char *symbol)
+{
+    static void *libmpi;
+    Dl_info info;
+    void *fn = NULL;
+
+    if (NULL == libmpi && 0 != dladdr((void *) &ompi_mpi_comm_world, &info)) {
+        libmpi = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    }
+    if (NULL != libmpi) {
+        fn = dlsym(libmpi, symbol);
+    }
+    if (NULL == fn || evt_pmpi_is_ours(fn)) {
+        fprintf(stderr, "ompi-evt: libompi_evt finds no definition of %s in libmpi itself\n",
+                symbol);
+        abort();
+    }
+    return fn;
+}
+
 __attribute__((constructor)) static void evt_pmpi_next_resolve(void)
 {
 #define EVT_PMPI_RESOLVE(name)                                                         \
@@ -67,6 +95,10 @@ __attribute__((constructor)) static void evt_pmpi_next_resolve(void)
                                                                         (void *) PMPI_##name);
     EVT_PMPI_FUNCTIONS(EVT_PMPI_RESOLVE)
 #undef EVT_PMPI_RESOLVE
+#define EVT_LIBMPI_RESOLVE(name) \
+    ompi_evt_libmpi_##name = (__typeof__(PMPI_##name) *) evt_libmpi_resolve("PMPI_" #name);
+    EVT_LIBMPI_FUNCTIONS(EVT_LIBMPI_RESOLVE)
+#undef EVT_LIBMPI_RESOLVE
 }
 
 /* Context: ANY. */

@@ -18,9 +18,13 @@
  * PMPI_X, which would now be our own.
  *
  * libompi_evt's own MPI calls (evt/pmix's clock alignment) must raise
- * nothing: they run between ompi_evt_pmpi_quiet_enter() and _exit(), and
- * the entry points then go straight to the next PMPI_X. So do the PMPI
- * calls libmpi makes itself while a wrapper's call into it runs.
+ * nothing, and no other tool may take them for the program's: they call
+ * libmpi's own definitions (EVT_LIBMPI()), not the names PMPI_X, which
+ * resolve to the first definition in the process, a PMPI tool's when one
+ * is preloaded in front of libompi_evt. They run between
+ * ompi_evt_pmpi_quiet_enter() and _exit(), so that the PMPI calls libmpi
+ * makes itself inside them go straight to the next PMPI_X, as do those it
+ * makes while a wrapper's call into it runs.
  */
 
 #ifndef OMPI_EVT_PMPI_NEXT_H
@@ -199,6 +203,32 @@ extern __thread int ompi_evt_pmpi_quiet_depth __attribute__((tls_model("initial-
  *  libompi_evt's own calls, the next PMPI_X. */
 #define EVT_PMPI_ENTRY(name, args) \
     (OPAL_UNLIKELY(0 != ompi_evt_pmpi_quiet_depth) ? EVT_NEXT(name) args : evt_##name args)
+
+/* The functions libompi_evt (evt/pmix's clock alignment) calls for itself. */
+#define EVT_LIBMPI_FUNCTIONS(EVT_LIBMPI_FN) \
+    EVT_LIBMPI_FN(Cancel)                   \
+    EVT_LIBMPI_FN(Comm_free)                \
+    EVT_LIBMPI_FN(Comm_idup)                \
+    EVT_LIBMPI_FN(Comm_rank)                \
+    EVT_LIBMPI_FN(Comm_set_errhandler)      \
+    EVT_LIBMPI_FN(Comm_size)                \
+    EVT_LIBMPI_FN(Finalized)                \
+    EVT_LIBMPI_FN(Iallgather)               \
+    EVT_LIBMPI_FN(Initialized)              \
+    EVT_LIBMPI_FN(Irecv)                    \
+    EVT_LIBMPI_FN(Isend)                    \
+    EVT_LIBMPI_FN(Request_free)             \
+    EVT_LIBMPI_FN(Test)
+
+/** libmpi's own definition of PMPI_X (resolved when libompi_evt is loaded). */
+#define EVT_LIBMPI_DECLARE(name) \
+    OMPI_DECLSPEC extern __typeof__(PMPI_##name) *ompi_evt_libmpi_##name;
+EVT_LIBMPI_FUNCTIONS(EVT_LIBMPI_DECLARE)
+#undef EVT_LIBMPI_DECLARE
+
+/** libmpi's own PMPI_@p name, for a call libompi_evt makes for itself
+ *  (inside ompi_evt_pmpi_quiet_enter() and _exit()). */
+#define EVT_LIBMPI(name) (ompi_evt_libmpi_##name)
 
 /** Bracket MPI calls libompi_evt (or a component loaded with it) makes for
  *  itself: they raise no event and are not tracked. Nestable, per thread.

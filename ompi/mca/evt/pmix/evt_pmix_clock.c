@@ -88,7 +88,7 @@ static int wait_until(MPI_Request *req, int64_t deadline, bool polite, bool p2p)
     for (;;) {
         int done = 0;
 
-        if (MPI_SUCCESS != PMPI_Test(req, &done, MPI_STATUS_IGNORE)) {
+        if (MPI_SUCCESS != EVT_LIBMPI(Test)(req, &done, MPI_STATUS_IGNORE)) {
             return OPAL_ERROR;
         }
         if (done) {
@@ -96,8 +96,8 @@ static int wait_until(MPI_Request *req, int64_t deadline, bool polite, bool p2p)
         }
         if (mono_ns() >= deadline) {
             if (p2p) {
-                (void) PMPI_Cancel(req);
-                (void) PMPI_Request_free(req);
+                (void) EVT_LIBMPI(Cancel)(req);
+                (void) EVT_LIBMPI(Request_free)(req);
             }
             return OPAL_ERR_TIMEOUT;
         }
@@ -116,7 +116,7 @@ static int send_wait(const void *buf, int count, MPI_Datatype type, int peer, in
 {
     MPI_Request req;
 
-    if (MPI_SUCCESS != PMPI_Isend(buf, count, type, peer, tag, comm, &req)) {
+    if (MPI_SUCCESS != EVT_LIBMPI(Isend)(buf, count, type, peer, tag, comm, &req)) {
         return OPAL_ERROR;
     }
     return wait_until(&req, deadline, false, true);
@@ -127,7 +127,7 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int peer, int tag,
 {
     MPI_Request req;
 
-    if (MPI_SUCCESS != PMPI_Irecv(buf, count, type, peer, tag, comm, &req)) {
+    if (MPI_SUCCESS != EVT_LIBMPI(Irecv)(buf, count, type, peer, tag, comm, &req)) {
         return OPAL_ERROR;
     }
     return wait_until(&req, deadline, polite, true);
@@ -201,14 +201,15 @@ static int measure(MPI_Comm comm, int64_t deadline, mca_common_evt_wire_offset_t
 
         /* the receive is posted first: the answer never waits in the
          * unexpected queue */
-        if (MPI_SUCCESS != PMPI_Irecv(&reference, 1, MPI_INT64_T, 0, CLOCK_TAG_PONG, comm, &req)) {
+        if (MPI_SUCCESS
+            != EVT_LIBMPI(Irecv)(&reference, 1, MPI_INT64_T, 0, CLOCK_TAG_PONG, comm, &req)) {
             return OPAL_ERROR;
         }
         t1 = ompi_evt_pmix_clock_realtime_ns();
         rc = send_wait(&more, 1, MPI_INT32_T, 0, CLOCK_TAG_PING, comm, deadline);
         if (OPAL_SUCCESS != rc) {
-            (void) PMPI_Cancel(&req);
-            (void) PMPI_Request_free(&req);
+            (void) EVT_LIBMPI(Cancel)(&req);
+            (void) EVT_LIBMPI(Request_free)(&req);
             break;
         }
         rc = wait_until(&req, deadline, false, true);
@@ -301,12 +302,12 @@ static int clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align
     MPI_Request req;
     int initialized = 0, finalized = 0, rank, size, rc;
 
-    (void) PMPI_Initialized(&initialized);
-    (void) PMPI_Finalized(&finalized);
+    (void) EVT_LIBMPI(Initialized)(&initialized);
+    (void) EVT_LIBMPI(Finalized)(&finalized);
     if (clock->given_up || clock->have_comm || !initialized || finalized) {
         return OPAL_ERR_NOT_AVAILABLE;
     }
-    if (MPI_SUCCESS != PMPI_Comm_idup(MPI_COMM_WORLD, &comm, &req)) {
+    if (MPI_SUCCESS != EVT_LIBMPI(Comm_idup)(MPI_COMM_WORLD, &comm, &req)) {
         clock->given_up = true;
         return OPAL_ERROR;
     }
@@ -316,18 +317,18 @@ static int clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align
         clock->given_up = true;
         return rc;
     }
-    (void) PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    (void) EVT_LIBMPI(Comm_set_errhandler)(comm, MPI_ERRORS_RETURN);
     clock->comm = comm;
     clock->have_comm = true;
-    (void) PMPI_Comm_rank(comm, &rank);
-    (void) PMPI_Comm_size(comm, &size);
+    (void) EVT_LIBMPI(Comm_rank)(comm, &rank);
+    (void) EVT_LIBMPI(Comm_size)(comm, &size);
     clock_key(&mine, host, align);
     keys = calloc((size_t) size, sizeof(*keys));
     if (NULL == keys) {
         rc = OPAL_ERR_OUT_OF_RESOURCE;
     } else if (MPI_SUCCESS
-               != PMPI_Iallgather(&mine, (int) sizeof(mine), MPI_BYTE, keys, (int) sizeof(mine),
-                                  MPI_BYTE, comm, &req)) {
+               != EVT_LIBMPI(Iallgather)(&mine, (int) sizeof(mine), MPI_BYTE, keys,
+                                         (int) sizeof(mine), MPI_BYTE, comm, &req)) {
         rc = OPAL_ERROR;
     } else {
         rc = wait_until(&req, deadline, true, false);
@@ -383,8 +384,8 @@ static int clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
     mca_common_evt_wire_offset_t measured = {0};
     int initialized = 0, finalized = 0, rank, size, rc;
 
-    (void) PMPI_Initialized(&initialized);
-    (void) PMPI_Finalized(&finalized);
+    (void) EVT_LIBMPI(Initialized)(&initialized);
+    (void) EVT_LIBMPI(Finalized)(&finalized);
     if (clock->given_up || !clock->have_comm || !initialized || finalized) {
         return OPAL_ERR_NOT_AVAILABLE;
     }
@@ -392,8 +393,8 @@ static int clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeout_ms,
         clock->given_up = true;
         return OPAL_ERR_NOT_SUPPORTED;
     }
-    (void) PMPI_Comm_rank(clock->comm, &rank);
-    (void) PMPI_Comm_size(clock->comm, &size);
+    (void) EVT_LIBMPI(Comm_rank)(clock->comm, &rank);
+    (void) EVT_LIBMPI(Comm_size)(clock->comm, &size);
     if (0 == rank) {
         rc = serve(clock, clock->comm, size, deadline);
         measured.local_realtime_ns = ompi_evt_pmix_clock_realtime_ns();
@@ -423,10 +424,10 @@ static void clock_release(ompi_evt_pmix_clock_t *clock)
 {
     int initialized = 0, finalized = 0;
 
-    (void) PMPI_Initialized(&initialized);
-    (void) PMPI_Finalized(&finalized);
+    (void) EVT_LIBMPI(Initialized)(&initialized);
+    (void) EVT_LIBMPI(Finalized)(&finalized);
     if (clock->have_comm && initialized && !finalized) {
-        (void) PMPI_Comm_free(&clock->comm);
+        (void) EVT_LIBMPI(Comm_free)(&clock->comm);
     }
     clock->have_comm = false;
     free(clock->followers);
