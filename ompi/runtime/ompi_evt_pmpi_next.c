@@ -16,11 +16,12 @@
 #include "ompi_config.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "ompi/communicator/communicator.h"
 #include "ompi/runtime/ompi_evt_pmpi_next.h"
 
 #define EVT_PMPI_DEFINE_NEXT(name) __typeof__(PMPI_##name) *ompi_evt_next_##name;
@@ -64,25 +65,45 @@ static void *evt_pmpi_resolve(const char *symbol, void *ours)
     return next;
 }
 
-/* libmpi's own definition of @p symbol: looked up in libmpi itself (found
- * by the address of its MPI_COMM_WORLD, which no tool defines), not by
- * name in the process, where a preloaded tool's comes first. Context: INIT
- * (library constructor). */
+/* dl_iterate_phdr() callback: the first loaded object whose file is
+ * libmpi.so.<version> (not libmpi_mpifh.so and the like). */
+static int evt_libmpi_find(struct dl_phdr_info *info, size_t size, void *path)
+{
+    const char *name = info->dlpi_name, *base;
+
+    (void) size;
+    if (NULL == name || '\0' == name[0]) {
+        return 0; /* the program itself */
+    }
+    base = strrchr(name, '/');
+    base = NULL != base ? base + 1 : name;
+    if (0 != strncmp(base, "libmpi.so", strlen("libmpi.so"))) {
+        return 0;
+    }
+    *(const char **) path = name;
+    return 1;
+}
+
+/* libmpi's own definition of @p symbol: looked up in libmpi itself, not by
+ * name in the process, where a preloaded tool's comes first. libmpi is
+ * found by its file name: the address of one of its symbols can be the
+ * program's (a program's copy of MPI_COMM_WORLD, a non-PIC program's
+ * canonical address of a function). Context: INIT (library constructor). */
 static void *evt_libmpi_resolve(const char *symbol)
 {
     static void *libmpi;
-    Dl_info info;
+    const char *path = NULL;
     void *fn = NULL;
 
-    if (NULL == libmpi && 0 != dladdr((void *) &ompi_mpi_comm_world, &info)) {
-        libmpi = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (NULL == libmpi && 0 != dl_iterate_phdr(evt_libmpi_find, &path)) {
+        libmpi = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
     }
     if (NULL != libmpi) {
         fn = dlsym(libmpi, symbol);
     }
     if (NULL == fn || evt_pmpi_is_ours(fn)) {
-        fprintf(stderr, "ompi-evt: libompi_evt finds no definition of %s in libmpi itself\n",
-                symbol);
+        fprintf(stderr, "ompi-evt: libompi_evt finds no definition of %s in libmpi itself (%s)\n",
+                symbol, NULL != path ? path : "libmpi.so not loaded");
         abort();
     }
     return fn;
