@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 packages="libopenmpi-dev openmpi-bin libpmix-dev libpmix-bin libucx-dev libhwloc-dev libevent-dev
  libcriterion-dev libjson-c-dev autoconf automake libtool flex pkg-config make gcc
  clang libclang-rt-14-dev libopen-trace-format2-dev otf2-tools
- netpipe-openmpi python3-mpi4py meep-openmpi libcoarrays-openmpi-dev hpcc scalapack-mpi-test mumps-test man-db groff-base python3"
+ netpipe-openmpi python3-mpi4py meep-openmpi libcoarrays-openmpi-dev hpcc scalapack-mpi-test mumps-test lammps man-db groff-base python3"
 # the tests also open report.html in a real browser
 [ "$what" = test ] && packages="$packages chromium"
 missing=
