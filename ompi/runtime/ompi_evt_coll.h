@@ -51,9 +51,9 @@
  * Neighbor_allgather(v), Neighbor_alltoall(v, w) and their I-variants on
  * Cartesian, graph and distributed-graph communicators
  * (ompi_evt_coll_neighbor.c), from C and from the Fortran bindings (which
- * call PMPI_X). Not covered: collectives libmpi runs for itself (inside MPI_Comm_split, file I/O,
- * ...), calls that return an error, and a nonblocking collective started
- * while nobody listened.
+ * call PMPI_X). Not covered: collectives libmpi runs for itself (inside
+ * MPI_Comm_split, file I/O, ...), calls that return an error, and a
+ * nonblocking collective started while nobody listened.
  *
  * Context: every function is RAISE on the calling thread.
  */

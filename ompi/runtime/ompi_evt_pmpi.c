@@ -8,8 +8,9 @@
 /**
  * @file
  *
- * PMPI wrappers of libompi_evt: MPI_Init, MPI_Init_thread, MPI_Finalize,
- * MPI_T_init_thread, MPI_T_finalize.
+ * PMPI wrappers of libompi_evt: MPI_Init, MPI_Init_thread, MPI_Finalize
+ * (as MPI_X and PMPI_X: Open MPI's Fortran bindings call PMPI_X),
+ * MPI_T_init_thread, MPI_T_finalize (C only: MPI_T has no Fortran binding).
  *
  * Why wrappers when the hook exists? A tool that calls MPI_T_init_thread
  * before MPI_Init (or never calls MPI_Init) is not seen by the hook
@@ -33,13 +34,14 @@
 
 #include <mpi.h>
 
+#include "ompi/constants.h"
+#include "ompi/mca/evt/base/base.h"
+#include "ompi/runtime/ompi_evt_init.h"
+#include "ompi/runtime/ompi_evt_pmpi_next.h"
 #include "opal/class/opal_hash_table.h"
 #include "opal/class/opal_list.h"
 #include "opal/class/opal_object.h"
 #include "opal/util/info.h"
-#include "ompi/constants.h"
-#include "ompi/mca/evt/base/base.h"
-#include "ompi/runtime/ompi_evt_init.h"
 
 /* Open MPI's MPI_T state, exported by libmpi; its header
  * (ompi/mpi/tool/mpit-internal.h) includes a file the installed tree lacks,
@@ -54,10 +56,10 @@ static int evt_mpit_count = 0;
 static pthread_mutex_t evt_mpit_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Context: INIT. */
-int MPI_Init(int *argc, char ***argv)
+static int evt_Init(int *argc, char ***argv)
 {
     int provided = MPI_THREAD_SINGLE;
-    int rc = PMPI_Init(argc, argv);
+    int rc = EVT_CALL_NEXT(Init, (argc, argv));
 
     if (MPI_SUCCESS == rc) {
         (void) PMPI_Query_thread(&provided);
@@ -67,9 +69,9 @@ int MPI_Init(int *argc, char ***argv)
 }
 
 /* Context: INIT. */
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+static int evt_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    int rc = EVT_CALL_NEXT(Init_thread, (argc, argv, required, provided));
 
     if (MPI_SUCCESS == rc) {
         (void) ompi_evt_mpi_init_bottom(required, NULL == provided ? required : *provided);
@@ -98,17 +100,42 @@ static void evt_revive_classes(void)
 }
 
 /* Context: INIT. */
-int MPI_Finalize(void)
+static int evt_Finalize(void)
 {
     int rc;
 
     (void) ompi_evt_mpi_finalize_top();
-    rc = PMPI_Finalize();
+    rc = EVT_CALL_NEXT(Finalize, ());
     if (0 < ompi_evt_refcount()) {
         /* A tool still holds MPI_T (and evt) open. */
         evt_revive_classes();
     }
     return rc;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    return EVT_PMPI_ENTRY(Init, (argc, argv));
+}
+int PMPI_Init(int *argc, char ***argv)
+{
+    return EVT_PMPI_ENTRY(Init, (argc, argv));
+}
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return EVT_PMPI_ENTRY(Init_thread, (argc, argv, required, provided));
+}
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return EVT_PMPI_ENTRY(Init_thread, (argc, argv, required, provided));
+}
+int MPI_Finalize(void)
+{
+    return EVT_PMPI_ENTRY(Finalize, ());
+}
+int PMPI_Finalize(void)
+{
+    return EVT_PMPI_ENTRY(Finalize, ());
 }
 
 /* Context: TOOL. */

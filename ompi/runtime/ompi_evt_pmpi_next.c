@@ -84,29 +84,39 @@ static int evt_libmpi_find(struct dl_phdr_info *info, size_t size, void *path)
     return 1;
 }
 
-/* libmpi's own definition of @p symbol: looked up in libmpi itself, not by
- * name in the process, where a preloaded tool's comes first. libmpi is
- * found by its file name: the address of one of its symbols can be the
- * program's (a program's copy of MPI_COMM_WORLD, a non-PIC program's
- * canonical address of a function). Context: INIT (library constructor). */
+/* libmpi's own definition of @p symbol, NULL if not found: looked up in
+ * libmpi itself, not by name in the process, where a preloaded tool's
+ * comes first. libmpi is found by its file name: the address of one of its
+ * symbols can be the program's (a program's copy of MPI_COMM_WORLD, a
+ * non-PIC program's canonical address of a function). Only evt/pmix's
+ * clock alignment needs them, and it does without (ompi_evt_libmpi_ready()):
+ * nothing here stops the process. Context: INIT (library constructor). */
 static void *evt_libmpi_resolve(const char *symbol)
 {
     static void *libmpi;
+    static bool looked;
     const char *path = NULL;
-    void *fn = NULL;
+    void *fn;
 
-    if (NULL == libmpi && 0 != dl_iterate_phdr(evt_libmpi_find, &path)) {
-        libmpi = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    if (!looked) {
+        looked = true;
+        if (0 != dl_iterate_phdr(evt_libmpi_find, &path)) {
+            libmpi = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+        }
     }
-    if (NULL != libmpi) {
-        fn = dlsym(libmpi, symbol);
+    if (NULL == libmpi) {
+        return NULL;
     }
-    if (NULL == fn || evt_pmpi_is_ours(fn)) {
-        fprintf(stderr, "ompi-evt: libompi_evt finds no definition of %s in libmpi itself (%s)\n",
-                symbol, NULL != path ? path : "libmpi.so not loaded");
-        abort();
-    }
-    return fn;
+    fn = dlsym(libmpi, symbol);
+    return NULL == fn || evt_pmpi_is_ours(fn) ? NULL : fn;
+}
+
+/* Context: ANY. */
+bool ompi_evt_libmpi_ready(void)
+{
+#define EVT_LIBMPI_FOUND(name) &&NULL != ompi_evt_libmpi_##name
+    return true EVT_LIBMPI_FUNCTIONS(EVT_LIBMPI_FOUND);
+#undef EVT_LIBMPI_FOUND
 }
 
 __attribute__((constructor)) static void evt_pmpi_next_resolve(void)

@@ -76,6 +76,7 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Fetch_and_op)               \
     EVT_PMPI_FN(File_create_errhandler)     \
     EVT_PMPI_FN(File_set_errhandler)        \
+    EVT_PMPI_FN(Finalize)                   \
     EVT_PMPI_FN(Gather)                     \
     EVT_PMPI_FN(Gatherv)                    \
     EVT_PMPI_FN(Get)                        \
@@ -94,6 +95,8 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Igather)                    \
     EVT_PMPI_FN(Igatherv)                   \
     EVT_PMPI_FN(Improbe)                    \
+    EVT_PMPI_FN(Init)                       \
+    EVT_PMPI_FN(Init_thread)                \
     EVT_PMPI_FN(Imrecv)                     \
     EVT_PMPI_FN(Ineighbor_allgather)        \
     EVT_PMPI_FN(Ineighbor_allgatherv)       \
@@ -227,8 +230,12 @@ EVT_LIBMPI_FUNCTIONS(EVT_LIBMPI_DECLARE)
 #undef EVT_LIBMPI_DECLARE
 
 /** libmpi's own PMPI_@p name, for a call libompi_evt makes for itself
- *  (inside ompi_evt_pmpi_quiet_enter() and _exit()). */
+ *  (inside ompi_evt_pmpi_quiet_enter() and _exit()). NULL when libmpi was
+ *  not found among the loaded objects (ompi_evt_libmpi_ready()). */
 #define EVT_LIBMPI(name) (ompi_evt_libmpi_##name)
+
+/** Whether every EVT_LIBMPI() function was found. Context: ANY. */
+OMPI_DECLSPEC bool ompi_evt_libmpi_ready(void);
 
 /** Bracket MPI calls libompi_evt (or a component loaded with it) makes for
  *  itself: they raise no event and are not tracked. Nestable, per thread.

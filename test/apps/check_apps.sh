@@ -5,8 +5,8 @@
 # their own readers. Installs nothing: a program whose package is absent
 # is skipped with a line that names the package.
 #
-# Per program: exit status and stdout as in a plain run; per rank, p2p
-# events = the oracle's counts; one initialization and finalization per
+# Per program: exit status and stdout as in a plain run; per rank, p2p,
+# collective and one-sided events = the oracle's counts; one initialization and finalization per
 # rank; trace.json flows well formed; no receive completing before its
 # send started (the listener's causality line); trace.otf2 read by
 # otf2-print without a warning, in time order per location, its regions
@@ -46,7 +46,8 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 # other figures a program prints differ from run to run). With app_aborts
 # set, the program ends by MPI_Abort on purpose: no oracle counts (written
 # at MPI_Finalize), no finalization events. With app_input set to a file,
-# both runs read it on stdin (mpirun hands it to rank 0).
+# both runs read it on stdin (mpirun hands it to rank 0); otherwise
+# /dev/null.
 app_aborts=
 app_input=
 app() {
@@ -66,7 +67,7 @@ app() {
     for pair in 1 2 3; do
         for try in 1 2 3; do
             t0=$(now)
-            timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" <"${app_input:-/dev/stdin}" \
+            timeout 300 "$mpirun" -np "$np" --oversubscribe "$@" <"${app_input:-/dev/null}" \
                 >"$d/plain.out" 2>"$d/plain.err"
             prc=$?
             t1=$(now)
@@ -79,7 +80,7 @@ app() {
         mkdir -p "$d/oracle"
         timeout 300 "$rec" -o "$d/rec" -- "$mpirun" -np "$np" --oversubscribe \
             -x LD_PRELOAD="$oracle" -x EVT_ORACLE_DIR="$d/oracle" "$@" \
-            <"${app_input:-/dev/stdin}" >"$d/rec.out" 2>"$d/rec.err"
+            <"${app_input:-/dev/null}" >"$d/rec.out" 2>"$d/rec.err"
         rrc=$?
         t2=$(now)
         own=$(grep -h -m1 'Assertion failed with message' "$d/plain.err" "$d/rec.err" | head -1)
@@ -200,20 +201,25 @@ fi
 scalapack=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests
 if ! want scalapack; then
     :
-elif [ -x "$scalapack/xdlu" ] && [ -x "$scalapack/xdqr" ] && [ -f "$scalapack/LU.dat" ]; then
+elif [ -x "$scalapack/xdlu" ] && [ -x "$scalapack/xdqr" ] && [ -f "$scalapack/LU.dat" ] &&
+    [ -f "$scalapack/QR.dat" ]; then
     mkdir -p "$W/scalapack-run"
-    cp "$scalapack/LU.dat" "$scalapack/QR.dat" "$W/scalapack-run/"
+    cp "$scalapack/LU.dat" "$scalapack/QR.dat" "$W/scalapack-run/" || exit 1
     cd "$W/scalapack-run" || exit 1
     for t in lu qr; do
         app "scalapack-$t" 4 's/\( \+[0-9]\+\.[0-9]\+\)\+ \(PASSED\|FAILED\)/ \2/' "$scalapack/xd$t"
         ok=$(sed -n 's/^ *\([0-9]\+\) tests completed and passed residual checks\.$/\1/p' \
             "$W/scalapack-$t/rec.out")
-        skipped=$(grep 'tests skipped' "$W/scalapack-$t/plain.out")
-        if [ "${ok:-0}" -gt 0 ] && grep -q '^ *0 tests completed and failed' "$W/scalapack-$t/rec.out" &&
-            [ -n "$skipped" ] && grep -qxF "$skipped" "$W/scalapack-$t/rec.out"; then
-            pass "scalapack-$t: its own verdict: $ok tests passed, none failed, skipped as plain ($(echo $skipped | cut -d' ' -f1))"
+        skip_plain=$(sed -n 's/^ *\([0-9]\+\) tests skipped .*/\1/p' "$W/scalapack-$t/plain.out")
+        skip_rec=$(sed -n 's/^ *\([0-9]\+\) tests skipped .*/\1/p' "$W/scalapack-$t/rec.out")
+        if [ "${ok:-0}" -gt 0 ] &&
+            grep -q '^ *0 tests completed and failed' "$W/scalapack-$t/rec.out" &&
+            [ -n "$skip_plain" ] && [ "$skip_plain" = "$skip_rec" ]; then
+            pass "scalapack-$t: its own verdict: $ok tests passed, none failed," \
+                "$skip_rec skipped as in the plain run"
         else
-            fail "scalapack-$t: its own verdict: ${ok:-no} tests passed, or some failed, or skipped unlike plain"
+            fail "scalapack-$t: its own verdict: ${ok:-no} tests passed, or some failed," \
+                "or skipped ${skip_rec:-?} against ${skip_plain:-?} plain"
         fi
     done
     cd - >/dev/null || exit 1
@@ -237,7 +243,9 @@ elif [ -x "$mumps/dsimpletest" ] && [ -f "$mumps/input_simpletest_real" ]; then
     app mumps 2 's/\([Tt]ime[^=]*=\).*/\1/' "$mumps/dsimpletest"
     app_input=
     sol=$(sed -n 's/^ *Solution is *//p' "$W/mumps/rec.out")
-    if echo "$sol" | awk 'NF == 5 { for (i = 1; i <= 5; i++) if ($i - i > 1e-9 || i - $i > 1e-9) exit 1; ok = 1 }
+    if echo "$sol" | awk 'NF == 5 { for (i = 1; i <= 5; i++)
+                                        if ($i - i > 1e-9 || i - $i > 1e-9) exit 1
+                                    ok = 1 }
                           END { exit !ok }'; then
         pass "mumps: its solution, 1..5 within 1e-9 ($sol)"
     else
@@ -331,8 +339,9 @@ thermo 50
 run 300
 LMP
     cd "$W/lammps-run" || exit 1
-    app lammps 2 's/CPU = .* seconds/CPU =/; s/^Loop time of [0-9.]*/Loop time of/; /^Performance:/d; /% CPU use/d; /^\(Pair\|Neigh\|Comm\|Output\|Modify\|Other\) *|/d; /^Total wall time/d' \
-        lmp -in in.lj -log none
+    app lammps 2 's/CPU = .* seconds/CPU =/; s/^Loop time of [0-9.]*/Loop time of/
+        /^Performance:/d; /% CPU use/d; /^Total wall time/d
+        /^\(Pair\|Neigh\|Comm\|Output\|Modify\|Other\) *|/d' lmp -in in.lj -log none
     cd - >/dev/null || exit 1
     if grep -q '^ *300 ' "$W/lammps/rec.out"; then
         pass "lammps: its thermo table reached step 300"

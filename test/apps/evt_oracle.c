@@ -43,6 +43,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,18 +140,22 @@ static inline int oracle_outer(void)
 
 /** One entry point @p fn (MPI_X or PMPI_X) of body oracle_<name>: resolves
  *  the next definition of @p fn, runs the body one level deeper. */
-#define ORACLE_ENTRY(fn, name, params, args)            \
-    int fn params                                       \
-    {                                                   \
-        static __typeof__(&fn) next;                    \
-        int rc_;                                        \
-        if (NULL == next) {                             \
-            next = (__typeof__(&fn)) oracle_next(#fn);  \
-        }                                               \
-        ++oracle_depth;                                 \
-        rc_ = oracle_##name(next, ORACLE_UNPAREN args); \
-        --oracle_depth;                                 \
-        return rc_;                                     \
+#define ORACLE_ENTRY(fn, name, params, args)                                       \
+    int fn params                                                                  \
+    {                                                                              \
+        /* resolved at the first call, not at load: a program may load libmpi      \
+         * after this library (mpi4py's dlopen) */                                 \
+        static _Atomic(__typeof__(&fn)) next_;                                     \
+        __typeof__(&fn) next = atomic_load_explicit(&next_, memory_order_relaxed); \
+        int rc_;                                                                   \
+        if (NULL == next) {                                                        \
+            next = (__typeof__(&fn)) oracle_next(#fn);                             \
+            atomic_store_explicit(&next_, next, memory_order_relaxed);             \
+        }                                                                          \
+        ++oracle_depth;                                                            \
+        rc_ = oracle_##name(next, ORACLE_UNPAREN args);                            \
+        --oracle_depth;                                                            \
+        return rc_;                                                                \
     }
 
 /** MPI_<name> and PMPI_<name>, both running the body oracle_<name>(next,
@@ -207,7 +212,7 @@ static void oracle_started(int rc, const MPI_Request *req, int kind)
 {
     unsigned char *k;
 
-    if (MPI_SUCCESS != rc || MPI_REQUEST_NULL == *req) {
+    if (!oracle_outer() || MPI_SUCCESS != rc || MPI_REQUEST_NULL == *req) {
         return;
     }
     k = oracle_req_entry(*req);
@@ -285,7 +290,7 @@ ORACLE_TWIN(Imrecv, (void *buf, int count, MPI_Datatype dt, MPI_Message *msg, MP
 ORACLE_TWIN(Cancel, (MPI_Request * req), (req))
 {
     MPI_Request r = NULL != req ? *req : MPI_REQUEST_NULL;
-    unsigned char *k = MPI_REQUEST_NULL != r ? oracle_req_entry(r) : NULL;
+    unsigned char *k = oracle_outer() && MPI_REQUEST_NULL != r ? oracle_req_entry(r) : NULL;
     int kind = NULL != k ? *k : KIND_NONE;
     int rc, flag = 0, cancelled = 0;
     MPI_Status st;
@@ -665,6 +670,7 @@ static int oracle_Finalize_body(int (*next)(void))
     return next();
 }
 
+/* ORACLE_ENTRY passes the arguments after next: MPI_Finalize has none */
 #define oracle_Finalize(next, ...) oracle_Finalize_body(next)
 ORACLE_ENTRY(MPI_Finalize, Finalize, (void), ())
 ORACLE_ENTRY(PMPI_Finalize, Finalize, (void), ())

@@ -1,7 +1,8 @@
 ! Copyright (c) 2026      The ompi-evt developers.
 !
 ! MPI calls through Open MPI's Fortran bindings: the mpi module, or with
-! EVT_F08 defined the mpi_f08 module. Each pattern N times on a ring (send right, receive from the left), one tag per pattern:
+! EVT_F08 defined the mpi_f08 module. Each pattern N times on a ring (send
+! right, receive from the left), one tag per pattern:
 !   1 MPI_Send / MPI_Recv           (blocking)
 !   2 MPI_Isend / MPI_Irecv, MPI_Waitall  (nonblocking)
 !   3 MPI_Send_init / MPI_Recv_init, MPI_Startall, MPI_Waitall (persistent)

@@ -7,13 +7,23 @@
 # left one per pattern (tag) in the mode of its call; N collectives of each
 # kind; two communicators created and freed; one window created and freed,
 # one put and one get, three fences; one initialization and finalization.
-# Skipped (77) in sanitizer trees (an uninstrumented program cannot load
-# this libompi_evt).
+# Then the bring-up without the hook (--mca hook ^evt, libompi_evt
+# preloaded): the program's MPI_Init and MPI_Finalize reach libompi_evt
+# through PMPI_Init and PMPI_Finalize. Skipped (77) in sanitizer trees (an
+# uninstrumented program cannot load this libompi_evt).
 set -u
 B=${EVT_TOP_BUILDDIR:?run from make check}
 rec="$B/tools/ompi-evt-record"
 src="$(cd "$(dirname "$0")" && pwd)/fortran_bindings_app.F90"
-fc=${MPIFORT:-mpif90}
+# the wrapper compiler beside the mpirun the tests use, else the one in PATH
+mpirun=${MPIRUN:-mpirun}
+fc=${MPIFORT:-}
+if [ -z "$fc" ]; then
+    case $mpirun in
+    */*) [ -x "${mpirun%/*}/mpif90" ] && fc=${mpirun%/*}/mpif90 ;;
+    esac
+    fc=${fc:-mpif90}
+fi
 py=/usr/bin/python3
 N=5
 fail=0
@@ -37,7 +47,7 @@ for module in mpi mpi_f08; do
         { ko "$module: $fc failed:"; cat "$tmp/fc.log"; continue; }
     for np in 2 3; do
         out="$tmp/$module.np$np"
-        timeout 180 "$rec" -o "$out" --format jsonl -- ${MPIRUN:-mpirun} -np $np --oversubscribe \
+        timeout 180 "$rec" -o "$out" --format jsonl -- "$mpirun" -np $np --oversubscribe \
             "$tmp/app_$module" $N >"$out.log" 2>&1
         rc=$?
         echo "=== $module, np $np (rc $rc)"
@@ -90,5 +100,18 @@ if not bad:
 sys.exit(bad)
 PY
     done
+    # no hook: only libompi_evt's MPI_Init and MPI_Finalize bring evt up
+    # and down (each says so at evt_base_verbose 10)
+    timeout 120 "$mpirun" -np 2 --mca evt_base_verbose 10 --mca hook ^evt \
+        -x LD_PRELOAD="$B/.libs/libompi_evt.so" "$tmp/app_$module" 1 >"$tmp/nohook.log" 2>&1
+    rc=$?
+    init=$(grep -c 'evt:init: MPI_Init seen' "$tmp/nohook.log")
+    fini=$(grep -c 'evt:init: MPI_Finalize seen' "$tmp/nohook.log")
+    if [ "$rc" -eq 0 ] && [ "$init" -eq 2 ] && [ "$fini" -eq 2 ]; then
+        echo "PASS: $module, no hook: both ranks' MPI_Init and MPI_Finalize reached libompi_evt"
+    else
+        ko "$module, no hook: exit $rc, MPI_Init seen $init times, MPI_Finalize $fini (want 2, 2)"
+        tail -20 "$tmp/nohook.log"
+    fi
 done
 exit $fail

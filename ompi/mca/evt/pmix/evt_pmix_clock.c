@@ -424,10 +424,13 @@ static void clock_release(ompi_evt_pmix_clock_t *clock)
 {
     int initialized = 0, finalized = 0;
 
-    (void) EVT_LIBMPI(Initialized)(&initialized);
-    (void) EVT_LIBMPI(Finalized)(&finalized);
-    if (clock->have_comm && initialized && !finalized) {
-        (void) EVT_LIBMPI(Comm_free)(&clock->comm);
+    /* a clock that has its communicator joined with libmpi's entry points */
+    if (clock->have_comm) {
+        (void) EVT_LIBMPI(Initialized)(&initialized);
+        (void) EVT_LIBMPI(Finalized)(&finalized);
+        if (initialized && !finalized) {
+            (void) EVT_LIBMPI(Comm_free)(&clock->comm);
+        }
     }
     clock->have_comm = false;
     free(clock->followers);
@@ -444,6 +447,13 @@ int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, boo
 {
     int rc;
 
+    if (!ompi_evt_libmpi_ready()) {
+        /* libmpi's own entry points not found: no traffic of ours that a
+         * PMPI tool would count as the program's; each rank keeps its
+         * clock */
+        clock->given_up = true;
+        return OPAL_ERR_NOT_AVAILABLE;
+    }
     ompi_evt_pmpi_quiet_enter();
     rc = clock_join(clock, host, align, timeout_ms);
     ompi_evt_pmpi_quiet_exit();
@@ -455,6 +465,9 @@ int ompi_evt_pmix_clock_align(ompi_evt_pmix_clock_t *clock, bool last, int timeo
 {
     int rc;
 
+    if (!ompi_evt_libmpi_ready()) {
+        return OPAL_ERR_NOT_AVAILABLE; /* never joined */
+    }
     ompi_evt_pmpi_quiet_enter();
     rc = clock_align(clock, last, timeout_ms, sample);
     ompi_evt_pmpi_quiet_exit();
