@@ -255,6 +255,19 @@ else
     skip "mumps: MUMPS's examples not installed (apt-get install mumps-test)"
 fi
 
+# The Fortran program of make check (test/mpi/fortran_bindings_app.F90,
+# the mpi module), -np 3: every point-to-point mode through the Fortran
+# bindings, persistent requests included (the oracle counts each start),
+# collectives, a window. libopenmpi-dev brings mpif90: a build failure
+# fails.
+if ! want fortran; then
+    :
+elif mpif90 -o "$W/fortran_app" "$S/test/mpi/fortran_bindings_app.F90" >"$W/fc.log" 2>&1; then
+    app fortran 3 '' "$W/fortran_app" 20
+else
+    fail "fortran: mpif90 could not build fortran_bindings_app.F90: $(tail -3 "$W/fc.log")"
+fi
+
 # One-sided communication: OpenCoarrays' own test programs, as Debian ships
 # them built (Fortran coarrays, whose puts, gets, atomics, locks and syncs
 # libcaf_mpi makes with MPI windows): a Burgers PDE solver exchanging halos

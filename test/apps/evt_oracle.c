@@ -35,9 +35,10 @@
  * read there (MPI_Request_get_status); a cancel whose outcome was not
  * known yet, or of a request the oracle did not start, is written as
  * "unfollowed", which the check holds to 0 (a mismatch, not a guess).
- * Persistent requests are not covered (a count would need the request's
- * kind at every MPI_Start); the programs used here have none, and a
- * program with them shows as a mismatch, not as a silent pass.
+ * A persistent request counts one send or receive at each MPI_Start (or
+ * its place in an MPI_Startall) that succeeded, by what its init call
+ * made it (none for an MPI_PROC_NULL peer); a start of a request whose
+ * init the oracle did not see is written as "unfollowed".
  */
 
 #define _GNU_SOURCE
@@ -182,7 +183,8 @@ static inline int oracle_outer(void)
  * handles a program ever gets are as many as its most requests alive at
  * once (libmpi recycles them); a full table is said as unfollowed. */
 #define ORACLE_REQS (1u << 16)
-enum { KIND_NONE, KIND_SEND, KIND_RECV };
+/* KIND_P*: a persistent request, what each of its starts counts */
+enum { KIND_NONE, KIND_SEND, KIND_RECV, KIND_PSEND, KIND_PRECV, KIND_PNULL };
 static MPI_Request oracle_req_handle[ORACLE_REQS];
 static unsigned char oracle_req_kind[ORACLE_REQS];
 static unsigned long oracle_unfollowed;
@@ -302,8 +304,8 @@ ORACLE_TWIN(Cancel, (MPI_Request * req), (req))
     if (KIND_NONE == kind || MPI_SUCCESS != PMPI_Request_get_status(r, &flag, &st) || !flag
         || MPI_SUCCESS != PMPI_Test_cancelled(&st, &cancelled)) {
         ++oracle_unfollowed;
-    } else if (cancelled) {
-        --*(KIND_SEND == kind ? &oracle_sends : &oracle_recvs);
+    } else if (cancelled && KIND_PNULL != kind) {
+        --*(KIND_SEND == kind || KIND_PSEND == kind ? &oracle_sends : &oracle_recvs);
     }
     return rc;
 }
@@ -328,16 +330,68 @@ ORACLE_TWIN(Sendrecv_replace,
     return next(buf, count, dt, dest, stag, src, rtag, comm, st);
 }
 
+/* The persistent inits: what each start of the request will count. */
+#define ORACLE_SEND_INIT(name)                                                                  \
+    ORACLE_TWIN(name,                                                                           \
+                (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, \
+                 MPI_Request *req),                                                             \
+                (buf, count, dt, dest, tag, comm, req))                                         \
+    {                                                                                           \
+        int rc_ = next(buf, count, dt, dest, tag, comm, req);                                   \
+        oracle_started(rc_, req, MPI_PROC_NULL != dest ? KIND_PSEND : KIND_PNULL);              \
+        return rc_;                                                                             \
+    }
+ORACLE_SEND_INIT(Send_init)
+ORACLE_SEND_INIT(Bsend_init)
+ORACLE_SEND_INIT(Ssend_init)
+ORACLE_SEND_INIT(Rsend_init)
+
+ORACLE_TWIN(Recv_init,
+            (void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+             MPI_Request *req),
+            (buf, count, dt, src, tag, comm, req))
+{
+    int rc = next(buf, count, dt, src, tag, comm, req);
+
+    oracle_started(rc, req, MPI_PROC_NULL != src ? KIND_PRECV : KIND_PNULL);
+    return rc;
+}
+
+/* One start of persistent request @p req, which succeeded. */
+static void oracle_start_one(MPI_Request req)
+{
+    unsigned char *k = MPI_REQUEST_NULL != req ? oracle_req_entry(req) : NULL;
+    int kind = NULL != k ? *k : KIND_NONE;
+
+    ++oracle_persistent;
+    if (KIND_PSEND == kind) {
+        ++oracle_sends;
+    } else if (KIND_PRECV == kind) {
+        ++oracle_recvs;
+    } else if (KIND_PNULL != kind) {
+        ++oracle_unfollowed; /* an init the oracle did not see */
+    }
+}
+
 ORACLE_TWIN(Start, (MPI_Request * req), (req))
 {
-    oracle_persistent += oracle_outer();
-    return next(req);
+    MPI_Request r = *req;
+    int rc = next(req);
+
+    if (MPI_SUCCESS == rc && oracle_outer()) {
+        oracle_start_one(r);
+    }
+    return rc;
 }
 
 ORACLE_TWIN(Startall, (int n, MPI_Request reqs[]), (n, reqs))
 {
-    oracle_persistent += oracle_outer() ? (unsigned long) n : 0;
-    return next(n, reqs);
+    int rc = next(n, reqs);
+
+    for (int i = 0; MPI_SUCCESS == rc && oracle_outer() && i < n; ++i) {
+        oracle_start_one(reqs[i]);
+    }
+    return rc;
 }
 
 /* Collectives: a call that succeeded counts (as the event is raised), blocking
