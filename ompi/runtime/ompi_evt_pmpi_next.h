@@ -95,14 +95,14 @@ BEGIN_C_DECLS
     EVT_PMPI_FN(Igather)                    \
     EVT_PMPI_FN(Igatherv)                   \
     EVT_PMPI_FN(Improbe)                    \
-    EVT_PMPI_FN(Init)                       \
-    EVT_PMPI_FN(Init_thread)                \
     EVT_PMPI_FN(Imrecv)                     \
     EVT_PMPI_FN(Ineighbor_allgather)        \
     EVT_PMPI_FN(Ineighbor_allgatherv)       \
     EVT_PMPI_FN(Ineighbor_alltoall)         \
     EVT_PMPI_FN(Ineighbor_alltoallv)        \
     EVT_PMPI_FN(Ineighbor_alltoallw)        \
+    EVT_PMPI_FN(Init)                       \
+    EVT_PMPI_FN(Init_thread)                \
     EVT_PMPI_FN(Intercomm_create)           \
     EVT_PMPI_FN(Intercomm_merge)            \
     EVT_PMPI_FN(Irecv)                      \
