@@ -439,8 +439,9 @@ static void clock_release(ompi_evt_pmix_clock_t *clock)
     clock->nfollowers = clock->nleaders = 0;
 }
 
-/* The clock's MPI traffic is our own: no event, nothing tracked
- * (ompi_evt_pmpi_quiet_enter()). */
+/* The clock's MPI traffic is our own: it goes to libmpi's own entry
+ * points (EVT_LIBMPI(), which no PMPI tool in front of libompi_evt sees),
+ * and raises no event and is not tracked (ompi_evt_pmpi_quiet_enter()). */
 
 int ompi_evt_pmix_clock_join(ompi_evt_pmix_clock_t *clock, const char *host, bool align,
                              int timeout_ms)
