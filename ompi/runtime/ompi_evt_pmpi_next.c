@@ -84,30 +84,27 @@ static int evt_libmpi_find(struct dl_phdr_info *info, size_t size, void *path)
     return 1;
 }
 
-/* libmpi's own definition of @p symbol, NULL if not found: looked up in
- * libmpi itself, not by name in the process, where a preloaded tool's
- * comes first. libmpi is found by its file name: the address of one of its
- * symbols can be the program's (a program's copy of MPI_COMM_WORLD, a
- * non-PIC program's canonical address of a function). Only evt/pmix's
- * clock alignment needs them, and it does without (ompi_evt_libmpi_ready()):
- * nothing here stops the process. Context: INIT (library constructor). */
-static void *evt_libmpi_resolve(const char *symbol)
+/* libmpi itself, NULL if not found: looked up by its file name among the
+ * loaded objects, because the address of one of its symbols can be the
+ * program's (a program's copy of MPI_COMM_WORLD, a non-PIC program's
+ * canonical address of a function). Context: INIT (library constructor). */
+static void *evt_libmpi_open(void)
 {
-    static void *libmpi;
-    static bool looked;
     const char *path = NULL;
-    void *fn;
 
-    if (!looked) {
-        looked = true;
-        if (0 != dl_iterate_phdr(evt_libmpi_find, &path)) {
-            libmpi = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
-        }
-    }
-    if (NULL == libmpi) {
-        return NULL;
-    }
-    fn = dlsym(libmpi, symbol);
+    return 0 != dl_iterate_phdr(evt_libmpi_find, &path) ? dlopen(path, RTLD_LAZY | RTLD_NOLOAD)
+                                                        : NULL;
+}
+
+/* libmpi's own definition of @p symbol, NULL if not found: looked up in
+ * @p libmpi itself, not by name in the process, where a preloaded tool's
+ * comes first. Only evt/pmix's clock alignment needs them, and it does
+ * without (ompi_evt_libmpi_ready()): nothing here stops the process.
+ * Context: INIT (library constructor). */
+static void *evt_libmpi_sym(void *libmpi, const char *symbol)
+{
+    void *fn = NULL != libmpi ? dlsym(libmpi, symbol) : NULL;
+
     return NULL == fn || evt_pmpi_is_ours(fn) ? NULL : fn;
 }
 
@@ -126,8 +123,9 @@ __attribute__((constructor)) static void evt_pmpi_next_resolve(void)
                                                                         (void *) PMPI_##name);
     EVT_PMPI_FUNCTIONS(EVT_PMPI_RESOLVE)
 #undef EVT_PMPI_RESOLVE
+    void *libmpi = evt_libmpi_open();
 #define EVT_LIBMPI_RESOLVE(name) \
-    ompi_evt_libmpi_##name = (__typeof__(PMPI_##name) *) evt_libmpi_resolve("PMPI_" #name);
+    ompi_evt_libmpi_##name = (__typeof__(PMPI_##name) *) evt_libmpi_sym(libmpi, "PMPI_" #name);
     EVT_LIBMPI_FUNCTIONS(EVT_LIBMPI_RESOLVE)
 #undef EVT_LIBMPI_RESOLVE
 }

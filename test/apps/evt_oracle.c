@@ -230,22 +230,27 @@ ORACLE_SEND(Bsend)
 ORACLE_SEND(Ssend)
 ORACLE_SEND(Rsend)
 
-#define ORACLE_ISEND(name)                                                                      \
+/* The nonblocking and persistent sends share one signature: a nonblocking
+ * one counts at its start, a persistent one at each MPI_Start. */
+#define ORACLE_SEND_REQUEST(name, persistent)                                                   \
     ORACLE_TWIN(name,                                                                           \
                 (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, \
                  MPI_Request *req),                                                             \
                 (buf, count, dt, dest, tag, comm, req))                                         \
     {                                                                                           \
         int rc_;                                                                                \
-        oracle_sends += oracle_outer() && MPI_PROC_NULL != dest;                                \
+        oracle_sends += !(persistent) && oracle_outer() && MPI_PROC_NULL != dest;               \
         rc_ = next(buf, count, dt, dest, tag, comm, req);                                       \
-        oracle_started(rc_, req, KIND_SEND);                                                    \
+        oracle_started(rc_, req,                                                                \
+                       !(persistent)           ? KIND_SEND                                      \
+                       : MPI_PROC_NULL != dest ? KIND_PSEND                                     \
+                                               : KIND_PNULL);                                   \
         return rc_;                                                                             \
     }
-ORACLE_ISEND(Isend)
-ORACLE_ISEND(Ibsend)
-ORACLE_ISEND(Issend)
-ORACLE_ISEND(Irsend)
+ORACLE_SEND_REQUEST(Isend, 0)
+ORACLE_SEND_REQUEST(Ibsend, 0)
+ORACLE_SEND_REQUEST(Issend, 0)
+ORACLE_SEND_REQUEST(Irsend, 0)
 
 ORACLE_TWIN(Recv,
             (void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
@@ -331,20 +336,10 @@ ORACLE_TWIN(Sendrecv_replace,
 }
 
 /* The persistent inits: what each start of the request will count. */
-#define ORACLE_SEND_INIT(name)                                                                  \
-    ORACLE_TWIN(name,                                                                           \
-                (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, \
-                 MPI_Request *req),                                                             \
-                (buf, count, dt, dest, tag, comm, req))                                         \
-    {                                                                                           \
-        int rc_ = next(buf, count, dt, dest, tag, comm, req);                                   \
-        oracle_started(rc_, req, MPI_PROC_NULL != dest ? KIND_PSEND : KIND_PNULL);              \
-        return rc_;                                                                             \
-    }
-ORACLE_SEND_INIT(Send_init)
-ORACLE_SEND_INIT(Bsend_init)
-ORACLE_SEND_INIT(Ssend_init)
-ORACLE_SEND_INIT(Rsend_init)
+ORACLE_SEND_REQUEST(Send_init, 1)
+ORACLE_SEND_REQUEST(Bsend_init, 1)
+ORACLE_SEND_REQUEST(Ssend_init, 1)
+ORACLE_SEND_REQUEST(Rsend_init, 1)
 
 ORACLE_TWIN(Recv_init,
             (void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
