@@ -911,6 +911,14 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
         (void) pthread_join(sp->thread, NULL);
         sp->running = false;
     }
+    if (0 != sp->write_error && NULL != msgs) {
+        /* first: what follows (records lost, ranks missing) may be its
+         * consequence */
+        fprintf(msgs,
+                "ompi-evt-record: cannot write the recording of %s: %s; the recording is "
+                "incomplete (records copied after the failure were not kept)\n",
+                sp->write_what, strerror(sp->write_error));
+    }
     for (size_t k = 0; k < sp->nsrcs; ++k) {
         const spool_src_t *s = sp->srcs[k];
         lost += s->lost;
@@ -927,7 +935,8 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
                     (int) s->hdr.rank, s->name, (unsigned long long) s->lost);
         }
     }
-    if (0 < lost && NULL != msgs) {
+    if (0 < lost && 0 == sp->write_error && NULL != msgs) {
+        /* (after a failed write the copy is not what kept pace) */
         fprintf(msgs, "ompi-evt-record: the ranks raised faster than their rings could be copied "
                       "(between two progress calls, or with --no-wait): a larger --buffer holds "
                       "longer bursts\n");
@@ -941,10 +950,6 @@ int record_spool_finish(record_spool_t *sp, FILE *msgs)
         rc = 1;
     }
     if (0 != sp->write_error) {
-        if (NULL != msgs) {
-            fprintf(msgs, "ompi-evt-record: cannot write the recording of %s: %s\n", sp->write_what,
-                    strerror(sp->write_error));
-        }
         rc = -1;
     }
     return rc;

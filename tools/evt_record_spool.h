@@ -79,10 +79,11 @@ uint64_t record_spool_records(const record_spool_t *spool);
 /**
  * After the job ended: take what is left in every file, write the last
  * images, stop the thread. Says on @p msgs (NULL: nothing) what was lost
- * and which ranks of a job left no file here.
+ * and which ranks of a job left no file here, after the first failed
+ * write, if any (a full disk: the spools are then incomplete, and one
+ * whose image was under way holds no readable header).
  * @return 0 when every rank's records were all copied, 1 when some were
  *         lost or a rank is missing, -1 on an error writing the spools
- *         (said on @p msgs)
  */
 int record_spool_finish(record_spool_t *spool, FILE *msgs);
 

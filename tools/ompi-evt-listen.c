@@ -596,6 +596,14 @@ int main(int argc, char **argv)
             bad_input = true;
             fprintf(stderr, "ompi-evt-listen: %s: %s\n", f->path,
                     NULL == f->first_error ? "damaged" : f->first_error);
+        } else if (!f->flight && 0 == f->frames) {
+            /* every rank's last batch reaches its node's file, so one
+             * with none is what a sink without room leaves */
+            bad_input = true;
+            fprintf(stderr,
+                    "ompi-evt-listen: %s: no batch of any process (the ranks of %s could not "
+                    "store theirs: a full disk? their messages say why)\n",
+                    f->path, '\0' == f->host[0] ? "that node" : f->host);
         }
     }
     for (size_t i = 0; i < inputs.num_skipped; ++i) {

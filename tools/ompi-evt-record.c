@@ -1388,6 +1388,16 @@ int main(int argc, char **argv)
         }
         return 0 != job_status ? job_status : 1;
     }
+    if (0 > spool_status) {
+        /* The spools could not be written (a full disk, said above): one
+         * whose image was under way has no header yet and reads as no
+         * recording at all, and the outputs would go to the same place. */
+        fprintf(stderr,
+                RECORD_NAME ": no outputs made: the recording in %s could not be written "
+                            "whole (see above); make room there, or record elsewhere with -o\n",
+                opt.dir);
+        return 0 != got_signal ? 128 + got_signal : 0 != job_status ? job_status : 1;
+    }
     if (0 != job_status && !opt.quiet) {
         fprintf(stderr, RECORD_NAME ": the job ended with status %d; decoding what arrived\n",
                 job_status);

@@ -22,6 +22,12 @@
 #            (the count is exact)
 #   events   --events reaches evt/file (evt_file_events): only the chosen
 #            events are recorded, all of them
+#   full     the output folder's disk is full (test_full_disk.c, preloaded
+#            into the recorder): the failed write is said first, with its
+#            cause, no hint that the ranks raised too fast, no outputs made
+#            (that is said too), exit 1; and, for comparison, through pmix
+#            (the node sink in a rank finds no room at all): the listener
+#            names the node file that holds no batch, exit 1
 #   errors   --transport, --buffer and --live with shm, --buffer and
 #            --no-wait with pmix or --live: clear messages, rc 2
 set -u
@@ -163,6 +169,30 @@ n=$(count '"event":"ompi.mpi.p2p_recv_complete"' "$tmp/events/events.jsonl")
 [ "$n" -eq 4000 ] || ko "events: $n receives, want 4000"
 # the dictionary of a spool names only the chosen events
 grep -aq 'ompi.mpi.p2p_send_complete' "$tmp"/events/*.oevt && ko "events: a spool describes sends"
+
+mkdir "$tmp/full"
+EVT_TEST_FULL_DIR="$tmp/full" LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$(pwd)/.libs/libtest_full_disk.so" \
+    timeout 300 "$rec" --transport shm --format jsonl -o "$tmp/full" -- \
+    ${MPIRUN:-mpirun} -np 2 "$app" send 1000 >"$tmp/full.out" 2>&1; rc=$?
+echo "=== full (rc $rc)"; grep -v '^  ' "$tmp/full.out" | head -8
+[ "$rc" -eq 1 ] || ko "full: exit $rc, want 1"
+first=$(grep -m1 '^ompi-evt-record: \(cannot\|rank\|the ranks\|no outputs\)' "$tmp/full.out")
+case "$first" in
+*"cannot write the recording of "*": No space left on device; the recording is incomplete"*) ;;
+*) ko "full: the first word on the recording is not the failed write: $first" ;;
+esac
+grep -q 'no outputs made: the recording in .* could not be written whole' "$tmp/full.out" \
+    || ko "full: no outputs made is not said"
+grep -q 'raised faster' "$tmp/full.out" && ko "full: the ranks are said to have raised too fast"
+[ -e "$tmp/full/events.jsonl" ] && ko "full: outputs made"
+mkdir "$tmp/fullp"
+EVT_TEST_FULL_DIR="$tmp/fullp" LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$(pwd)/.libs/libtest_full_disk.so" \
+    timeout 300 "$rec" --transport pmix --format jsonl -o "$tmp/fullp" -- \
+    ${MPIRUN:-mpirun} -np 2 "$app" send 1000 >"$tmp/fullp.out" 2>&1; rc=$?
+echo "=== full, pmix (rc $rc)"; grep '^ompi-evt' "$tmp/fullp.out" | head -8
+[ "$rc" -eq 1 ] || ko "full, pmix: exit $rc, want 1"
+grep -q "^ompi-evt-listen: $tmp/fullp/.*\.evt: no batch of any process" "$tmp/fullp.out" \
+    || ko "full, pmix: the empty node file is not said"
 
 "$rec" --transport tcp -- ${MPIRUN:-mpirun} -np 1 "$app" ok 1 >"$tmp/e1" 2>&1; rc=$?
 [ "$rc" -eq 2 ] && grep -q 'give auto, shm or pmix' "$tmp/e1" || ko "bad transport: rc $rc: $(cat "$tmp/e1")"

@@ -15,6 +15,7 @@
 #include "ompi_config.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -655,4 +657,45 @@ Test(record_spool, positions_off_the_record_grid_are_damage, .init = make_dirs, 
     cr_assert_eq(copy_hand_file(&copied, said, sizeof(said)), 1, "%s", said);
     cr_assert_eq(copied, 0);
     cr_assert_not_null(strstr(said, "a ring held bytes that are not a record"), "%s", said);
+}
+
+/* pwrite() as a full file system answers it while the_disk_is_full is
+ * set, the system call's answer otherwise: the spool, built into this
+ * program, writes its images with it. */
+static atomic_bool the_disk_is_full = false;
+
+ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
+{
+    if (atomic_load(&the_disk_is_full)) {
+        errno = ENOSPC;
+        return -1;
+    }
+    return (ssize_t) syscall(SYS_pwrite64, fd, buf, count, offset);
+}
+
+/* The spool cannot be written (a full disk): the failure is said first,
+ * with its cause, as making the recording incomplete; the hint that the
+ * ranks raised too fast is not given (the copy did not fall behind), and
+ * the status is -1, on which ompi-evt-record makes no outputs. */
+Test(record_spool, a_full_disk_is_said_first_and_fails_the_recording, .init = make_dirs,
+     .fini = remove_dirs)
+{
+    const uint32_t rec = MCA_COMMON_EVT_FLIGHT_RING_HDR_SIZE + MCA_COMMON_EVT_FLIGHT_REC_SIZE;
+    const hand_rec_t recs[] = {{rec, MCA_COMMON_EVT_FLIGHT_KIND_RECORD},
+                               {rec, MCA_COMMON_EVT_FLIGHT_KIND_RECORD}};
+    char said[1024];
+    uint64_t copied;
+    int rc;
+
+    plant_hand_file(recs, 2, 2 * rec);
+    atomic_store(&the_disk_is_full, true);
+    rc = copy_hand_file(&copied, said, sizeof(said));
+    atomic_store(&the_disk_is_full, false);
+    cr_assert_eq(rc, -1, "%s", said);
+    cr_assert_eq(strncmp(said, "ompi-evt-record: cannot write the recording of hand.oevt: ",
+                         strlen("ompi-evt-record: cannot write the recording of hand.oevt: ")),
+                 0, "%s", said);
+    cr_assert_not_null(strstr(said, strerror(ENOSPC)), "%s", said);
+    cr_assert_not_null(strstr(said, "the recording is incomplete"), "%s", said);
+    cr_assert_null(strstr(said, "raised faster"), "%s", said);
 }

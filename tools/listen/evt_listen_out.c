@@ -127,6 +127,9 @@ int listen_outbuf_flush(listen_outbuf_t *o)
             if (EINTR == errno) {
                 continue;
             }
+            /* the callers only stop: which output, and why, is said here */
+            fprintf(stderr, "ompi-evt-listen: writing %s/%s failed: %s\n", o->dir, o->name,
+                    strerror(errno));
             return -1;
         }
         done += (size_t) w;
