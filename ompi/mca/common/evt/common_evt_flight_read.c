@@ -21,12 +21,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "ompi/mca/common/evt/common_evt_flight_format.h"
@@ -843,8 +845,58 @@ static void unmap_part(unsigned char *buf, size_t len)
     (void) munmap(buf - skew, len + skew);
 }
 
+/* Whether @p fd is on tmpfs, where a read fault on a hole allocates a page:
+ * on a full one it fails, and a mapping's reader dies of SIGBUS (the
+ * spool's images keep the unused part of each ring as a hole). */
+static bool on_tmpfs(int fd)
+{
+    struct statfs sf;
+
+    return 0 == fstatfs(fd, &sf) && TMPFS_MAGIC == (unsigned long) sf.f_type;
+}
+
+/* Anonymous memory of @p skew + @p len bytes (reads of what is not written
+ * map the zero page: no allocation, no SIGBUS) holding, from @p skew, the
+ * data of @p fd's [@p offset, @p offset + @p len); its holes stay zeros and
+ * are not read. MAP_FAILED (errno) on failure. */
+static unsigned char *read_extents(int fd, uint64_t offset, uint64_t len, uint64_t skew)
+{
+    unsigned char *map = mmap(NULL, (size_t) (len + skew), PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    uint64_t at = offset, end = offset + len;
+
+    if (MAP_FAILED == (void *) map) {
+        return map;
+    }
+    while (at < end) {
+        off_t data = lseek(fd, (off_t) at, SEEK_DATA), hole;
+        if (data < 0 || (uint64_t) data >= end) {
+            break; /* ENXIO: no data after at */
+        }
+        hole = lseek(fd, data, SEEK_HOLE);
+        if (hole < 0 || (uint64_t) hole > end) {
+            hole = (off_t) end;
+        }
+        for (at = (uint64_t) data; at < (uint64_t) hole;) {
+            ssize_t r = pread(fd, map + skew + (at - offset), (size_t) ((uint64_t) hole - at),
+                              (off_t) at);
+            if (r < 0 && EINTR == errno) {
+                continue;
+            }
+            if (r <= 0) {
+                at = end; /* the file ends here: the rest reads as zeros */
+                break;
+            }
+            at += (uint64_t) r;
+        }
+    }
+    (void) mprotect(map, (size_t) (len + skew), PROT_READ);
+    return map;
+}
+
 /* Decode @p len bytes of the regular file @p fd at @p offset: read when
- * small and mostly records (FR_READ_MAX); mapped otherwise, from the page
+ * small and mostly records (FR_READ_MAX); on tmpfs its data read into
+ * anonymous memory (read_extents()); mapped otherwise, from the page
  * boundary at or before @p offset (only the pages the decoder visits are
  * loaded, whatever the offset: the rest of a damaged chain may be a huge
  * hole; an image's offset is a multiple of 8, as every file_size the header
@@ -880,7 +932,12 @@ static int decode_part(int fd, uint64_t offset, uint64_t len, mca_common_evt_fli
         return fr_decode_take(buf, (size_t) got, false, out);
     }
     skew = offset % (uint64_t) page;
-    map = mmap(NULL, (size_t) (len + skew), PROT_READ, MAP_PRIVATE, fd, (off_t) (offset - skew));
+    if (on_tmpfs(fd)) {
+        map = read_extents(fd, offset, len, skew);
+    } else {
+        map = mmap(NULL, (size_t) (len + skew), PROT_READ, MAP_PRIVATE, fd,
+                   (off_t) (offset - skew));
+    }
     if (MAP_FAILED == (void *) map) {
         return -1;
     }
