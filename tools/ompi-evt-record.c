@@ -821,6 +821,7 @@ typedef struct record_view_t {
 static volatile sig_atomic_t forward_pid;
 static volatile sig_atomic_t got_signal; /**< SIGTERM/SIGHUP received (the last one) */
 static struct sigaction saved_int;       /**< SIGINT as we found it, for our children */
+static struct sigaction saved_pipe;      /**< SIGPIPE as we found it, for our children */
 
 /* SIGTERM/SIGHUP to us reach the job; SIGINT from a terminal reaches the
  * job by itself (same process group) and we keep going to decode. */
@@ -1057,6 +1058,7 @@ static int run_listener(const record_options_t *opt)
          * redirected to a file, stays the program's own */
         dup2(STDERR_FILENO, STDOUT_FILENO);
         sigaction(SIGINT, &saved_int, NULL); /* Ctrl-C stops the outputs */
+        /* (SIGPIPE stays ignored: its summary goes where our messages go) */
         execv(path, argv);
         fprintf(stderr, RECORD_NAME ": cannot run %s: %s\n", path, strerror(errno));
         _exit(127);
@@ -1280,6 +1282,10 @@ int main(int argc, char **argv)
     sigemptyset(&ign.sa_mask);
     sigaction(SIGINT, &ign, &old_int);
     saved_int = old_int;
+    /* Our messages going nowhere (stderr a pipe whose reader left, as with
+     * `| head`) must not end the recording: the job and its outputs go on,
+     * the messages are lost. The job gets SIGPIPE back. */
+    sigaction(SIGPIPE, &ign, &saved_pipe);
 
     record_spool_t *spool = NULL;
     if (RECORD_TRANSPORT_PMIX != opt.transport) {
@@ -1307,6 +1313,7 @@ int main(int argc, char **argv)
     }
     if (0 == pid) {
         sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGPIPE, &saved_pipe, NULL);
         dup2(errpipe[1], STDERR_FILENO);
         execvp(job[0], job);
         fprintf(stderr, RECORD_NAME ": cannot run %s: %s\n", job[0], strerror(errno));

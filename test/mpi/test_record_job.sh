@@ -10,6 +10,9 @@
 #             recorded (N of MPI_Send's and N of MPI_Sendrecv's, N of
 #             MPI_Recv's and N of MPI_Sendrecv's): PMPI tools stack
 #   missing   a program that does not exist: "not found", exit 127
+#   pipe      the recorder's messages into a pipe whose reader left (`| head
+#             -1`), for each transport: the recording goes on, every output
+#             made, exit 0
 set -u
 fail=0
 B=${EVT_TOP_BUILDDIR:?run from make check}
@@ -88,6 +91,17 @@ timeout 240 "$rec" -o "$tmp/m" -- ${MPIRUN:-mpirun} -np 1 "$tmp/no-such-program"
     >"$tmp/m.out" 2>&1; rc=$?
 echo "=== missing (rc $rc)"; cat "$tmp/m.out"
 [ "$rc" -eq 127 ] && grep -q 'not found' "$tmp/m.out" || ko "missing: rc $rc, want 127 and 'not found'"
+
+for t in shm pmix; do
+    # (the status of the pipe's first command, in a shell without pipefail)
+    st=$( ( (timeout 240 "$rec" --transport $t -o "$tmp/pipe$t" -- ${MPIRUN:-mpirun} -np 2 "$app" \
+        send 100 2>&1 >/dev/null; echo "$?" >"$tmp/pipe$t.rc") | head -1) >/dev/null; cat "$tmp/pipe$t.rc")
+    echo "=== pipe, $t (rc $st)"
+    [ "$st" -eq 0 ] || ko "pipe, $t: exit $st, want 0"
+    for o in events.jsonl trace.json trace.otf2 report.html report.csv summary.txt; do
+        [ -e "$tmp/pipe$t/$o" ] || ko "pipe, $t: no $o"
+    done
+done
 
 [ "$fail" -eq 0 ] && echo "test_record_job: all checks passed"
 exit $fail
