@@ -162,6 +162,20 @@ test "$n2" -lt "$n1" && test "$n2" -gt $((n1 / 2)) && ok "corrupted: $n2 events"
 
 # 5. options
 gen opt --ranks 4 --nodes 2 --iters 20
+# 4a. in a folder, a file named like an input that is none (a foreign
+#     *.evt; a *.oevt whose header is zeros, as a copy cut short by a full
+#     disk leaves it) is skipped and said, the rest read: exit 1, every
+#     event of the valid files
+mkdir -m 700 "$W/mixed" && cp "$W"/opt/*.evt "$W/mixed/" &&
+    echo '{"not": "a node file"}' >"$W/mixed/foreign.evt" &&
+    head -c 65536 /dev/zero >"$W/mixed/cut.oevt"
+listen 0 --read "$W/opt" -o "$W/opt.ref" --format jsonl --quiet
+listen 1 --read "$W/mixed" --format jsonl --quiet &&
+    grep -q "skipped $W/mixed/foreign.evt: not an ompi-evt node file" "$W/err.txt" &&
+    grep -q "skipped $W/mixed/cut.oevt: not an evt/file recording (no header" "$W/err.txt" &&
+    test "$(grep -c '"time_ns"' "$W/mixed/events.jsonl")" = "$(grep -c '"time_ns"' "$W/opt.ref/events.jsonl")" &&
+    ok "files that are no input in a folder: skipped, said, the rest read, exit 1" ||
+    { bad "files that are no input in a folder"; cat "$W/err.txt"; }
 listen 0 --read "$W/opt" -o "$W/sel" --events 'ompi.mpi.p2p_*,^*recv*' --quiet &&
     test "$(grep -c '"time_ns"' "$W/sel/events.jsonl")" = "$(awk '/^count ompi.mpi.p2p_send/ {s += $4} END {print s}' "$W/opt.exp")" &&
     ! grep -q 'recv_complete\|initialization' "$W/sel/events.jsonl" &&

@@ -11,9 +11,11 @@
  * Inputs of ompi-evt-listen --read: which files (a folder's node files, or
  * node files named one by one), and reading them batch by batch. A file is
  * a node file when its first bytes say so; a folder contributes every node
- * file in it (sorted by name), and a file in it named *.evt that is not one
- * is an error (a foreign file where a node file was expected), but an
- * empty one is skipped (and said): its writer ended before its first bytes. Files are
+ * file in it (sorted by name); a file in it named *.evt or *.oevt that is
+ * neither a node file nor a recording (a foreign file, a copy whose header
+ * never got written), or an empty one (its writer ended before its first
+ * bytes), is skipped and said, and the rest is read; named on the command
+ * line, it is an error. Files are
  * opened without blocking or following links (common_evt_input_open.h): a FIFO
  * planted in a shared folder must not hang the reader, and another user's
  * file there is not part of the caller's job unless asked. Each batch
@@ -49,7 +51,11 @@ static bool has_suffix(const char *s, const char *suf)
     return n >= m && 0 == strcmp(s + n - m, suf);
 }
 
-/* Add one node file or evt/file recording; an error when it is neither. */
+/* What add_file() says of a file that is no input it can read. */
+#define NOT_AN_INPUT (-2)
+
+/* Add one node file or evt/file recording. @retval 0, NOT_AN_INPUT when it
+ * is neither (err says why), -1 on another error. */
 static int add_file(listen_inputs_t *in, const char *path, char *err, size_t errlen)
 {
     mca_common_evt_nodefile_reader_t r;
@@ -61,8 +67,15 @@ static int add_file(listen_inputs_t *in, const char *path, char *err, size_t err
     if (!flight) {
         rc = mca_common_evt_nodefile_reader_open(&r, path);
         if (OPAL_SUCCESS != rc) {
-            snprintf(err, errlen, "%s", r.error);
-            return -1;
+            if (has_suffix(path, MCA_COMMON_EVT_FLIGHT_SUFFIX)) {
+                /* a copy of ompi-evt-record whose first image never got
+                 * its header (the disk filled): zeros where it should be */
+                snprintf(err, errlen,
+                         "%s: not an evt/file recording (no header: a copy cut short?)", path);
+            } else {
+                snprintf(err, errlen, "%s", r.error);
+            }
+            return OPAL_ERR_OUT_OF_RESOURCE == rc ? -1 : NOT_AN_INPUT;
         }
         mca_common_evt_nodefile_reader_close(&r);
     }
@@ -151,7 +164,7 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
             return -1;
         }
         (void) close(fd);
-        return add_file(in, arg, err, errlen);
+        return 0 == add_file(in, arg, err, errlen) ? 0 : -1;
     }
     d = opendir(arg);
     if (NULL == d) {
@@ -195,9 +208,18 @@ int listen_inputs_add(listen_inputs_t *in, const char *arg, char *err, size_t er
         if (named && 0 == fstat(fd, &st) && 0 == st.st_size) {
             ret = skip(in, path, EMPTY_INPUT, err, errlen); /* the rest of the folder is read */
         } else if (named || has_magic(fd)) {
-            /* a *.evt that is not a node file is an error (add_file says why) */
+            /* one that is not what its name or magic says is skipped, and
+             * said: the rest of the folder is read */
             ret = add_file(in, path, err, errlen);
-            ++found;
+            if (NOT_AN_INPUT == ret) {
+                size_t pl = strlen(path);
+                /* err names the path: said once, by skip() */
+                (void) snprintf(why, sizeof(why), "%s",
+                                0 == strncmp(err, path, pl) && ':' == err[pl] ? err + pl + 2 : err);
+                ret = skip(in, path, why, err, errlen);
+            } else {
+                ++found;
+            }
         }
         (void) close(fd);
     }
