@@ -29,7 +29,6 @@
  * summary: the window was too small for that recording).
  */
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -390,10 +389,8 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
         goto cleanup;
     }
     for (size_t i = 0; i < num_sinks; ++i) {
-        errno = 0; /* what the failure leaves there is its cause */
         if (NULL != sinks[i].begin && 0 != sinks[i].begin(sinks[i].ctx, reg)) {
-            snprintf(err, errlen, "%s: cannot start writing%s%s", sinks[i].name,
-                     0 != errno ? ": " : "", 0 != errno ? strerror(errno) : "");
+            snprintf(err, errlen, "%s: cannot start writing", sinks[i].name);
             ret = -1;
             goto cleanup;
         }
@@ -504,10 +501,8 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
         goto cleanup;
     }
     for (size_t i = 0; i < num_sinks; ++i) {
-        errno = 0;
         if (NULL != sinks[i].end && 0 != sinks[i].end(sinks[i].ctx, reg)) {
-            snprintf(err, errlen, "%s: cannot finish writing%s%s", sinks[i].name,
-                     0 != errno ? ": " : "", 0 != errno ? strerror(errno) : "");
+            snprintf(err, errlen, "%s: cannot finish writing", sinks[i].name);
             ret = -1;
             goto cleanup;
         }
