@@ -224,6 +224,16 @@ static int follow(const char *dir, uint64_t ranks, double seconds, double interv
     return 0;
 }
 
+/* What the summary's list of outputs says of the sink named @p name (the
+ * report's sink writes two files). */
+static const char *output_label(const char *name)
+{
+    return 0 == strcmp(name, "trace.otf2")    ? "trace.otf2/ "
+           : 0 == strcmp(name, "report.html") ? "report.html report.csv "
+           : 0 == strcmp(name, "trace.json")  ? "trace.json "
+                                              : "events.jsonl ";
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {{"read", no_argument, NULL, 'r'},
@@ -565,17 +575,29 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    if (0
-        != listen_merge_run(&inputs, &reg, &filter, &mopts, sinks, nsinks, &mstats, err,
-                            sizeof(err))) {
+    int merged = listen_merge_run(&inputs, &reg, &filter, &mopts, sinks, nsinks, &mstats, err,
+                                  sizeof(err));
+    if (0 > merged) {
         fprintf(stderr, "ompi-evt-listen: %s\n", err);
         goto done;
     }
-    if (0 < nsinks) {
+    if (0 < merged) {
+        /* some outputs could not be finished (said by them, and here): the
+         * others and the summary are written, and list only what is */
+        fprintf(stderr, "ompi-evt-listen: %s\n", err);
+        outputs[0] = '\0';
+        for (size_t i = 0; i < nsinks; ++i) {
+            if (!sinks[i].failed) {
+                strcat(outputs, output_label(sinks[i].name));
+            }
+        }
+    }
+    if ('\0' != outputs[0]) {
         outputs[strlen(outputs) - 1] = '\0';
     }
     {
-        listen_summary_info_t info = {&inputs, &mstats, &filter, 0 < nsinks ? outputs : NULL,
+        listen_summary_info_t info = {&inputs, &mstats,
+                                      &filter, '\0' != outputs[0] ? outputs : NULL,
                                       sinks,   nsinks};
         if (0
             != listen_summary_write(&reg, &info, outdir, quiet ? NULL : stdout, err, sizeof(err))) {
@@ -624,7 +646,7 @@ int main(int argc, char **argv)
             bad_input = true;
         }
     }
-    ret = bad_input ? 1 : 0;
+    ret = 0 < merged ? 2 : bad_input ? 1 : 0;
     goto done;
 usage_error:
     usage(stderr, argv[0]);

@@ -322,6 +322,18 @@ if gen sig --ranks 4 --nodes 1 --iters 100000; then
     done
 fi
 
+# 9a. an output that cannot be finished (trace.otf2 in the way, a file)
+#     keeps neither the others nor the summary from being written; it is
+#     named, left out of the summary's list of outputs, exit 2
+mkdir -m 700 "$W/otf2inway" && echo x >"$W/otf2inway/trace.otf2"
+listen 2 --read "$W/opt" -o "$W/otf2inway" &&
+    grep -q "cannot finish writing trace.otf2" "$W/err.txt" &&
+    test -s "$W/otf2inway/events.jsonl" && test -s "$W/otf2inway/trace.json" &&
+    test -s "$W/otf2inway/report.html" && test -s "$W/otf2inway/report.csv" &&
+    grep -q "^events: .*(in events.jsonl trace.json report.html report.csv)" "$W/otf2inway/summary.txt" &&
+    ok "an output that cannot be finished: the others and the summary written, exit 2" ||
+    { bad "an output that cannot be finished"; cat "$W/err.txt"; ls -A "$W/otf2inway"; }
+
 # 10. clear errors (exit 2)
 listen 2 --read "$W/nosuch" && grep -q "No such file" "$W/err.txt" && ok "no such folder" || bad "no such folder"
 echo '{"not": "a node file"}' >"$W/foreign.evt"

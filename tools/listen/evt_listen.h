@@ -422,6 +422,8 @@ typedef struct listen_sink {
      *  the registry (frozen in pass 2) and its own state: never a
      *  process's counts or emitted set, which the merge writes meanwhile. */
     bool on_worker;
+    /** Set by pass 2 when end() failed: this output was not written. */
+    bool failed;
 } listen_sink_t;
 
 /** Merge statistics (pass 2). */
@@ -456,7 +458,9 @@ int listen_formats_parse(const char *s, int *fmt, char *err, size_t errlen);
 extern atomic_int listen_stop_signal;
 
 /** Pass 2: read every file again, merge by time, feed the sinks.
- *  @retval 0, -1 (I/O or allocation failure: message in err) */
+ *  @retval 0; 1 every event merged, but some sinks' end() failed (each
+ *          marked failed, named in err; the others finished); -1 (I/O or
+ *          allocation failure: message in err) */
 int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_filter_t *filter,
                      const listen_merge_opts_t *opts, listen_sink_t *sinks, size_t num_sinks,
                      listen_merge_stats_t *stats, char *err, size_t errlen);

@@ -500,11 +500,14 @@ int listen_merge_run(listen_inputs_t *in, listen_registry_t *reg, const listen_f
         ret = -1;
         goto cleanup;
     }
+    /* one output that cannot be finished does not keep the others from it */
     for (size_t i = 0; i < num_sinks; ++i) {
         if (NULL != sinks[i].end && 0 != sinks[i].end(sinks[i].ctx, reg)) {
-            snprintf(err, errlen, "%s: cannot finish writing", sinks[i].name);
-            ret = -1;
-            goto cleanup;
+            size_t used = 1 == ret ? strlen(err) : 0;
+            sinks[i].failed = true;
+            (void) snprintf(err + used, errlen - used, "%s%s",
+                            1 == ret ? ", " : "cannot finish writing ", sinks[i].name);
+            ret = 1;
         }
     }
 cleanup:

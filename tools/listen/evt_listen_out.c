@@ -214,6 +214,7 @@ void listen_sink_set(listen_sink_t *sink, const char *name, void *ctx,
     sink->report = report;
     sink->destroy = destroy;
     sink->on_worker = false;
+    sink->failed = false;
 }
 
 char *listen_json_string(const char *s)
