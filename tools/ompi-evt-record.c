@@ -1077,6 +1077,15 @@ static int run_listener(const record_options_t *opt)
 int main(int argc, char **argv)
 {
     record_options_t opt = {0};
+    struct sigaction ign_pipe = {0};
+
+    /* Our messages going nowhere (stderr a pipe whose reader left, as with
+     * `| head`) must not end the recording: the job and its outputs go on,
+     * the messages are lost. Set before the first message; the job gets
+     * SIGPIPE back. */
+    ign_pipe.sa_handler = SIG_IGN;
+    sigemptyset(&ign_pipe.sa_mask);
+    sigaction(SIGPIPE, &ign_pipe, &saved_pipe);
     enum {
         OPT_EVENTS = 1000,
         OPT_FORMAT,
@@ -1282,10 +1291,6 @@ int main(int argc, char **argv)
     sigemptyset(&ign.sa_mask);
     sigaction(SIGINT, &ign, &old_int);
     saved_int = old_int;
-    /* Our messages going nowhere (stderr a pipe whose reader left, as with
-     * `| head`) must not end the recording: the job and its outputs go on,
-     * the messages are lost. The job gets SIGPIPE back. */
-    sigaction(SIGPIPE, &ign, &saved_pipe);
 
     record_spool_t *spool = NULL;
     if (RECORD_TRANSPORT_PMIX != opt.transport) {

@@ -5,7 +5,9 @@
 # that maps the file dies of SIGBUS. A recording made on this machine's
 # disk is put on a tmpfs of its own, which is then filled; ompi-evt-file-read
 # and ompi-evt-listen must read it there as they read it on the disk: the
-# same records, the same status. The tmpfs is mounted as root, or in a user
+# same records, the same status; and ompi-evt-listen writing its outputs
+# onto the full tmpfs fails (exit 2) leaving nothing there, temporaries
+# included. The tmpfs is mounted as root, or in a user
 # namespace of our own (unshare); the test is skipped when neither can.
 set -u
 B=${EVT_TOP_BUILDDIR:?run from make check}
@@ -26,6 +28,11 @@ if [ "${1:-}" = inside ]; then
     done
     timeout 120 "$listen" --read "$tmp/fs" --format jsonl -o "$3/listen" >"$3/listen.out" 2>&1
     echo "$?" >"$3/listen.rc"
+    # and the outputs written onto the full tmpfs: none can be
+    mkdir "$tmp/fs/out"
+    timeout 120 "$listen" --read "$2" -o "$tmp/fs/out" >"$3/out.out" 2>&1
+    echo "$?" >"$3/out.rc"
+    ls -A "$tmp/fs/out" >"$3/out.left"
     umount "$tmp/fs"
     exit 0
 fi
@@ -71,5 +78,8 @@ got=$(cat "$tmp/res/listen.rc")
 events=$(grep -c '"event":' "$tmp/res/listen/events.jsonl" 2>/dev/null || echo 0)
 want=$(grep -c '"event":' "$tmp/rec/events.jsonl")
 [ "$events" -eq "$want" ] || ko "ompi-evt-listen on the full tmpfs: $events events, $want on disk"
+got=$(cat "$tmp/res/out.rc")
+[ "$got" -eq 2 ] || ko "ompi-evt-listen writing onto the full tmpfs: status $got, want 2"
+[ ! -s "$tmp/res/out.left" ] || ko "ompi-evt-listen writing onto the full tmpfs left: $(cat "$tmp/res/out.left")"
 [ "$fail" -eq 0 ] && echo "test_read_full_tmpfs: $n recordings and $events events read on a full tmpfs as on disk"
 exit $fail

@@ -112,6 +112,7 @@ typedef struct {
     uint64_t *req_ids;   /**< per location: the next request id */
     uint64_t requests;   /**< nonblocking p2p requests written as such */
     bool broken;         /**< an OTF2 call failed: the archive is abandoned */
+    bool kept;           /**< the archive left in tmpdir on purpose (said) */
     size_t num_locs;    /**< procs + placeholder ranks */
     size_t num_procs;
     /* namespaces: per proc, its namespace number; per namespace, max rank
@@ -1305,6 +1306,7 @@ static int ot_end(void *ctx, const listen_registry_t *reg)
                     "ompi-evt-listen: %s exists and is not an OTF2 archive: kept; the "
                     "archive is in %s\n",
                     final, s->tmpdir);
+            s->kept = true;
             return -1;
         }
         (void) nftw(final, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -1364,10 +1366,13 @@ static void ot_destroy(void *ctx)
 {
     otf_t *s = ctx;
 
-    if (NULL != s->ar) {
-        if (!s->broken) {
-            (void) OTF2_Archive_Close(s->ar); /* else left to the exit: see abandon() */
-        }
+    if (NULL != s->ar && !s->broken) {
+        (void) OTF2_Archive_Close(s->ar); /* else left to the exit: see abandon() */
+    }
+    if (!s->kept && NULL != s->tmpdir) {
+        /* whatever failed (a begin that never opened the archive, a close
+         * or a rename that failed), no temporary is left; once renamed
+         * into place it is gone already */
         (void) nftw(s->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     }
     if (NULL != s->al) {
