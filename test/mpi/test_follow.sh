@@ -134,8 +134,10 @@ fi
 
 # 5. ompi-evt-record --live
 timeout 120 "$B/tools/ompi-evt-record" --live -o "$tmp/rec" -- ${MPIRUN:-mpirun} -np 4 \
-    --oversubscribe "$PWD/report_patterns" slow 20 >"$tmp/rec.out" 2>"$tmp/rec.err" ||
-    ko "ompi-evt-record --live exit status"
+    --oversubscribe "$PWD/report_patterns" slow 20 >"$tmp/rec.out" 2>"$tmp/rec.err"
+st=$?
+# (what the recorder, the job and the listener said, to tell them apart)
+[ $st -eq 0 ] || { ko "ompi-evt-record --live exit status $st"; grep -v '^  \|^follow: ' "$tmp/rec.err" | tail -20; }
 grep "^follow: " "$tmp/rec.err" | tail -2
 [ "$(grep -c '^follow: .*FINAL 0, events [1-9]' "$tmp/rec.err")" -ge 1 ] &&
     grep -q "^follow: .*ranks 4 of 4, FINAL 4" "$tmp/rec.err" && [ -s "$tmp/rec/report.html" ] &&
